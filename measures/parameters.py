@@ -1,0 +1,115 @@
+"""Declared parameters: the one place a tunable's type, range and default are written.
+
+Data sets and algorithms list their parameters as :class:`Parameter` objects in their registry
+entries. The same declaration validates calls from Python (:func:`validate_parameters`), builds the
+dashboard's controls, and enters cache keys, so a range is written once (the role scikit-learn's
+``_parameter_constraints`` plays for its estimators).
+"""
+
+import dataclasses
+import math
+import numbers
+
+__all__ = ["Parameter", "validate_parameters"]
+
+_KINDS = ("int", "float", "choice", "bool")
+
+
+@dataclasses.dataclass(frozen=True)
+class Parameter:
+    """One tunable of a data set or an algorithm.
+
+    Parameters
+    ----------
+    name : str
+        Keyword name in the Python API.
+    label : str
+        Short human label for the dashboard.
+    kind : {"int", "float", "choice", "bool"}
+        Value type.
+    default : object
+        Value used when the caller gives none.
+    low, high : float, optional
+        Closed bounds for ``int`` and ``float`` (``None``: unbounded on that side).
+    choices : tuple, optional
+        Allowed values for ``choice``.
+    log : bool
+        Whether a slider for this value should be logarithmic (e.g. a regulariser).
+    help : str
+        One sentence on what the value does, shown as a tooltip.
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: object
+    low: float = None
+    high: float = None
+    choices: tuple = ()
+    log: bool = False
+    help: str = ""
+
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise ValueError(f"Parameter kind must be one of {_KINDS}; got {self.kind!r}.")
+
+    def check(self, value, owner, error):
+        """Return ``value`` converted to this parameter's type, or raise ``error`` naming ``owner``."""
+        where = f"{owner}: parameter {self.name!r}"
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise error(f"{where} must be one of {list(self.choices)}; got {value!r}.")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise error(f"{where} must be True or False; got {value!r}.")
+            return value
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise error(f"{where} must be a number; got {value!r}.")
+        if self.kind == "int":
+            if not float(value).is_integer():
+                raise error(f"{where} must be a whole number; got {value!r}.")
+            value = int(value)
+        else:
+            value = float(value)
+            if not math.isfinite(value):
+                raise error(f"{where} must be finite; got {value!r}.")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise error(f"{where} must lie in [{self.low}, {self.high}]; got {value!r}.")
+        return value
+
+
+def validate_parameters(declared, given, owner, error):
+    """Check keyword arguments against their declarations and fill in defaults.
+
+    Parameters
+    ----------
+    declared : sequence of Parameter
+        The owner's declared parameters.
+    given : dict
+        Keyword arguments from the caller; ``None`` values mean "use the default".
+    owner : str
+        Name used in messages, e.g. ``"lle"``.
+    error : type
+        Exception class to raise (``DatasetError``, ``EmbeddingError``).
+
+    Returns
+    -------
+    dict
+        Every declared parameter, validated and converted.
+
+    Raises
+    ------
+    error
+        On an unknown name or a value of the wrong type or out of range.
+    """
+    by_name = {p.name: p for p in declared}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise error(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
+                    f"its parameters are {sorted(by_name) or 'none'}.")
+    values = {}
+    for name, parameter in by_name.items():
+        value = given.get(name)
+        values[name] = parameter.default if value is None else parameter.check(value, owner, error)
+    return values

@@ -1,0 +1,307 @@
+"""Local Procrustes measures of an embedding: R, R_N, R_C and the local-PCA lower bound.
+
+All four compare each input neighbourhood ``X_i`` (the point and its k nearest input neighbours,
+SPEC §0) with its embedding ``Y_i`` after the best rigid (or, for R_C, similarity) alignment.
+They are computed for all neighbourhoods at once on stacked ``(n, k+1, q)`` arrays, in chunks.
+
+References
+----------
+.. [GR] Y. Goldberg and Y. Ritov, "Local Procrustes for manifold embedding: a measure of embedding
+   quality and embedding algorithms", Machine Learning 77 (2009) 1-25.
+"""
+
+import dataclasses
+import warnings
+
+import numpy as np
+
+from .chunks import chunk_slices
+from .errors import MeasureError, ProcrustesLabWarning
+from .neighbors import check_points, nearest_neighbors
+
+__all__ = [
+    "LocalProcrustes",
+    "local_procrustes",
+    "local_pca_residual",
+    "procrustes",
+    "procrustes_lower_bound",
+    "summarize",
+]
+
+VARIANTS = ("raw", "normalized", "conformal")
+
+
+@dataclasses.dataclass(frozen=True)
+class LocalProcrustes:
+    """Per-neighbourhood Procrustes statistics of one embedding (GR Eqs. 1, 3, 4, 7).
+
+    Attributes
+    ----------
+    raw : ndarray of shape (n_samples,)
+        ``G(X_i, Y_i)``, the rigid Procrustes statistic (GR Eq. 1); its mean is R (Eq. 3).
+    normalized : ndarray of shape (n_samples,)
+        ``G(X_i, Y_i) / ||H X_i||_F^2``; its mean is R_N (Eq. 4). Unbounded above.
+    conformal : ndarray of shape (n_samples,)
+        ``G_C(X_i, Y_i) / ||H X_i||_F^2`` in [0, 1]; its mean is R_C (Eq. 7).
+    input_scale : ndarray of shape (n_samples,)
+        ``||H X_i||_F^2``. Where it is 0 (all k+1 points coincide) the normalized values are NaN.
+    """
+
+    raw: np.ndarray
+    normalized: np.ndarray
+    conformal: np.ndarray
+    input_scale: np.ndarray
+
+    def per_point(self, variant):
+        """The per-point array of ``variant`` ("raw", "normalized" or "conformal")."""
+        if variant not in VARIANTS:
+            raise MeasureError(f"variant must be one of {list(VARIANTS)}; got {variant!r}.")
+        return getattr(self, variant)
+
+
+def _centred_stack(points, neighbors):
+    """Neighbourhoods of ``points`` as a centred ``(len(neighbors), k+1, dim)`` stack (``H X_i``)."""
+    stack = points[neighbors]
+    return stack - stack.mean(axis=1, keepdims=True)
+
+
+def _nuclear_norm(M):
+    """Sum of singular values of each ``(q, d)`` matrix in the stack ``M``.
+
+    For ``d <= 2`` the closed form of SPEC §3 avoids an SVD: with ``B = M'M``,
+    ``nuc(M) = sqrt(tr B + 2 sqrt(det B))``. ``det B`` is taken by the Cauchy-Binet formula as the
+    sum of squared 2x2 minors of ``M``: it is then non-negative by construction, where
+    ``B11 B22 - B12^2`` can round below zero for a nearly rank-one neighbourhood.
+    """
+    q, d = M.shape[-2:]
+    if d == 1:
+        return np.sqrt(np.einsum("nij,nij->n", M, M))
+    if d == 2:
+        trace = np.einsum("nij,nij->n", M, M)
+        first, second = np.triu_indices(q, k=1)
+        minors = M[:, first, 0] * M[:, second, 1] - M[:, first, 1] * M[:, second, 0]
+        det = np.einsum("np,np->n", minors, minors)
+        return np.sqrt(trace + 2.0 * np.sqrt(det))
+    return np.linalg.svd(M, compute_uv=False).sum(axis=-1)
+
+
+def _divide_by_scale(values, scale):
+    """``values / scale`` with NaN where ``scale == 0`` (a neighbourhood of coincident points)."""
+    degenerate = scale == 0.0
+    return np.where(degenerate, np.nan, values / np.where(degenerate, 1.0, scale))
+
+
+def _check_pair(X, Y):
+    X = check_points(X, "X")
+    Y = check_points(Y, "Y")
+    if X.shape[0] != Y.shape[0]:
+        raise MeasureError(f"X and Y must have the same number of rows (points); got X {X.shape} and Y {Y.shape}.")
+    return X, Y
+
+
+def local_procrustes(X, Y, neighbors):
+    """Rigid and conformal Procrustes statistics of every neighbourhood, in one pass.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+        Input points.
+    Y : ndarray of shape (n_samples, d)
+        Their embedding.
+    neighbors : ndarray of shape (n_samples, k + 1)
+        Neighbourhood indices, point first, from :func:`measures.neighbors.nearest_neighbors` on X.
+
+    Returns
+    -------
+    LocalProcrustes
+
+    Notes
+    -----
+    With ``Xc = H X_i``, ``Yc = H Y_i`` and ``M = Xc' Yc`` (q x d), the infima over the rotation
+    ``A`` (q x d, ``A'A = I``), translation and, for G_C, scale ``c > 0`` have closed forms (GR §3,
+    SPEC §3):
+
+    .. math::
+
+        G = \\|X_c\\|_F^2 + \\|Y_c\\|_F^2 - 2\\,\\mathrm{nuc}(M), \\qquad
+        G_C = \\|X_c\\|_F^2 - \\mathrm{nuc}(M)^2 / \\|Y_c\\|_F^2,
+
+    attained at ``A = UV'`` and ``c = nuc(M)/||Yc||^2`` (the centred Y: GR writes tr(Y'Y), which is
+    not translation invariant). If ``Yc = 0`` the best scale is 0 and ``G_C = ||Xc||^2``. The
+    subtraction in G costs about ``1e-16 ||Xc||^2`` of rounding, so an exact embedding scores
+    values of that size, possibly of either sign.
+    """
+    n_samples, width = neighbors.shape
+    q, d = X.shape[1], Y.shape[1]
+    raw = np.empty(n_samples)
+    x_scale = np.empty(n_samples)
+    conformal_residual = np.empty(n_samples)
+    # Work per point: the two stacks, M, and for d = 2 the q(q-1)/2 minors.
+    bytes_per_point = 8 * (width * (q + d) + q * d + q * (q - 1) // 2)
+    for part in chunk_slices(n_samples, bytes_per_point):
+        Xc = _centred_stack(X, neighbors[part])
+        Yc = _centred_stack(Y, neighbors[part])
+        M = np.einsum("nkq,nkd->nqd", Xc, Yc)
+        nuc = _nuclear_norm(M)
+        xx = np.einsum("nkq,nkq->n", Xc, Xc)
+        yy = np.einsum("nkd,nkd->n", Yc, Yc)
+        raw[part] = xx + yy - 2.0 * nuc
+        x_scale[part] = xx
+        collapsed = yy == 0.0
+        conformal_residual[part] = xx - np.where(collapsed, 0.0, nuc**2 / np.where(collapsed, 1.0, yy))
+    return LocalProcrustes(
+        raw=raw,
+        normalized=_divide_by_scale(raw, x_scale),
+        conformal=_divide_by_scale(conformal_residual, x_scale),
+        input_scale=x_scale,
+    )
+
+
+def local_pca_residual(X, neighbors, n_components):
+    """Per-neighbourhood share of ``||H X_i||^2`` outside its top ``n_components`` principal axes.
+
+    This is GR Lemma 1's lower bound: no d-dimensional Y_i, aligned by any rotation and scale, leaves
+    less residual, so ``local_pca_residual <= conformal <= normalized`` at every point.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    neighbors : ndarray of shape (n_samples, k + 1)
+    n_components : int
+        Output dimension d.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Sum of the ``q - d`` smallest eigenvalues of ``Xc' Xc`` over its trace; NaN where the
+        neighbourhood's points coincide.
+
+    Notes
+    -----
+    The eigenvalues come from whichever of ``Xc'Xc`` (q x q) and ``Xc Xc'`` ((k+1) x (k+1)) is
+    smaller: both share their non-zero spectrum, and image data has q far above k.
+    """
+    n_samples, width = neighbors.shape
+    q = X.shape[1]
+    size = min(q, width)
+    residual = np.empty(n_samples)
+    scale = np.empty(n_samples)
+    for part in chunk_slices(n_samples, 8 * (width * q + 2 * size * size)):
+        Xc = _centred_stack(X, neighbors[part])
+        gram = np.einsum("nkq,nkr->nqr", Xc, Xc) if q <= width else np.einsum("nkq,njq->nkj", Xc, Xc)
+        eigenvalues = np.linalg.eigvalsh(gram)  # ascending
+        residual[part] = eigenvalues[:, : max(size - n_components, 0)].sum(axis=1)
+        scale[part] = np.trace(gram, axis1=1, axis2=2)
+    return _divide_by_scale(residual, scale)
+
+
+def summarize(values, name):
+    """Mean and median of a per-point measure, leaving out (and warning about) NaN points.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples,)
+    name : str
+        Measure name for the warning.
+
+    Returns
+    -------
+    mean, median : float
+    n_undefined : int
+        Points left out: neighbourhoods whose points coincide, where a normalized measure is 0/0.
+    """
+    undefined = np.isnan(values)
+    n_undefined = int(undefined.sum())
+    if n_undefined == values.size:
+        raise MeasureError(f"{name} is undefined at every point: every neighbourhood's points coincide.")
+    if n_undefined:
+        warnings.warn(f"{name}: {n_undefined} neighbourhood(s) of coincident points left out of the mean "
+                      "(duplicate points; remove them or raise k).", ProcrustesLabWarning, stacklevel=3)
+        values = values[~undefined]
+    return float(values.mean()), float(np.median(values)), n_undefined
+
+
+def procrustes(X, Y, n_neighbors, *, variant="normalized", per_point=False):
+    """Local Procrustes measure of an embedding: R (GR Eq. 3), R_N (Eq. 4) or R_C (Eq. 7).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, q)
+        Input points; neighbourhoods are taken here (SPEC §0).
+    Y : array-like of shape (n_samples, d)
+        Embedding of X, row for row.
+    n_neighbors : int
+        k, neighbours other than the point; each neighbourhood has k + 1 points.
+    variant : {"raw", "normalized", "conformal"}, default="normalized"
+        ``"raw"``: R, mean of G(X_i, Y_i); ``"normalized"``: R_N, mean of G / ||H X_i||^2;
+        ``"conformal"``: R_C, as R_N but also minimizing over a scale of each Y_i.
+    per_point : bool, default=False
+        Also return the per-neighbourhood values.
+
+    Returns
+    -------
+    float, or (float, ndarray of shape (n_samples,)) when ``per_point``
+        The mean over neighbourhoods (NaN points, where all k+1 input points coincide, are left
+        out with a ``ProcrustesLabWarning``; the per-point array keeps them as NaN).
+
+    Raises
+    ------
+    MeasureError
+        On mismatched rows, NaN or inf, an unknown variant, or k outside [1, n - 1].
+
+    Notes
+    -----
+    See :func:`local_procrustes` for the closed forms. R and R_N are invariant to rotating,
+    reflecting and translating Y; R_C is also invariant to scaling Y; none depends on the order of
+    the points. ``R_C <= R_N`` and both are bounded below by :func:`procrustes_lower_bound`.
+
+    Examples
+    --------
+    An embedding that is a rigid motion of the input scores zero:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.uniform(size=(200, 2))
+    >>> rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
+    >>> abs(procrustes(Z, Z @ rotation + 5.0, 8)) < 1e-12
+    True
+    """
+    if variant not in VARIANTS:
+        raise MeasureError(f"variant must be one of {list(VARIANTS)}; got {variant!r}.")
+    X, Y = _check_pair(X, Y)
+    values = local_procrustes(X, Y, nearest_neighbors(X, n_neighbors)).per_point(variant)
+    mean = summarize(values, f"R ({variant})")[0]
+    return (mean, values) if per_point else mean
+
+
+def procrustes_lower_bound(X, n_neighbors, n_components, per_point=False):
+    """Lower bound of R_N and R_C over all d-dimensional embeddings (GR Lemma 1, local PCA).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, q)
+    n_neighbors : int
+    n_components : int
+        Output dimension d (>= 1).
+    per_point : bool, default=False
+
+    Returns
+    -------
+    float, or (float, ndarray of shape (n_samples,))
+        Mean over neighbourhoods of the variance share outside the top d local principal axes.
+
+    Examples
+    --------
+    Points on a plane in R^3 need no third dimension:
+
+    >>> import numpy as np
+    >>> X = np.c_[np.random.default_rng(1).uniform(size=(100, 2)), np.zeros(100)]
+    >>> procrustes_lower_bound(X, 6, 2) < 1e-12
+    True
+    """
+    X = check_points(X, "X")
+    if isinstance(n_components, bool) or not isinstance(n_components, (int, np.integer)) or n_components < 1:
+        raise MeasureError(f"n_components must be a positive integer; got {n_components!r}.")
+    values = local_pca_residual(X, nearest_neighbors(X, n_neighbors), n_components)
+    mean = summarize(values, "lower bound")[0]
+    return (mean, values) if per_point else mean
