@@ -16,7 +16,7 @@ from .errors import (
     SeedError,
     SolverError,
 )
-from .neighbors import check_points, nearest_neighbors, neighbor_graph_components
+from .neighbors import check_points, nearest_neighbors, neighbor_graph, neighbor_graph_components
 from .parameters import Parameter, validate_parameters
 from .procrustes import (
     LocalProcrustes,
@@ -44,6 +44,7 @@ __all__ = [
     "local_pca_residual",
     "local_procrustes",
     "nearest_neighbors",
+    "neighbor_graph",
     "neighbor_graph_components",
     "procrustes",
     "procrustes_lower_bound",

@@ -7,7 +7,7 @@ __all__ = ["CHUNK_BYTES", "chunk_slices"]
 CHUNK_BYTES = 64 * 2**20
 
 
-def chunk_slices(n_items, bytes_per_item, budget=CHUNK_BYTES):
+def chunk_slices(n_items, bytes_per_item, budget=None):
     """Yield ``slice`` objects covering ``range(n_items)`` with at most ``budget`` bytes of work each.
 
     Parameters
@@ -16,14 +16,17 @@ def chunk_slices(n_items, bytes_per_item, budget=CHUNK_BYTES):
         Length of the axis to split (usually n_samples).
     bytes_per_item : int
         Working memory one item needs, e.g. ``8 * (k + 1) * (q + d)`` for a Procrustes stack.
-    budget : int
-        Byte budget per chunk; every chunk holds at least one item.
+    budget : int, optional
+        Byte budget per chunk; every chunk holds at least one item. ``None`` reads
+        :data:`CHUNK_BYTES` at call time (not at import), so setting it changes every kernel.
 
     Examples
     --------
     >>> [(s.start, s.stop) for s in chunk_slices(5, 8, budget=16)]
     [(0, 2), (2, 4), (4, 5)]
     """
+    if budget is None:
+        budget = CHUNK_BYTES
     size = max(1, int(budget // max(1, bytes_per_item)))
     for start in range(0, n_items, size):
         yield slice(start, min(start + size, n_items))

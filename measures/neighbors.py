@@ -11,7 +11,7 @@ from scipy.spatial import KDTree
 
 from .errors import MeasureError
 
-__all__ = ["check_points", "nearest_neighbors", "neighbor_graph_components"]
+__all__ = ["check_points", "nearest_neighbors", "neighbor_graph", "neighbor_graph_components"]
 
 
 def check_points(X, name="X", error=MeasureError):
@@ -87,6 +87,30 @@ def nearest_neighbors(X, n_neighbors):
     return neighbors
 
 
+def neighbor_graph(neighbors, weights=None):
+    """The directed k-nearest-neighbour graph as a sparse matrix, without self-loops.
+
+    Parameters
+    ----------
+    neighbors : ndarray of shape (n_samples, n_neighbors + 1)
+        Output of :func:`nearest_neighbors` (the point first).
+    weights : ndarray of shape (n_samples, n_neighbors), optional
+        Weight of the edge from ``i`` to ``neighbors[i, j + 1]``; 1 when omitted. Zero weights stay
+        stored, so scipy's graph routines see edges between duplicate points.
+
+    Returns
+    -------
+    scipy.sparse.csr_array of shape (n_samples, n_samples)
+    """
+    n_samples, width = neighbors.shape
+    if weights is None:
+        weights = np.ones((n_samples, width - 1))
+    # 32-bit indices: scikit-learn's graph routines refuse int64-indexed sparse input.
+    rows = np.repeat(np.arange(n_samples, dtype=np.int32), width - 1)
+    columns = neighbors[:, 1:].ravel().astype(np.int32)
+    return csr_array((weights.ravel(), (rows, columns)), shape=(n_samples, n_samples))
+
+
 def neighbor_graph_components(neighbors):
     """Connected components of the symmetrised k-nearest-neighbour graph.
 
@@ -101,7 +125,4 @@ def neighbor_graph_components(neighbors):
     labels : ndarray of shape (n_samples,)
         Component index of each point.
     """
-    n_samples, width = neighbors.shape
-    rows = np.repeat(np.arange(n_samples), width)
-    graph = csr_array((np.ones(rows.size), (rows, neighbors.ravel())), shape=(n_samples, n_samples))
-    return connected_components(graph, directed=True, connection="weak")
+    return connected_components(neighbor_graph(neighbors), directed=True, connection="weak")

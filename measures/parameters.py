@@ -75,7 +75,13 @@ class Parameter:
             if not math.isfinite(value):
                 raise error(f"{where} must be finite; got {value!r}.")
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise error(f"{where} must lie in [{self.low}, {self.high}]; got {value!r}.")
+            if self.high is None:
+                bound = f"be >= {self.low}"
+            elif self.low is None:
+                bound = f"be <= {self.high}"
+            else:
+                bound = f"lie in [{self.low}, {self.high}]"
+            raise error(f"{where} must {bound}; got {value!r}.")
         return value
 
 

@@ -69,19 +69,24 @@ def _nuclear_norm(M):
     """Sum of singular values of each ``(q, d)`` matrix in the stack ``M``.
 
     For ``d <= 2`` the closed form of SPEC §3 avoids an SVD: with ``B = M'M``,
-    ``nuc(M) = sqrt(tr B + 2 sqrt(det B))``. ``det B`` is taken by the Cauchy-Binet formula as the
-    sum of squared 2x2 minors of ``M``: it is then non-negative by construction, where
-    ``B11 B22 - B12^2`` can round below zero for a nearly rank-one neighbourhood.
+    ``nuc(M) = sqrt(tr B + 2 sqrt(det B))``. ``sqrt(det B) = ||m1|| ||m2 - (m1'm2/||m1||^2) m1||``
+    (Gram-Schmidt on the columns ``m1, m2``): non-negative by construction and accurate to rounding
+    of ``||m1|| ||m2||``, where ``B11 B22 - B12^2`` can round below zero and its square root loses
+    half the digits for a nearly rank-one neighbourhood. It costs O(q), not the O(q^2) of the
+    Cauchy-Binet sum of squared 2x2 minors (20x slower for 32x32-pixel images, q = 1024).
     """
-    q, d = M.shape[-2:]
+    d = M.shape[-1]
     if d == 1:
         return np.sqrt(np.einsum("nij,nij->n", M, M))
     if d == 2:
         trace = np.einsum("nij,nij->n", M, M)
-        first, second = np.triu_indices(q, k=1)
-        minors = M[:, first, 0] * M[:, second, 1] - M[:, first, 1] * M[:, second, 0]
-        det = np.einsum("np,np->n", minors, minors)
-        return np.sqrt(trace + 2.0 * np.sqrt(det))
+        first, second = M[:, :, 0], M[:, :, 1]
+        first_sq = np.einsum("nq,nq->n", first, first)
+        # A zero first column makes M rank <= 1 (det B = 0); the where keeps 0/0 out of it.
+        coefficient = np.einsum("nq,nq->n", first, second) / np.where(first_sq == 0.0, 1.0, first_sq)
+        rest = second - coefficient[:, None] * first
+        sqrt_det = np.sqrt(first_sq * np.einsum("nq,nq->n", rest, rest))
+        return np.sqrt(trace + 2.0 * sqrt_det)
     return np.linalg.svd(M, compute_uv=False).sum(axis=-1)
 
 
@@ -136,8 +141,8 @@ def local_procrustes(X, Y, neighbors):
     raw = np.empty(n_samples)
     x_scale = np.empty(n_samples)
     conformal_residual = np.empty(n_samples)
-    # Work per point: the two stacks, M, and for d = 2 the q(q-1)/2 minors.
-    bytes_per_point = 8 * (width * (q + d) + q * d + q * (q - 1) // 2)
+    # Work per point: the two stacks, M, and for d = 2 the Gram-Schmidt residual column.
+    bytes_per_point = 8 * (width * (q + d) + q * d + q)
     for part in chunk_slices(n_samples, bytes_per_point):
         Xc = _centred_stack(X, neighbors[part])
         Yc = _centred_stack(Y, neighbors[part])
