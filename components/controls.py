@@ -1,0 +1,68 @@
+"""Controls generated from registry metadata: one input per declared :class:`measures.Parameter`."""
+
+from dash import dcc, html
+
+__all__ = ["parameter_controls", "labelled"]
+
+
+def labelled(label, control, help_text=""):
+    """A control under its label, with the help text as a tooltip."""
+    return html.Div([html.Label(label, title=help_text, className="control-label"), control],
+                    className="control")
+
+
+def _control(parameter, control_id):
+    if parameter.kind == "choice":
+        return dcc.Dropdown(id=control_id, options=[{"label": str(c), "value": c} for c in parameter.choices],
+                            value=parameter.default, clearable=False)
+    if parameter.kind == "bool":
+        return dcc.Checklist(id=control_id, options=[{"label": "", "value": True}],
+                             value=[True] if parameter.default else [])
+    step = 1 if parameter.kind == "int" else "any"
+    return dcc.Input(id=control_id, type="number", value=parameter.default, min=parameter.low,
+                     max=parameter.high, step=step, debounce=True, className="number-input")
+
+
+def parameter_controls(parameters, make_id):
+    """Controls for ``parameters``, each with id ``make_id(parameter.name)``.
+
+    Parameters
+    ----------
+    parameters : sequence of measures.Parameter
+    make_id : callable
+        Maps a parameter name to a pattern-matching id (see :mod:`components.ids`).
+
+    Returns
+    -------
+    list of dash components
+        Empty when there are no parameters.
+    """
+    return [labelled(p.label, _control(p, make_id(p.name)), p.help) for p in parameters]
+
+
+def read_parameter_values(owner, parameters, control_ids, values):
+    """The values of ``owner``'s parameter controls, keyed by parameter name.
+
+    Parameters
+    ----------
+    owner : str
+        Current data set or algorithm; controls of another owner (still mounted while the page
+        swaps them) are ignored.
+    parameters : sequence of measures.Parameter
+        The owner's declared parameters.
+    control_ids, values : list
+        Ids and values of all mounted parameter controls (a callback's ``ALL`` pattern).
+
+    Returns
+    -------
+    dict
+        Name to value; a checklist's list becomes a bool, an emptied number box ``None`` (the
+        default). Validation is left to the library, which names the bound.
+    """
+    kinds = {p.name: p.kind for p in parameters}
+    read = {}
+    for control_id, value in zip(control_ids, values):
+        name = control_id["index"]
+        if control_id["owner"] == owner and name in kinds:
+            read[name] = bool(value) if kinds[name] == "bool" else value
+    return read

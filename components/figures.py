@@ -1,0 +1,164 @@
+"""Pure figure builders: arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals)."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+__all__ = [
+    "HIGHLIGHT_TRACE",
+    "empty_figure",
+    "hovered_positions",
+    "input_figure",
+    "output_figure",
+    "point_columns",
+    "robust_color_range",
+]
+
+COLORSCALE = "Viridis"
+# Index of the one-point trace that marks the hovered point in both views.
+HIGHLIGHT_TRACE = 1
+
+
+def robust_color_range(values, lower=2.0, upper=98.0):
+    """Colour-axis range from the ``lower``-th to the ``upper``-th percentile of the finite values.
+
+    Only the colour *range* is clipped (SPEC §0: one short-circuited neighbourhood with a local R_N
+    of 35 would otherwise paint every other point the same colour); hover shows the raw values, and
+    the colour bar's end ticks are marked as clipped by the caller's title.
+
+    Returns
+    -------
+    (float, float)
+        ``(cmin, cmax)``; equal values are widened so that Plotly draws a valid bar.
+
+    Examples
+    --------
+    >>> robust_color_range(np.r_[np.arange(100.0), 1e6])
+    (2.0, 98.0)
+    """
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return 0.0, 1.0
+    low, high = np.percentile(finite, [lower, upper])
+    if high <= low:
+        low, high = low - 0.5, high + 0.5
+    return float(low), float(high)
+
+
+def point_columns(X, Y, measures):
+    """Per-point hover columns shared by both views: index, input and output coordinates, measures.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    Y : ndarray of shape (n_samples, d)
+    measures : dict of str to ndarray
+        Labelled per-point values (local R_N, ...), shown on hover after the coordinates.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Ordered: ``point``, ``x₁..x₃``, ``y₁, y₂``, then ``measures``; :func:`hovered_positions`
+        relies on that order to mark a hovered point in the other view.
+    """
+    X3 = np.zeros((X.shape[0], 3))
+    X3[:, : min(3, X.shape[1])] = X[:, :3]
+    Y2 = np.zeros((Y.shape[0], 2))
+    Y2[:, : min(2, Y.shape[1])] = Y[:, :2]
+    columns = {"point": np.arange(X.shape[0])}
+    columns.update({f"x{s}": X3[:, i] for i, s in enumerate("₁₂₃")})
+    columns.update({f"y{s}": Y2[:, i] for i, s in enumerate("₁₂")})
+    columns.update(measures)
+    return columns
+
+
+def hovered_positions(customdata):
+    """Input (x, y, z) and output (x, y) positions of a hovered point from its hover customdata."""
+    return customdata[1:4], customdata[4:6]
+
+
+def empty_figure(message):
+    """A blank figure that says why it is blank."""
+    figure = go.Figure()
+    figure.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), plot_bgcolor="white",
+                         annotations=[dict(text=message, showarrow=False, font=dict(size=14, color="#666"))])
+    return figure
+
+
+def _hover(columns):
+    """customdata array and hovertemplate for labelled per-point columns, the point index first."""
+    labels = list(columns)
+    customdata = np.column_stack([columns[label] for label in labels])
+    lines = [f"point %{{customdata[0]:d}}"] + [
+        f"{label}: %{{customdata[{i}]:.4g}}" for i, label in enumerate(labels) if i > 0]
+    return customdata, "<br>".join(lines) + "<extra></extra>"
+
+
+def _marker(color, color_range, color_title, show_scale):
+    return dict(color=color, colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
+                size=3, showscale=show_scale,
+                colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
+
+
+def input_figure(color, color_range, color_title, hover_columns, title="Input", revision=None):
+    """3-D scatter of the input points (first three coordinates), coloured per point.
+
+    Parameters
+    ----------
+    color : ndarray of shape (n_samples,)
+    color_range : (float, float)
+        Shared with the output figure so one colour bar reads both.
+    color_title : str
+    hover_columns : dict of str to ndarray
+        From :func:`point_columns`: the drawn coordinates (the first three input coordinates) and
+        every value shown on hover, the other view's coordinates included.
+    title : str
+    revision : str, optional
+        Plotly ``uirevision``: zoom and camera survive a redraw with the same revision (a new
+        colouring) and reset with a new one (a new run).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) marker.
+    """
+    customdata, template = _hover(hover_columns)
+    figure = go.Figure([
+        go.Scatter3d(x=hover_columns["x₁"], y=hover_columns["x₂"], z=hover_columns["x₃"], mode="markers",
+                     marker=_marker(color, color_range, color_title, show_scale=False),
+                     customdata=customdata, hovertemplate=template, name="points"),
+        go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
+                     marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
+    ])
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
+                         margin=dict(l=0, r=0, t=40, b=0),
+                         scene=dict(aspectmode="data", xaxis_title="x₁", yaxis_title="x₂", zaxis_title="x₃"))
+    return figure
+
+
+def output_figure(color, color_range, color_title, hover_columns, title="Output", revision=None):
+    """2-D scatter of the embedding at equal axis scales, with the shared colour bar.
+
+    Parameters
+    ----------
+    color, color_range, color_title, hover_columns, title, revision
+        As for :func:`input_figure`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) marker.
+    """
+    customdata, template = _hover(hover_columns)
+    figure = go.Figure([
+        go.Scattergl(x=hover_columns["y₁"], y=hover_columns["y₂"], mode="markers",
+                     marker=_marker(color, color_range, color_title, show_scale=True),
+                     customdata=customdata, hovertemplate=template, name="points"),
+        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip",
+                     marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
+    ])
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
+                         margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
+                         xaxis=dict(title="y₁", zeroline=False, gridcolor="#eee"),
+                         yaxis=dict(title="y₂", zeroline=False, gridcolor="#eee", scaleanchor="x", scaleratio=1))
+    return figure

@@ -1,0 +1,38 @@
+"""Every Dash component id of the app, in one place (kebab-case, area prefix)."""
+
+# Data-set controls.
+DATASET = "dataset-select"
+DATASET_SIZE = "dataset-size"
+DATASET_NOISE = "dataset-noise"
+DATASET_SEED = "dataset-seed"
+DATASET_PARAMS = "dataset-params"
+DATASET_HELP = "dataset-help"
+
+# Algorithm controls.
+ALGORITHM = "algorithm-select"
+ALGORITHM_NEIGHBORS = "algorithm-neighbors"
+ALGORITHM_PARAMS = "algorithm-params"
+ALGORITHM_HELP = "algorithm-help"
+
+# View controls and outputs.
+COLOR_BY = "view-color-by"
+INPUT_GRAPH = "view-input-graph"
+OUTPUT_GRAPH = "view-output-graph"
+RESULT_STORE = "result-store"
+MESSAGE = "result-message"
+CARDS = "result-cards"
+
+
+def dataset_param(dataset, name):
+    """Id of the control of data-set parameter ``name``; the owner keeps a stale control from being read."""
+    return {"type": "dataset-param", "owner": dataset, "index": name}
+
+
+def algorithm_param(algorithm, name):
+    """Id of the control of algorithm parameter ``name`` of ``algorithm``."""
+    return {"type": "algorithm-param", "owner": algorithm, "index": name}
+
+
+def card_value(measure):
+    """Id of the value text of a headline card (``"rn"``, ``"rc"``, ``"lb"``, ``"time"``)."""
+    return f"card-{measure}-value"

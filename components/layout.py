@@ -1,0 +1,102 @@
+"""The page: control panel, headline cards, message line and the linked input/output views."""
+
+from dash import dcc, html
+
+import algorithms
+import datasets
+
+from . import ids
+from .controls import labelled, parameter_controls
+
+__all__ = ["CARD_MEASURES", "DEFAULTS", "make_layout", "color_options"]
+
+# The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
+# with seed 0 one k = 12 edge short-circuits two layers of the roll (the R_N heatmap shows it).
+DEFAULTS = {"dataset": "swissroll", "algorithm": "isomap", "n_neighbors": 10, "seed": 0, "noise": 0.0}
+
+# Headline cards: id suffix, title, tooltip.
+CARD_MEASURES = (
+    ("rn", "R_N", "Normalized local Procrustes measure (GR Eq. 4): 0 for a locally isometric output."),
+    ("rc", "R_C", "Conformal local Procrustes measure (GR Eq. 7): allows a scale per neighbourhood."),
+    ("lb", "Lower bound", "Local PCA residual (GR Lemma 1): no d-dimensional output can score below it."),
+    ("time", "Run time", "Embedding plus measures, on the server."),
+)
+
+LOCAL_COLORINGS = (
+    ("normalized", "local R_N"),
+    ("conformal", "local R_C"),
+    ("lower_bound", "local lower bound"),
+)
+
+
+def color_options(dataset_spec):
+    """Colour-by choices: the data set's intrinsic coordinates, then the local measures."""
+    intrinsic = [{"label": f"intrinsic: {label}", "value": f"truth-{i}"}
+                 for i, label in enumerate(dataset_spec.truth_labels)]
+    return intrinsic + [{"label": label, "value": value} for value, label in LOCAL_COLORINGS]
+
+
+def _card(measure, title, help_text):
+    return html.Div([html.Div(title, className="card-title"),
+                     html.Div("…", id=ids.card_value(measure), className="card-value")],
+                    className="card", title=help_text)
+
+
+def _control_panel():
+    dataset_spec = datasets.spec(DEFAULTS["dataset"])
+    algorithm_spec = algorithms.spec(DEFAULTS["algorithm"])
+    return html.Div([
+        html.H3("Data"),
+        labelled("Data set", dcc.Dropdown(
+            id=ids.DATASET, value=dataset_spec.name, clearable=False,
+            options=[{"label": s.label, "value": s.name} for s in datasets.specs()])),
+        html.Div(dataset_spec.description, id=ids.DATASET_HELP, className="help"),
+        labelled("Points n", dcc.Input(id=ids.DATASET_SIZE, type="number", value=dataset_spec.default_n,
+                                       min=dataset_spec.n_low, max=dataset_spec.n_high, step=1,
+                                       debounce=True, className="number-input")),
+        labelled("Noise σ", dcc.Input(id=ids.DATASET_NOISE, type="number", value=DEFAULTS["noise"], min=0,
+                                      step="any", debounce=True, className="number-input"),
+                 "Isotropic Gaussian noise added to the input points."),
+        labelled("Seed", dcc.Input(id=ids.DATASET_SEED, type="number", value=DEFAULTS["seed"], min=0, step=1,
+                                   debounce=True, className="number-input")),
+        html.Div(parameter_controls(dataset_spec.parameters,
+                                    lambda name: ids.dataset_param(dataset_spec.name, name)),
+                 id=ids.DATASET_PARAMS),
+        html.H3("Algorithm"),
+        labelled("Algorithm", dcc.Dropdown(
+            id=ids.ALGORITHM, value=algorithm_spec.name, clearable=False,
+            options=[{"label": f"{s.label} ({s.output})", "value": s.name} for s in algorithms.specs()])),
+        html.Div(algorithm_spec.description, id=ids.ALGORITHM_HELP, className="help"),
+        labelled("Neighbours k", dcc.Slider(id=ids.ALGORITHM_NEIGHBORS, min=3, max=30, step=1,
+                                            value=DEFAULTS["n_neighbors"],
+                                            marks={k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30)},
+                                            tooltip={"placement": "bottom", "always_visible": True}),
+                 "Neighbours other than the point; the algorithm's graph and every measure use the same k."),
+        html.Div(parameter_controls(algorithm_spec.parameters,
+                                    lambda name: ids.algorithm_param(algorithm_spec.name, name)),
+                 id=ids.ALGORITHM_PARAMS),
+        html.H3("View"),
+        labelled("Colour by", dcc.Dropdown(id=ids.COLOR_BY, value="normalized", clearable=False,
+                                           options=color_options(dataset_spec))),
+    ], className="panel")
+
+
+def make_layout():
+    """The whole page (a function, so each page load gets fresh components)."""
+    return html.Div([
+        html.Header([html.H1("Procrustes Lab"),
+                     html.Span("is this embedding faithful, or merely pretty? Local Procrustes measures "
+                               "(Goldberg & Ritov 2009) on every point.", className="tagline")]),
+        html.Div([
+            _control_panel(),
+            html.Main([
+                html.Div([_card(*card) for card in CARD_MEASURES], id=ids.CARDS, className="cards"),
+                html.Div(id=ids.MESSAGE, className="message", role="status"),
+                dcc.Loading(html.Div([
+                    dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False}),
+                    dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False}),
+                ], className="views"), type="circle", delay_show=300),
+                dcc.Store(id=ids.RESULT_STORE),
+            ], className="main"),
+        ], className="body"),
+    ])

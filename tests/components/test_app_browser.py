@@ -1,0 +1,127 @@
+"""Browser tests of the dashboard: headless Chromium clicks what a user clicks and reads the page.
+
+Run with ``python -m pytest --headless``. Every test waits for the text the server produced (a run
+can take a few seconds on a loaded 2-core machine) and ends by checking the browser log is clean.
+"""
+
+import base64
+import json
+
+import numpy as np
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+
+# Runs on a busy CI machine: an Isomap or LTSA run plus drawing stays well under this.
+WAIT = 60
+
+
+def card_mean(dash_duo, measure):
+    """The mean shown on a headline card once the server has filled it."""
+    selector = f"#{ids.card_value(measure)} .card-mean"
+    dash_duo.wait_for_element(selector, timeout=WAIT)
+    return float(dash_duo.find_element(selector).text)
+
+
+def wait_for_output_title(dash_duo, text):
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", text, timeout=WAIT)
+
+
+def browser_array(dash_duo, graph_id, path):
+    """A numeric array of a figure as the browser holds it (Plotly ships numpy arrays base64-encoded)."""
+    value = dash_duo.driver.execute_script(
+        f"return document.getElementById('{graph_id}').querySelector('.js-plotly-plot').{path};")
+    if isinstance(value, dict):
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+    return np.asarray(value, dtype=float)
+
+
+def severe_logs(dash_duo):
+    return [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"]
+
+
+def api_rn(dataset, algorithm, k):
+    data = datasets.load(dataset)
+    Y = algorithms.embed(algorithm, data.X, n_neighbors=k)
+    return measures.procrustes(data.X, Y, k, per_point=True)
+
+
+def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    shown = card_mean(dash_duo, "rn")
+    expected, per_point = api_rn("swissroll", "isomap", 10)
+    assert shown == pytest.approx(expected, abs=6e-5)
+    assert shown < 0.15  # near zero: an isometric method on an isometric surface
+    lower_bound = card_mean(dash_duo, "lb")
+    assert lower_bound <= card_mean(dash_duo, "rc") <= shown
+
+    # The per-point colours the browser holds are the API's local R_N.
+    colors = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color")
+    np.testing.assert_allclose(colors, per_point, rtol=1e-12)
+    dash_duo.driver.save_screenshot("/tmp/procrustes-lab-default.png")
+    assert severe_logs(dash_duo) == []
+
+
+def test_switching_to_ltsa_shows_its_unit_norm_rn_near_one(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap")
+    dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
+    wait_for_output_title(dash_duo, "LTSA, k = 10")
+    shown = card_mean(dash_duo, "rn")
+    assert shown == pytest.approx(api_rn("swissroll", "ltsa", 10)[0], abs=6e-5)
+    assert 0.95 < shown <= 1.0  # GR Table 2: 0.99, from LTSA's unit-norm output (SPEC §2)
+    # LTSA's own control appears, generated from its registry entry.
+    dash_duo.wait_for_element(f"#{ids.ALGORITHM_PARAMS} .control", timeout=WAIT)
+    assert "Eigensolver" in dash_duo.find_element(f"#{ids.ALGORITHM_PARAMS}").text
+    assert severe_logs(dash_duo) == []
+
+
+def css(component_id):
+    """CSS selector of a component id; Dash renders a dict id as its compact, key-sorted JSON."""
+    if isinstance(component_id, dict):
+        return f"[id='{json.dumps(component_id, sort_keys=True, separators=(',', ':'))}']"
+    return f"#{component_id}"
+
+
+def type_number(dash_duo, component_id, value):
+    box = dash_duo.find_element(css(component_id))
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(f"{value}\n")
+
+
+def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap")
+    type_number(dash_duo, ids.DATASET_SIZE, 30000)
+    dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "Isomap is limited to 20000 points", timeout=WAIT)
+    assert dash_duo.find_element(f"#{ids.card_value('rn')}").text == "—"
+    type_number(dash_duo, ids.DATASET_SIZE, 400)
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    dash_duo.wait_for_text_to_equal(f"#{ids.MESSAGE}", "", timeout=WAIT)
+    data = datasets.load("swissroll", 400)
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    assert card_mean(dash_duo, "rn") == pytest.approx(measures.procrustes(data.X, Y, 10), abs=6e-5)
+    assert severe_logs(dash_duo) == []
+
+
+def test_disconnected_graph_is_explained_with_its_component_count(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap")
+    dash_duo.select_dcc_dropdown(f"#{ids.DATASET}", "Strip")
+    dash_duo.wait_for_element(css(ids.dataset_param("strip", "length")), timeout=WAIT)
+    type_number(dash_duo, ids.DATASET_SIZE, 60)
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    dash_duo.find_element(f"#{ids.ALGORITHM_NEIGHBORS} [role=slider]").send_keys(Keys.HOME)  # k = 3
+    type_number(dash_duo, ids.dataset_param("strip", "length"), 50)
+    dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "connected components", timeout=WAIT)
+    data = datasets.load("strip", 60, length=50.0)
+    with pytest.raises(algorithms.DisconnectedGraphError) as raised:
+        algorithms.embed("isomap", data.X, n_neighbors=3)
+    assert dash_duo.find_element(f"#{ids.MESSAGE}").text == str(raised.value)
+    assert severe_logs(dash_duo) == []

@@ -1,0 +1,71 @@
+"""Figure builders: pure functions from arrays to figures, checked through fig.data and fig.layout."""
+
+import numpy as np
+import pytest
+
+from components.figures import (
+    HIGHLIGHT_TRACE,
+    hovered_positions,
+    input_figure,
+    output_figure,
+    point_columns,
+    robust_color_range,
+)
+
+
+@pytest.fixture
+def views():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(50, 3)), rng.normal(size=(50, 2))
+    local = rng.exponential(size=50)
+    local[7] = 35.0  # one short-circuited neighbourhood
+    columns = point_columns(X, Y, {"local R_N": local})
+    color_range = robust_color_range(local)
+    figures = (input_figure(local, color_range, "local R_N", columns, "in", "rev"),
+               output_figure(local, color_range, "local R_N", columns, "out", "rev"))
+    return X, Y, local, color_range, figures
+
+
+def test_robust_range_is_the_2_to_98_percentile_of_finite_values():
+    values = np.r_[np.arange(101.0), np.nan, np.inf]
+    assert robust_color_range(values) == (2.0, 98.0)
+    assert robust_color_range(np.full(5, 3.0)) == (2.5, 3.5)  # a constant still gets a valid bar
+    assert robust_color_range(np.array([np.nan])) == (0.0, 1.0)
+
+
+def test_outlier_does_not_set_the_colour_range_but_keeps_its_raw_value(views):
+    _, _, local, (cmin, cmax), (inp, out) = views
+    assert cmax < 35.0
+    for figure in (inp, out):
+        marker = figure.data[0].marker
+        assert (marker.cmin, marker.cmax) == (cmin, cmax)
+        np.testing.assert_array_equal(marker.color, local)  # data never clipped
+        assert figure.data[0].customdata[7, -1] == 35.0
+
+
+def test_both_views_draw_the_same_points_and_one_colour_bar(views):
+    X, Y, _, _, (inp, out) = views
+    np.testing.assert_array_equal(np.c_[inp.data[0].x, inp.data[0].y, inp.data[0].z], X)
+    np.testing.assert_array_equal(np.c_[out.data[0].x, out.data[0].y], Y)
+    assert [inp.data[0].marker.showscale, out.data[0].marker.showscale] == [False, True]
+    assert out.layout.yaxis.scaleanchor == "x"  # equal scales: an isometry looks like one
+    assert inp.layout.uirevision == out.layout.uirevision == "rev"
+
+
+def test_hover_shows_index_and_finds_the_point_in_the_other_view(views):
+    X, Y, _, _, (inp, out) = views
+    assert inp.data[0].hovertemplate.startswith("point %{customdata[0]:d}")
+    row = out.data[0].customdata[12]
+    assert row[0] == 12
+    xyz, xy = hovered_positions(list(row))
+    np.testing.assert_array_equal(xyz, X[12])
+    np.testing.assert_array_equal(xy, Y[12])
+    assert len(inp.data[HIGHLIGHT_TRACE].x) == 0 and len(out.data[HIGHLIGHT_TRACE].x) == 0
+
+
+def test_low_dimensional_points_are_padded_with_zeros():
+    X, Y = np.arange(6.0).reshape(3, 2), np.arange(3.0).reshape(3, 1)
+    columns = point_columns(X, Y, {})
+    np.testing.assert_array_equal(columns["x₃"], 0.0)
+    np.testing.assert_array_equal(columns["y₂"], 0.0)
+    np.testing.assert_array_equal(columns["y₁"], Y[:, 0])
