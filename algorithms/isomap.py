@@ -63,9 +63,13 @@ def classical_scaling(squared_distances, n_components, seed):
                           f"{n_samples}x{n_samples} matrix; try another k or fewer points.") from e
     order = np.argsort(eigenvalues)[::-1]
     eigenvalues, eigenvectors = eigenvalues[order], eigenvectors[:, order]
-    if eigenvalues[-1] <= 0:
-        raise SolverError(f"classical scaling: only {int((eigenvalues > 0).sum())} positive eigenvalue(s), "
-                          f"{n_components} needed; the geodesic distances are far from Euclidean. Raise k.")
+    # B always has the eigenvalue 0 (constant vector), computed as +-n eps lambda_1: a d-th eigenvalue
+    # that small is that null direction or rounding, not a coordinate.
+    positive = eigenvalues > n_samples * np.finfo(float).eps * max(eigenvalues[0], 0.0)
+    if not positive.all():
+        raise SolverError(f"classical scaling: only {int(positive.sum())} positive eigenvalue(s), "
+                          f"{n_components} needed; the distances are far from Euclidean or span fewer "
+                          "dimensions. Raise k or lower the output dimension.")
     return eigenvectors * np.sqrt(eigenvalues)
 
 

@@ -73,8 +73,9 @@ def locally_linear(X, neighbors, n_components, seed, *, method, eigen_solver="au
         if eigen_solver == "arpack":
             raise SolverError(f"{method}: ARPACK failed ({e.__cause__}); choose eigen_solver='dense' "
                               "or raise k.") from e
+        # stacklevel 4: locally_linear <- the registry's fit <- embed <- the caller of embed.
         warnings.warn(f"{method}: ARPACK failed ({e.__cause__}); retried with the dense eigensolver.",
-                      ProcrustesLabWarning, stacklevel=2)
+                      ProcrustesLabWarning, stacklevel=4)
     try:
         return fit("dense")
     except (ValueError, ArithmeticError) as e:

@@ -28,13 +28,17 @@ def apply_output_scale(Y, convention):
     """
     if convention == "isometric":
         return Y
-    centred = Y - Y.mean(axis=0)
-    size = np.linalg.norm(centred, axis=0)
-    if convention == "unit_variance":
-        size = size / np.sqrt(Y.shape[0])
-    elif convention != "unit_norm":
+    if convention not in ("unit_variance", "unit_norm"):
         raise ValueError(f"unknown output scale {convention!r}")
-    return centred / np.where(size > 0, size, 1.0)
+    n_samples = Y.shape[0]
+    centred = Y - Y.mean(axis=0)
+    norm = np.linalg.norm(centred, axis=0)
+    # A constant column centres to rounding residue (the float mean of 0.1, 0.1, 0.1 is not 0.1),
+    # not to exact zeros; dividing would blow the residue up to a column of +-1. Residue is below
+    # n eps |Y|, which no real coordinate spread approaches.
+    collapsed = norm <= n_samples * np.finfo(float).eps * np.abs(Y).max(axis=0)
+    size = norm / np.sqrt(n_samples) if convention == "unit_variance" else norm
+    return np.where(collapsed, 0.0, centred / np.where(collapsed, 1.0, size))
 
 
 def fix_signs(Y):

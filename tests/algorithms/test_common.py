@@ -1,0 +1,314 @@
+"""Checks run over every entry of the algorithm registry, as scikit-learn's ``tests/test_common.py`` runs
+one set of checks over ``all_estimators()``: output type, determinism, the declared output scale, the
+sign rule, typed errors with their messages, and the libraries' import boundaries (STYLE)."""
+
+import ast
+import dataclasses
+import doctest
+import importlib
+import pathlib
+import pkgutil
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import algorithms
+import measures
+from algorithms import DisconnectedGraphError, EmbeddingError, registry
+
+NAMES = algorithms.available()
+GRAPH_NAMES = [entry.name for entry in algorithms.specs() if entry.uses_neighbors]
+GLOBAL_NAMES = [entry.name for entry in algorithms.specs() if not entry.uses_neighbors]
+PARAMETERS = [(entry.name, parameter) for entry in algorithms.specs() for parameter in entry.parameters]
+K = 8  # connected and free of short cuts on the 400-point roll of ``small_roll``
+
+# SPEC §2: the authors' output scale of each method (names as they are, or will be, registered).
+SPEC_OUTPUT_SCALES = {
+    "pca": "isometric", "isomap": "isometric", "mds": "isometric", "gp": "isometric", "psa": "isometric",
+    "lle": "unit_variance", "mlle": "unit_variance", "laplacian": "unit_variance",
+    "ltsa": "unit_norm", "hlle": "unit_norm",
+}
+
+
+@pytest.fixture(scope="module")
+def roll_embeddings(small_roll):
+    """Each algorithm's default embedding of the 400-point roll at k = 8, computed once."""
+    return {name: algorithms.embed(name, small_roll.X, n_neighbors=K) for name in NAMES}
+
+
+def _bad_value(parameter):
+    """A value ``parameter`` must refuse, and the phrase its message must contain."""
+    if parameter.kind == "choice":
+        return "no-such-choice", "must be one of"
+    if parameter.kind == "bool":
+        return "yes", "must be True or False"
+    if parameter.high is not None:
+        return parameter.high * 10 + 1, "must lie in"
+    return parameter.low - 1, "must lie in"
+
+
+# --- output -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_output_is_finite_float64_with_one_row_per_point(name, small_roll, roll_embeddings):
+    Y = roll_embeddings[name]
+    assert Y.dtype == np.float64
+    assert Y.shape == (small_roll.X.shape[0], 2)
+    assert np.isfinite(Y).all()
+    # A real embedding, not a collapse: both coordinates vary and are not proportional.
+    assert np.linalg.matrix_rank(Y - Y.mean(axis=0), tol=1e-8 * np.abs(Y).max()) == 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_gives_identical_output(name, small_roll, roll_embeddings):
+    again = algorithms.embed(name, small_roll.X, n_neighbors=K, seed=0)
+    assert np.array_equal(again, roll_embeddings[name])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_generator_seed_acts_like_the_int_that_seeds_it(name, small_roll):
+    from_int = algorithms.embed(name, small_roll.X, n_neighbors=K, seed=7)
+    from_generator = algorithms.embed(name, small_roll.X, n_neighbors=K, seed=np.random.default_rng(7))
+    assert np.array_equal(from_int, from_generator)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_output_follows_the_declared_scale(name, small_roll, roll_embeddings):
+    Y = roll_embeddings[name]
+    convention = algorithms.spec(name).output_scale
+    if convention == "unit_variance":
+        np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-12)
+        np.testing.assert_allclose(Y.std(axis=0), 1.0, rtol=1e-12)
+    elif convention == "unit_norm":
+        np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-12)
+        np.testing.assert_allclose(np.linalg.norm(Y, axis=0), 1.0, rtol=1e-12)
+    else:
+        assert convention == "isometric"
+        # At the input's scale: neighbour distances keep their size (a unit-variance output of this
+        # roll, whose arc length spans ~90, would shrink them ~25 times; a unit-norm one ~500 times).
+        neighbors = measures.nearest_neighbors(small_roll.X, K)
+        X = small_roll.X
+        ratio = (np.linalg.norm(Y[neighbors[:, 1:]] - Y[:, None], axis=2)
+                 / np.linalg.norm(X[neighbors[:, 1:]] - X[:, None], axis=2))
+        assert 0.5 < np.median(ratio) < 1.5
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_column_has_its_largest_entry_positive(name, roll_embeddings):
+    Y = roll_embeddings[name]
+    largest = np.argmax(np.abs(Y), axis=0)
+    assert (Y[largest, np.arange(Y.shape[1])] > 0).all()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_integer_arguments_are_accepted_like_ints(name, small_roll, roll_embeddings):
+    Y = algorithms.embed(name, small_roll.X, n_neighbors=np.int64(K), n_components=np.int32(2), seed=np.uint8(0))
+    assert np.array_equal(Y, roll_embeddings[name])
+
+
+@pytest.mark.parametrize("name", sorted({name for name, _ in PARAMETERS}))
+def test_explicit_defaults_and_none_give_the_default_embedding(name, small_roll, roll_embeddings):
+    parameters = algorithms.spec(name).parameters
+    explicit = algorithms.embed(name, small_roll.X, n_neighbors=K, **{p.name: p.default for p in parameters})
+    unset = algorithms.embed(name, small_roll.X, n_neighbors=K, **{p.name: None for p in parameters})
+    assert np.array_equal(explicit, roll_embeddings[name])
+    assert np.array_equal(unset, roll_embeddings[name])
+
+
+# --- typed errors -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_k_not_below_n_is_refused(name, small_roll):
+    X = small_roll.X[:30]
+    lowest = algorithms.spec(name).min_neighbors(2)
+    with pytest.raises(EmbeddingError, match=rf"n_neighbors must be an integer in \[{lowest}, 29\]; got 30\."):
+        algorithms.embed(name, X, n_neighbors=30)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_k_below_the_entrys_minimum_is_refused(name, small_roll):
+    entry = algorithms.spec(name)
+    for n_components in (1, 2):
+        lowest = entry.min_neighbors(n_components)
+        assert lowest >= 1
+        with pytest.raises(EmbeddingError, match=rf"got {lowest - 1}\. {re.escape(entry.label)} needs "
+                                                 rf"k >= {lowest} for d = {n_components}"):
+            algorithms.embed(name, small_roll.X, n_neighbors=lowest - 1, n_components=n_components)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("k", [8.0, True, "8", None])
+def test_k_of_the_wrong_type_is_refused(name, k, small_roll):
+    with pytest.raises(EmbeddingError, match=rf"n_neighbors must be an integer .*; got {re.escape(repr(k))}\."):
+        algorithms.embed(name, small_roll.X, n_neighbors=k)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("n_components", [0, 4])
+def test_output_dimension_outside_one_to_q_is_refused(name, n_components, small_roll):
+    with pytest.raises(EmbeddingError, match=rf"n_components must be an integer in \[1, 3\]; got {n_components}\. "
+                                             "The output dimension cannot exceed the input's"):
+        algorithms.embed(name, small_roll.X, n_neighbors=K, n_components=n_components)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_unknown_parameter_is_refused(name, small_roll):
+    with pytest.raises(EmbeddingError, match=rf"{name} has no parameter 'perplexity'; its parameters are"):
+        algorithms.embed(name, small_roll.X, n_neighbors=K, perplexity=30)
+
+
+@pytest.mark.parametrize(("name", "parameter"), PARAMETERS, ids=[f"{n}-{p.name}" for n, p in PARAMETERS])
+def test_out_of_range_parameter_is_refused(name, parameter, small_roll):
+    value, phrase = _bad_value(parameter)
+    with pytest.raises(EmbeddingError, match=rf"{name}: parameter '{parameter.name}' {phrase}.*; "
+                                             rf"got {re.escape(repr(value))}\."):
+        algorithms.embed(name, small_roll.X, n_neighbors=K, **{parameter.name: value})
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_input_is_refused_naming_the_row(name, bad, small_roll):
+    X = np.array(small_roll.X)
+    X[[7, 19], 1] = bad
+    with pytest.raises(EmbeddingError, match=r"X contains NaN or infinite values in 2 row\(s\), first at row 7"):
+        algorithms.embed(name, X, n_neighbors=K)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", [-1, None, 2.5, "0", True])
+def test_bad_seed_is_refused(name, seed, small_roll):
+    with pytest.raises(EmbeddingError, match=rf"seed must be a non-negative int or a numpy.random.Generator; "
+                                             rf"got {re.escape(repr(seed))}\."):
+        algorithms.embed(name, small_roll.X, n_neighbors=K, seed=seed)
+
+
+@pytest.mark.parametrize("name", GRAPH_NAMES)
+def test_disconnected_neighbour_graph_is_refused(name, two_clusters):
+    with pytest.raises(DisconnectedGraphError, match=r"\(k = 5\) has 2 connected components \(sizes 60, 40\);.*"
+                                                     r"Raise k\.") as caught:
+        algorithms.embed(name, two_clusters, n_neighbors=5)
+    assert caught.value.n_components == 2
+
+
+@pytest.mark.parametrize("name", GLOBAL_NAMES)
+def test_global_method_embeds_separated_clusters(name, two_clusters):
+    Y = algorithms.embed(name, two_clusters, n_neighbors=5)
+    # The gap between the clusters (100 * sqrt(3) in R³) dominates the first coordinate.
+    first, second = Y[:60, 0], Y[60:, 0]
+    assert min(first.max(), second.max()) + 100 < max(first.min(), second.min())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sample_limit_is_enforced(name, replace_entry):
+    import datasets
+
+    X = datasets.load("strip", 51, seed=0).X
+    entry = replace_entry(name, max_samples=50)
+    with pytest.raises(EmbeddingError, match=rf"{re.escape(entry.label)} is limited to 50 points here .*"
+                                             r"got 51\. Use fewer points\."):
+        algorithms.embed(name, X, n_neighbors=K)
+    assert algorithms.embed(name, X[:50], n_neighbors=K).shape == (50, 2)
+
+
+def test_unknown_algorithm_is_refused_listing_the_available_ones(small_roll):
+    listing = re.escape(", ".join(NAMES))
+    for name in ("tsne", "Isomap", None):
+        with pytest.raises(EmbeddingError, match=rf"unknown algorithm {re.escape(repr(name))}; available: {listing}\."):
+            algorithms.embed(name, small_roll.X, n_neighbors=K)
+    with pytest.raises(EmbeddingError, match="unknown algorithm \\[\\]"):
+        algorithms.spec([])
+
+
+# --- registry metadata --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_output_scale_is_the_authors_one(name):
+    if name not in SPEC_OUTPUT_SCALES:
+        pytest.skip(f"SPEC §2 fixes no output scale for {name!r}")
+    entry, convention = algorithms.spec(name), SPEC_OUTPUT_SCALES[name]
+    assert entry.output_scale == convention
+    assert (entry.output == "isometric") == (convention == "isometric")
+    assert convention in algorithms.OUTPUT_SCALES
+
+
+@pytest.mark.parametrize(("name", "parameter"), PARAMETERS, ids=[f"{n}-{p.name}" for n, p in PARAMETERS])
+def test_declared_default_passes_its_own_check(name, parameter):
+    assert parameter.check(parameter.default, name, EmbeddingError) == parameter.default
+
+
+def test_registry_lists_each_name_once_in_order():
+    assert [entry.name for entry in algorithms.specs()] == NAMES
+    assert len(set(NAMES)) == len(NAMES)
+    assert NAMES[:5] == ["pca", "isomap", "lle", "ltsa", "laplacian"]  # display order of __init__
+
+
+def test_registering_a_name_twice_is_refused():
+    with pytest.raises(ValueError, match="algorithm 'pca' is registered twice"):
+        registry.register(dataclasses.replace(algorithms.spec("pca")))
+    assert algorithms.available() == NAMES
+
+
+def test_inconsistent_output_metadata_is_refused():
+    with pytest.raises(ValueError, match="bad output metadata for 'pca'"):
+        dataclasses.replace(algorithms.spec("pca"), output_scale="unit_length")
+    with pytest.raises(ValueError, match="bad output metadata"):
+        dataclasses.replace(algorithms.spec("pca"), output="linear")
+
+
+# --- package ------------------------------------------------------------------------------------------
+
+ROOT = pathlib.Path(algorithms.__file__).resolve().parent.parent
+LIBRARIES = ("algorithms", "measures", "datasets")
+LIBRARY_FILES = [path for library in LIBRARIES for path in sorted((ROOT / library).rglob("*.py"))]
+# STYLE, module boundaries: numpy, scipy, scikit-learn and each other, one way (measures is the base).
+ALLOWED_PROJECT_IMPORTS = {"algorithms": {"measures"}, "datasets": {"measures"}, "measures": set()}
+
+
+def _imported_roots(path):
+    """Top-level names of every absolute import in ``path``, nested imports and ``import_module`` calls included."""
+    roots = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            roots.add(node.module.split(".")[0])
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
+              in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant)):
+            roots.add(str(node.args[0].value).split(".")[0])
+    return roots
+
+
+@pytest.mark.parametrize("path", LIBRARY_FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_library_imports_no_ui_and_respects_the_layering(path):
+    library = path.relative_to(ROOT).parts[0]
+    roots = _imported_roots(path)
+    assert not roots & {"dash", "plotly"}, f"{library}/{path.name} imports {roots & {'dash', 'plotly'}}"
+    project = roots - set(sys.stdlib_module_names) - {"numpy", "scipy", "sklearn"}
+    assert project <= ALLOWED_PROJECT_IMPORTS[library], f"{library}/{path.name} imports {project}"
+
+
+def test_import_scan_sees_ui_imports(tmp_path):
+    # The scan above must be able to fail: nested and dynamic imports are found too.
+    source = tmp_path / "module.py"
+    source.write_text("def f():\n    import plotly.graph_objects as go\n    return importlib.import_module('dash')\n")
+    assert _imported_roots(source) >= {"plotly", "dash"}
+
+
+@pytest.mark.parametrize("module_name", sorted(info.name for info in pkgutil.iter_modules(algorithms.__path__)))
+def test_doctests_pass(module_name):
+    module = importlib.import_module(f"algorithms.{module_name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+
+
+def test_public_names_are_exported():
+    for name in algorithms.__all__:
+        assert hasattr(algorithms, name), name
+    assert algorithms.SolverError is measures.SolverError
+    assert issubclass(algorithms.DisconnectedGraphError, EmbeddingError)
+    assert issubclass(algorithms.SolverError, RuntimeError) and issubclass(EmbeddingError, ValueError)
