@@ -10,7 +10,7 @@ import time
 import warnings
 
 import numpy as np
-from dash import ALL, Input, Output, Patch, State, ctx, html, no_update
+from dash import ALL, ClientsideFunction, Input, Output, State, html
 
 import algorithms
 import datasets
@@ -18,7 +18,7 @@ import measures
 
 from . import ids
 from .controls import parameter_controls, read_parameter_values
-from .figures import empty_figure, hovered_positions, input_figure, output_figure, point_columns, robust_color_range
+from .figures import empty_figure, input_figure, output_figure, point_columns, robust_color_range
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
 
 logger = logging.getLogger(__name__)
@@ -38,17 +38,27 @@ def _wired(*dependencies, **options):
 
 
 def register_callbacks(app):
-    """Wire every callback of this module to ``app``."""
+    """Wire every callback of this module to ``app``, and the browser-side linked hover."""
     for function, dependencies, options in _CALLBACKS:
         app.callback(*dependencies, **options)(function)
+    # Ringing the hovered point in both views runs in the browser (assets/linked_hover.js): a hover
+    # should not wait for the server, and only the marker trace changes.
+    app.clientside_callback(
+        ClientsideFunction(namespace="procrustes", function_name="markHovered"),
+        Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
+        Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
+        Input(ids.INPUT_GRAPH, "hoverData"),
+        Input(ids.OUTPUT_GRAPH, "hoverData"),
+        State(ids.INPUT_GRAPH, "figure"),
+        State(ids.OUTPUT_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )
 
 
 @_wired(
     Output(ids.DATASET_PARAMS, "children"),
     Output(ids.DATASET_HELP, "children"),
     Output(ids.DATASET_SIZE, "value"),
-    Output(ids.DATASET_SIZE, "min"),
-    Output(ids.DATASET_SIZE, "max"),
     Output(ids.COLOR_BY, "options"),
     Output(ids.COLOR_BY, "value"),
     Input(ids.DATASET, "value"),
@@ -62,7 +72,7 @@ def show_dataset_controls(name, color_by):
     options = color_options(entry)
     # Keep a local-measure colouring; an intrinsic one names the previous set's coordinates.
     keep = color_by in {value for value, _ in LOCAL_COLORINGS}
-    return (controls, f"{entry.description} ({entry.citation})", entry.default_n, entry.n_low, entry.n_high,
+    return (controls, f"{entry.description} ({entry.citation})", entry.default_n,
             options, color_by if keep else options[0]["value"])
 
 
@@ -164,23 +174,3 @@ def draw(result, color_by):
     bar_title = f"{title} (2–98% range)" if color_by in local else title
     return (input_figure(color, color_range, bar_title, columns, result["input_title"], result["revision"]),
             output_figure(color, color_range, bar_title, columns, result["output_title"], result["revision"]))
-
-
-@_wired(
-    Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
-    Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
-    Input(ids.INPUT_GRAPH, "hoverData"),
-    Input(ids.OUTPUT_GRAPH, "hoverData"),
-    prevent_initial_call=True,
-)
-def mark_hovered(input_hover, output_hover):
-    """Ring the hovered point in both views (a partial update: only the marker trace is sent)."""
-    hover = input_hover if ctx.triggered_id == ids.INPUT_GRAPH else output_hover
-    points = (hover or {}).get("points") or []
-    if not points or points[0].get("curveNumber") != 0:
-        return no_update, no_update
-    (x1, x2, x3), (y1, y2) = hovered_positions(points[0]["customdata"])
-    in_patch, out_patch = Patch(), Patch()
-    in_patch["data"][1].update({"x": [x1], "y": [x2], "z": [x3]})
-    out_patch["data"][1].update({"x": [y1], "y": [y2]})
-    return in_patch, out_patch

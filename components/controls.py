@@ -18,9 +18,11 @@ def _control(parameter, control_id):
     if parameter.kind == "bool":
         return dcc.Checklist(id=control_id, options=[{"label": "", "value": True}],
                              value=[True] if parameter.default else [])
+    # No min/max on the box: a browser drops an out-of-range number silently, where the library's
+    # message names the bound (the tooltip states it too).
     step = 1 if parameter.kind == "int" else "any"
-    return dcc.Input(id=control_id, type="number", value=parameter.default, min=parameter.low,
-                     max=parameter.high, step=step, debounce=True, className="number-input")
+    return dcc.Input(id=control_id, type="number", value=parameter.default, step=step, debounce=True,
+                     className="number-input")
 
 
 def parameter_controls(parameters, make_id):
@@ -37,7 +39,16 @@ def parameter_controls(parameters, make_id):
     list of dash components
         Empty when there are no parameters.
     """
-    return [labelled(p.label, _control(p, make_id(p.name)), p.help) for p in parameters]
+    return [labelled(p.label, _control(p, make_id(p.name)), _tooltip(p)) for p in parameters]
+
+
+def _tooltip(parameter):
+    """The parameter's help with its range, e.g. "Length of the strip. Range: [1.0, 50.0]."."""
+    if parameter.kind == "choice" or (parameter.low is None and parameter.high is None):
+        return parameter.help
+    low = "-inf" if parameter.low is None else parameter.low
+    high = "inf" if parameter.high is None else parameter.high
+    return f"{parameter.help} Range: [{low}, {high}]."
 
 
 def read_parameter_values(owner, parameters, control_ids, values):

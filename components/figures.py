@@ -6,7 +6,6 @@ import plotly.graph_objects as go
 __all__ = [
     "HIGHLIGHT_TRACE",
     "empty_figure",
-    "hovered_positions",
     "input_figure",
     "output_figure",
     "point_columns",
@@ -14,7 +13,7 @@ __all__ = [
 ]
 
 COLORSCALE = "Viridis"
-# Index of the one-point trace that marks the hovered point in both views.
+# Index of the one-point trace that marks the hovered point in both views (assets/linked_hover.js).
 HIGHLIGHT_TRACE = 1
 
 
@@ -58,8 +57,8 @@ def point_columns(X, Y, measures):
     Returns
     -------
     dict of str to ndarray
-        Ordered: ``point``, ``x₁..x₃``, ``y₁, y₂``, then ``measures``; :func:`hovered_positions`
-        relies on that order to mark a hovered point in the other view.
+        Ordered: ``point``, ``x₁..x₃``, ``y₁, y₂``, then ``measures``. Trace 0 of both views holds
+        the points in this order, so a point's index finds it in either view (assets/linked_hover.js).
     """
     X3 = np.zeros((X.shape[0], 3))
     X3[:, : min(3, X.shape[1])] = X[:, :3]
@@ -70,11 +69,6 @@ def point_columns(X, Y, measures):
     columns.update({f"y{s}": Y2[:, i] for i, s in enumerate("₁₂")})
     columns.update(measures)
     return columns
-
-
-def hovered_positions(customdata):
-    """Input (x, y, z) and output (x, y) positions of a hovered point from its hover customdata."""
-    return customdata[1:4], customdata[4:6]
 
 
 def empty_figure(message):

@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from dash.testing.wait import until
 from selenium.webdriver.common.keys import Keys
 
 import algorithms
@@ -124,4 +125,40 @@ def test_disconnected_graph_is_explained_with_its_component_count(dash_duo):
     with pytest.raises(algorithms.DisconnectedGraphError) as raised:
         algorithms.embed("isomap", data.X, n_neighbors=3)
     assert dash_duo.find_element(f"#{ids.MESSAGE}").text == str(raised.value)
+    assert severe_logs(dash_duo) == []
+
+
+def test_hovering_a_point_rings_it_in_both_views(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    card_mean(dash_duo, "rn")
+    data = datasets.load("swissroll")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    # Move the mouse onto point 123 of the output view: Plotly maps data to pixels with l2p.
+    dash_duo.driver.execute_script(
+        f"const gd = document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot');"
+        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;"
+        "const drag = gd.querySelector('.nsewdrag'), box = gd.getBoundingClientRect();"
+        "const x = box.left + xa._offset + xa.l2p(arguments[0]), y = box.top + ya._offset + ya.l2p(arguments[1]);"
+        "drag.dispatchEvent(new MouseEvent('mousemove', {clientX: x, clientY: y, bubbles: true}));",
+        float(Y[123, 0]), float(Y[123, 1]))
+    ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
+    until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
+    ringed_input = [dash_duo.driver.execute_script(f"return {ring}.{axis}[0];") for axis in "xyz"]
+    ringed_output = [browser_array(dash_duo, ids.OUTPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xy"]
+    # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
+    # must mark that same point.
+    hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
+    assert np.linalg.norm(Y[hovered] - Y[123]) < 1.0
+    np.testing.assert_allclose(ringed_output, Y[hovered], rtol=1e-12)
+    np.testing.assert_allclose(ringed_input, data.X[hovered], rtol=1e-12)
+    assert severe_logs(dash_duo) == []
+
+
+def test_out_of_range_sample_size_gets_the_library_message(dash_duo):
+    dash_duo.start_server(create_app())
+    wait_for_output_title(dash_duo, "Isomap")
+    type_number(dash_duo, ids.DATASET_SIZE, 10)
+    dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "parameter 'n' must lie in [50, 200000]; got 10",
+                                    timeout=WAIT)
     assert severe_logs(dash_duo) == []

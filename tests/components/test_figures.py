@@ -5,7 +5,6 @@ import pytest
 
 from components.figures import (
     HIGHLIGHT_TRACE,
-    hovered_positions,
     input_figure,
     output_figure,
     point_columns,
@@ -52,14 +51,14 @@ def test_both_views_draw_the_same_points_and_one_colour_bar(views):
     assert inp.layout.uirevision == out.layout.uirevision == "rev"
 
 
-def test_hover_shows_index_and_finds_the_point_in_the_other_view(views):
+def test_hover_shows_index_and_both_positions_of_each_point(views):
     X, Y, _, _, (inp, out) = views
     assert inp.data[0].hovertemplate.startswith("point %{customdata[0]:d}")
-    row = out.data[0].customdata[12]
-    assert row[0] == 12
-    xyz, xy = hovered_positions(list(row))
-    np.testing.assert_array_equal(xyz, X[12])
-    np.testing.assert_array_equal(xy, Y[12])
+    for figure in (inp, out):
+        row = figure.data[0].customdata[12]
+        assert row[0] == 12  # trace 0 keeps the points in order: the linked hover relies on it
+        np.testing.assert_array_equal(row[1:4], X[12])
+        np.testing.assert_array_equal(row[4:6], Y[12])
     assert len(inp.data[HIGHLIGHT_TRACE].x) == 0 and len(out.data[HIGHLIGHT_TRACE].x) == 0
 
 
