@@ -23,7 +23,9 @@ __all__ = [
     "LocalProcrustes",
     "local_procrustes",
     "local_pca_residual",
+    "local_rotations",
     "procrustes",
+    "procrustes_rotation",
     "procrustes_lower_bound",
     "summarize",
 ]
@@ -160,6 +162,57 @@ def local_procrustes(X, Y, neighbors):
         conformal=_divide_by_scale(conformal_residual, x_scale),
         input_scale=x_scale,
     )
+
+
+def procrustes_rotation(Xc, Yc):
+    """Optimal rotations ``A`` (``A'A = I``) aligning centred ``Yc`` to centred ``Xc`` (GR Eq. 1).
+
+    Parameters
+    ----------
+    Xc : ndarray of shape (..., m, q)
+        Centred input neighbourhoods (any leading stack dimensions).
+    Yc : ndarray of shape (..., m, d)
+        Centred embedded neighbourhoods, ``d <= q``.
+
+    Returns
+    -------
+    ndarray of shape (..., q, d)
+        ``A = U V'`` from the thin SVD ``U L V'`` of ``M = Xc' Yc``; ``Yc A'`` is the best rigid fit
+        of ``Xc`` (Sibson 1978). Where M is rank-deficient A is one of several minimizers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.normal(size=(6, 2)); Y -= Y.mean(axis=0)
+    >>> Q = np.linalg.qr(rng.normal(size=(3, 2)))[0]
+    >>> bool(np.allclose(procrustes_rotation(Y @ Q.T, Y), Q))
+    True
+    """
+    U, _, Vt = np.linalg.svd(np.swapaxes(Xc, -1, -2) @ Yc, full_matrices=False)
+    return U @ Vt
+
+
+def local_rotations(X, Y, neighbors):
+    """The Procrustes rotation of every neighbourhood, ``A_i`` of GR Eq. 1, batched in chunks.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    Y : ndarray of shape (n_samples, d)
+    neighbors : ndarray of shape (n_samples, k + 1)
+
+    Returns
+    -------
+    ndarray of shape (n_samples, q, d)
+        ``A_i`` minimizing ``||H X_i - H Y_i A_i'||``; the translation is ``mean(X_i) - A_i mean(Y_i)``.
+    """
+    n_samples, width = neighbors.shape
+    q, d = X.shape[1], Y.shape[1]
+    rotations = np.empty((n_samples, q, d))
+    for part in chunk_slices(n_samples, 8 * (width * (q + d) + 3 * q * d)):
+        rotations[part] = procrustes_rotation(_centred_stack(X, neighbors[part]), _centred_stack(Y, neighbors[part]))
+    return rotations
 
 
 def local_pca_residual(X, neighbors, n_components):

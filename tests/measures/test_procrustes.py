@@ -390,3 +390,19 @@ def test_bad_input_raises():
         procrustes(X, X, 10)
     with pytest.raises(MeasureError, match="n_components must be a positive integer; got 0"):
         procrustes_lower_bound(X, 3, 0)
+
+
+def test_local_rotations_realise_the_rigid_statistic():
+    # G of GR Eq. 1 is attained by A_i = UV' and b_i = mean(X_i) - A_i mean(Y_i): the residual of that
+    # fit must equal the closed form, for a deliberately poor embedding.
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 3))
+    Y = rng.normal(size=(120, 2))
+    neighbors = nearest_neighbors(X, 7)
+    rotations = measures.local_rotations(X, Y, neighbors)
+    np.testing.assert_allclose(np.swapaxes(rotations, 1, 2) @ rotations, np.broadcast_to(np.eye(2), (120, 2, 2)),
+                               atol=1e-12)
+    Xi, Yi = X[neighbors], Y[neighbors]
+    fitted = (Yi - Yi.mean(axis=1, keepdims=True)) @ np.swapaxes(rotations, 1, 2) + Xi.mean(axis=1, keepdims=True)
+    residual = ((Xi - fitted) ** 2).sum(axis=(1, 2))
+    np.testing.assert_allclose(residual, measures.local_procrustes(X, Y, neighbors).raw, rtol=1e-10, atol=1e-12)
