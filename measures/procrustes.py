@@ -47,12 +47,33 @@ class LocalProcrustes:
         ``G_C(X_i, Y_i) / ||H X_i||_F^2`` in [0, 1]; its mean is R_C (Eq. 7).
     input_scale : ndarray of shape (n_samples,)
         ``||H X_i||_F^2``. Where it is 0 (all k+1 points coincide) the normalized values are NaN.
+    output_scale : ndarray of shape (n_samples,)
+        ``||H Y_i||_F^2``.
+    nuclear_norm : ndarray of shape (n_samples,)
+        ``nuc(X_i' H Y_i)``, the sum of singular values of the cross-covariance.
     """
 
     raw: np.ndarray
     normalized: np.ndarray
     conformal: np.ndarray
     input_scale: np.ndarray
+    output_scale: np.ndarray
+    nuclear_norm: np.ndarray
+
+    def best_global_scale(self):
+        """The one factor ``c > 0`` for the whole embedding that minimizes R_N(X, c Y).
+
+        ``R_N(cY)`` is the mean of ``(||Xc||^2 + c^2 ||Yc||^2 - 2 c nuc) / ||Xc||^2``, a parabola in
+        c with minimum at ``c = sum(nuc / ||Xc||^2) / sum(||Yc||^2 / ||Xc||^2)`` (degenerate
+        neighbourhoods left out). R_C does not change with c; R_N then shows what is left once
+        the output's arbitrary overall scale (a normalized method's) is set fairly.
+        """
+        defined = self.input_scale > 0
+        weight = 1.0 / self.input_scale[defined]
+        denominator = (self.output_scale[defined] * weight).sum()
+        if denominator == 0:
+            raise MeasureError("every neighbourhood of the embedding collapsed to a point: no scale helps.")
+        return float((self.nuclear_norm[defined] * weight).sum() / denominator)
 
     def per_point(self, variant):
         """The per-point array of ``variant`` ("raw", "normalized" or "conformal")."""
@@ -142,6 +163,8 @@ def local_procrustes(X, Y, neighbors):
     q, d = X.shape[1], Y.shape[1]
     raw = np.empty(n_samples)
     x_scale = np.empty(n_samples)
+    y_scale = np.empty(n_samples)
+    nuclear = np.empty(n_samples)
     conformal_residual = np.empty(n_samples)
     # Work per point: the two stacks, M, and for d = 2 the Gram-Schmidt residual column.
     bytes_per_point = 8 * (width * (q + d) + q * d + q)
@@ -154,6 +177,8 @@ def local_procrustes(X, Y, neighbors):
         yy = np.einsum("nkd,nkd->n", Yc, Yc)
         raw[part] = xx + yy - 2.0 * nuc
         x_scale[part] = xx
+        y_scale[part] = yy
+        nuclear[part] = nuc
         collapsed = yy == 0.0
         conformal_residual[part] = xx - np.where(collapsed, 0.0, nuc**2 / np.where(collapsed, 1.0, yy))
     return LocalProcrustes(
@@ -161,6 +186,8 @@ def local_procrustes(X, Y, neighbors):
         normalized=_divide_by_scale(raw, x_scale),
         conformal=_divide_by_scale(conformal_residual, x_scale),
         input_scale=x_scale,
+        output_scale=y_scale,
+        nuclear_norm=nuclear,
     )
 
 

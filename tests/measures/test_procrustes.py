@@ -406,3 +406,18 @@ def test_local_rotations_realise_the_rigid_statistic():
     fitted = (Yi - Yi.mean(axis=1, keepdims=True)) @ np.swapaxes(rotations, 1, 2) + Xi.mean(axis=1, keepdims=True)
     residual = ((Xi - fitted) ** 2).sum(axis=(1, 2))
     np.testing.assert_allclose(residual, measures.local_procrustes(X, Y, neighbors).raw, rtol=1e-10, atol=1e-12)
+
+
+def test_best_global_scale_minimizes_rn_over_a_grid():
+    rng = np.random.default_rng(4)
+    Z = rng.uniform(size=(300, 2)) * [6.0, 1.0]
+    X = np.c_[Z, 0.05 * rng.normal(size=300)]
+    Y = Z / Z.std(axis=0)  # a normalized-looking output, off in overall scale and in aspect
+    neighbors = nearest_neighbors(X, 8)
+    best = measures.local_procrustes(X, Y, neighbors).best_global_scale()
+    grid = best * np.linspace(0.8, 1.2, 41)
+    scores = [np.nanmean(measures.local_procrustes(X, c * Y, neighbors).normalized) for c in grid]
+    assert np.argmin(scores) == 20  # the middle of the grid, c = best
+    # An exact rigid copy needs no rescaling.
+    assert measures.local_procrustes(X, X[:, :2] @ np.eye(2), neighbors).best_global_scale() == pytest.approx(
+        1.0, abs=0.05)
