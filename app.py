@@ -10,14 +10,24 @@ import os
 from dash import Dash
 
 from components.callbacks import register_callbacks
+from components.jobs import ResultCache, cache_directory, make_background_manager
 from components.layout import make_layout
 
 
-def create_app():
-    """A new Dash app with the Procrustes Lab layout (used by ``main`` and by the browser tests)."""
-    app = Dash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True)
+def create_app(cache_dir=None):
+    """A new Dash app with the Procrustes Lab layout (used by ``main`` and by the browser tests).
+
+    Parameters
+    ----------
+    cache_dir : path-like, optional
+        Where background jobs and cached results live (default ``$PROCRUSTES_CACHE_DIR`` or
+        ``./cache``); the browser tests give each app its own.
+    """
+    directory = cache_directory(cache_dir)
+    app = Dash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
+               background_callback_manager=make_background_manager(directory))
     app.layout = make_layout
-    register_callbacks(app)
+    register_callbacks(app, ResultCache(directory / "results"))
     return app
 
 

@@ -1,16 +1,15 @@
-"""Callbacks of the explore view. Each one reads inputs, calls the libraries, calls a figure builder.
+"""Callbacks of the dashboard. Each one reads inputs, calls the libraries, calls a figure builder.
 
-The functions stay plain (testable without a server); :func:`register_callbacks` wires them to an
-app. Dash's global ``dash.callback`` registry would hand them to the first app only, and the browser
-tests build one app per test.
+The work lives in plain functions (testable without a server); :func:`register_callbacks` wires them
+to an app. Dash's global ``dash.callback`` registry would hand them to the first app only, and the
+browser tests build one app per test. The explore run and the sweep are background jobs (progress,
+cancel) whose computations go through the app's :class:`components.jobs.ResultCache`.
 """
 
 import logging
-import time
-import warnings
 
 import numpy as np
-from dash import ALL, ClientsideFunction, Input, Output, State, html
+from dash import ALL, ClientsideFunction, Input, Output, State, html, no_update
 
 import algorithms
 import datasets
@@ -18,53 +17,23 @@ import measures
 
 from . import ids
 from .controls import parameter_controls, read_parameter_values
-from .figures import empty_figure, input_figure, output_figure, point_columns, robust_color_range
+from .figures import empty_figure, input_figure, output_figure, point_columns, robust_color_range, sweep_figure
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
+from .runs import SUMMARY_MEASURES, compute_run, make_request, result_summary
 
 logger = logging.getLogger(__name__)
 
-CARD_OUTPUTS = [Output(ids.card_value(measure), "children") for measure, _, _ in CARD_MEASURES]
 NO_RESULT = "—"
-
-_CALLBACKS = []
-
-
-def _wired(*dependencies, **options):
-    """Record ``function`` with its Dash dependencies for :func:`register_callbacks`; return it unchanged."""
-    def record(function):
-        _CALLBACKS.append((function, dependencies, options))
-        return function
-    return record
-
-
-def register_callbacks(app):
-    """Wire every callback of this module to ``app``, and the browser-side linked hover."""
-    for function, dependencies, options in _CALLBACKS:
-        app.callback(*dependencies, **options)(function)
-    # Ringing the hovered point in both views runs in the browser (assets/linked_hover.js): a hover
-    # should not wait for the server, and only the marker trace changes.
-    app.clientside_callback(
-        ClientsideFunction(namespace="procrustes", function_name="markHovered"),
-        Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
-        Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
-        Input(ids.INPUT_GRAPH, "hoverData"),
-        Input(ids.OUTPUT_GRAPH, "hoverData"),
-        State(ids.INPUT_GRAPH, "figure"),
-        State(ids.OUTPUT_GRAPH, "figure"),
-        prevent_initial_call=True,
-    )
-
-
-@_wired(
-    Output(ids.DATASET_PARAMS, "children"),
-    Output(ids.DATASET_HELP, "children"),
-    Output(ids.DATASET_SIZE, "value"),
-    Output(ids.COLOR_BY, "options"),
-    Output(ids.COLOR_BY, "value"),
+DATASET_INPUTS = (
     Input(ids.DATASET, "value"),
-    State(ids.COLOR_BY, "value"),
-    prevent_initial_call=True,
+    Input(ids.DATASET_SIZE, "value"),
+    Input(ids.DATASET_NOISE, "value"),
+    Input(ids.DATASET_SEED, "value"),
+    Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
+    State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
 )
+
+
 def show_dataset_controls(name, color_by):
     """Swap in the chosen data set's own controls, sample size and intrinsic colourings."""
     entry = datasets.spec(name)
@@ -76,12 +45,6 @@ def show_dataset_controls(name, color_by):
             options, color_by if keep else options[0]["value"])
 
 
-@_wired(
-    Output(ids.ALGORITHM_PARAMS, "children"),
-    Output(ids.ALGORITHM_HELP, "children"),
-    Input(ids.ALGORITHM, "value"),
-    prevent_initial_call=True,
-)
 def show_algorithm_controls(name):
     """Swap in the chosen algorithm's own controls and its description."""
     entry = algorithms.spec(name)
@@ -90,72 +53,48 @@ def show_algorithm_controls(name):
     return controls, f"{entry.description} Output: {entry.output}, {scale}. ({entry.citation})"
 
 
-def _format(summary):
-    mean, median, _ = summary
+def _dataset_request_part(dataset, size, noise, seed, values, control_ids):
+    params = read_parameter_values(dataset, datasets.spec(dataset).parameters, control_ids, values)
+    return dict(dataset=dataset, n=size, noise=noise, seed=seed, dataset_params=params)
+
+
+def _failure(error):
+    """The message for an exception from a run: a library error as it is, a bug as a pointer to the log."""
+    if isinstance(error, measures.ProcrustesLabError):
+        return str(error)
+    logger.error("run failed", exc_info=error)
+    return f"Internal error ({type(error).__name__}); the server log has the details."
+
+
+def _card_text(mean, median):
     return [html.Span(f"{mean:.4f}", className="card-mean"), html.Span(f"median {median:.4f}", className="card-median")]
 
 
-@_wired(
-    Output(ids.RESULT_STORE, "data"),
-    Output(ids.MESSAGE, "children"),
-    Output(ids.MESSAGE, "className"),
-    *CARD_OUTPUTS,
-    Input(ids.DATASET, "value"),
-    Input(ids.DATASET_SIZE, "value"),
-    Input(ids.DATASET_NOISE, "value"),
-    Input(ids.DATASET_SEED, "value"),
-    Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
-    State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
-    Input(ids.ALGORITHM, "value"),
-    Input(ids.ALGORITHM_NEIGHBORS, "value"),
-    Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
-    State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
-)
-def run(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
-        algorithm_ids):
-    """Sample the data set, embed it, and measure the embedding on the same kNN graph."""
-    started = time.perf_counter()
+def explore(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors,
+            algorithm_values, algorithm_ids):
+    """Run (or fetch from the cache) one embedding and its measures; outputs of the explore view."""
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", measures.ProcrustesLabWarning)
-            data = datasets.load(dataset, size, noise=noise, seed=0 if seed is None else seed,
-                                 **read_parameter_values(dataset, datasets.spec(dataset).parameters,
-                                                         dataset_ids, dataset_values))
-            Y = algorithms.embed(algorithm, data.X, n_neighbors=n_neighbors, seed=data.params["seed"],
-                                 **read_parameter_values(algorithm, algorithms.spec(algorithm).parameters,
-                                                         algorithm_ids, algorithm_values))
-            neighbors = measures.nearest_neighbors(data.X, n_neighbors)
-            local = measures.local_procrustes(data.X, Y, neighbors)
-            lower_bound = measures.local_pca_residual(data.X, neighbors, Y.shape[1])
-            summaries = [measures.summarize(values, label) for values, label in
-                         ((local.normalized, "R_N"), (local.conformal, "R_C"), (lower_bound, "lower bound"))]
-    except measures.ProcrustesLabError as error:
-        return None, str(error), "message error", *[NO_RESULT] * len(CARD_MEASURES)
-    except Exception as error:  # a bug, not bad input: keep the server up and the detail in the log
-        logger.exception("run failed")
-        return (None, f"Internal error ({type(error).__name__}); the server log has the details.",
-                "message error", *[NO_RESULT] * len(CARD_MEASURES))
-    elapsed = time.perf_counter() - started
+        request = make_request(
+            **_dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids),
+            algorithm=algorithm, n_neighbors=n_neighbors,
+            algorithm_params=read_parameter_values(algorithm, algorithms.spec(algorithm).parameters,
+                                                   algorithm_ids, algorithm_values))
+        result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
+    except Exception as error:  # every failure becomes a message; the server keeps serving
+        return None, _failure(error), "message error", *[NO_RESULT] * len(CARD_MEASURES)
     entry = algorithms.spec(algorithm)
-    result = {
-        "X": data.X, "Y": Y, "truth": data.truth if data.truth is not None else data.color[:, None],
-        "truth_labels": list(datasets.spec(dataset).truth_labels),
-        "local": {"normalized": local.normalized, "conformal": local.conformal, "lower_bound": lower_bound},
-        "input_title": f"Input: {datasets.spec(dataset).label}, n = {data.X.shape[0]}",
+    stored = {
+        **{key: result[key] for key in ("X", "Y", "truth", "truth_labels", "local")},
+        "input_title": f"Input: {datasets.spec(dataset).label}, n = {result['X'].shape[0]}",
         "output_title": f"Output: {entry.label}, k = {n_neighbors} ({entry.output_scale.replace('_', ' ')})",
         "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}",
     }
-    notes = " ".join(str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning))
-    return (result, notes, "message warning" if notes else "message",
-            *[_format(s) for s in summaries], f"{elapsed:.2f} s")
+    notes = " ".join(result["notes"])
+    cards = [_card_text(*result["summary"][key]) for key, _ in SUMMARY_MEASURES]
+    seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
+    return stored, notes, "message warning" if notes else "message", *cards, seconds
 
 
-@_wired(
-    Output(ids.INPUT_GRAPH, "figure"),
-    Output(ids.OUTPUT_GRAPH, "figure"),
-    Input(ids.RESULT_STORE, "data"),
-    Input(ids.COLOR_BY, "value"),
-)
 def draw(result, color_by):
     """Draw both views in one colouring on one robust colour range."""
     if not result:
@@ -174,3 +113,173 @@ def draw(result, color_by):
     bar_title = f"{title} (2–98% range)" if color_by in local else title
     return (input_figure(color, color_range, bar_title, columns, result["input_title"], result["revision"]),
             output_figure(color, color_range, bar_title, columns, result["output_title"], result["revision"]))
+
+
+def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, chosen_algorithms, k_range,
+          k_step):
+    """Every (algorithm, k) cell of a sweep, each through the result cache; failures kept per cell."""
+    if not chosen_algorithms:
+        return None, "Choose at least one algorithm."
+    if not isinstance(k_step, int) or k_step < 1:
+        return None, f"The k step must be a positive whole number; got {k_step!r}."
+    ks = list(range(k_range[0], k_range[1] + 1, k_step))
+    cells = [(algorithm, k) for algorithm in chosen_algorithms for k in ks]
+    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids)
+    rows, computed = [], 0
+    for done, (algorithm, k) in enumerate(cells):
+        label = algorithms.spec(algorithm).label
+        report(done / len(cells), f"{label}, k = {k} ({done + 1} of {len(cells)})")
+        row = {"algorithm": algorithm, "label": label, "k": k}
+        try:
+            request = make_request(**data_part, algorithm=algorithm, n_neighbors=k, algorithm_params={})
+            result, cached = results.get_or_compute(request, compute_run)
+            row.update(result_summary(result))
+            computed += not cached
+        except Exception as error:  # one failing cell (e.g. a disconnected graph at small k) is reported
+            row["error"] = _failure(error)
+        rows.append(row)
+    failures = sum("error" in row for row in rows)
+    message = f"{len(cells)} runs: {computed} computed, {len(cells) - computed - failures} from the cache"
+    return rows, message + (f", {failures} failed (see the table)." if failures else ".")
+
+
+def draw_sweep(rows, measure):
+    """The sweep's curves and its table (mean and median of every measure, per cell)."""
+    if not rows:
+        return empty_figure("Run a sweep to see quality against k."), None
+    labels = dict(SUMMARY_MEASURES)
+    header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(f"{label} mean / median")
+                                                            for label in labels.values()], html.Th("seconds")])
+    body = []
+    for row in rows:
+        if "error" in row:
+            cells = [html.Td(row["error"], colSpan=len(labels) + 1, className="cell-error")]
+        else:
+            cells = [*[html.Td(f"{mean:.4f} / {median:.4f}") for mean, median in
+                       (row["summary"][key] for key in labels)], html.Td(f"{row['seconds']:.2f}")]
+        body.append(html.Tr([html.Td(row["label"]), html.Td(row["k"]), *cells]))
+    return sweep_figure(rows, measure, labels[measure]), html.Table([html.Thead(header), html.Tbody(body)])
+
+
+def open_sweep_point(click):
+    """Clicking a sweep curve opens that algorithm and k in the explore tab."""
+    point = (click or {}).get("points", [{}])[0]
+    if "customdata" not in point:
+        return no_update, no_update, no_update
+    algorithm, k = point["customdata"]
+    return ids.TAB_EXPLORE, algorithm, k
+
+
+def show_job_state(running):
+    """Show a job's progress box and enable its cancel button only while it runs."""
+    return ("job running" if running else "job idle"), not running
+
+
+def _job_options(job, *extra_running):
+    """Background-callback options of ``job``: progress bar and label, cancel button, running flag.
+
+    ``running=`` only sets the job's store (and ``extra_running`` outputs); :func:`show_job_state`
+    turns the store into UI state, so a page change mid-job cannot leave a control stuck.
+    """
+    job_ids = ids.job_controls(job)
+    return dict(
+        background=True,
+        progress=[Output(job_ids["progress"], "value"), Output(job_ids["label"], "children")],
+        cancel=[Input(job_ids["cancel"], "n_clicks")],
+        running=[(Output(job_ids["running"], "data"), True, False), *extra_running],
+    )
+
+
+def _progress_reporter(set_progress):
+    """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box."""
+    return lambda fraction, stage: set_progress((str(int(100 * fraction)), stage))
+
+
+def register_callbacks(app, results):
+    """Wire every callback to ``app``; background jobs compute through ``results`` (a ResultCache)."""
+    app.callback(
+        Output(ids.DATASET_PARAMS, "children"),
+        Output(ids.DATASET_HELP, "children"),
+        Output(ids.DATASET_SIZE, "value"),
+        Output(ids.COLOR_BY, "options"),
+        Output(ids.COLOR_BY, "value"),
+        Input(ids.DATASET, "value"),
+        State(ids.COLOR_BY, "value"),
+        prevent_initial_call=True,
+    )(show_dataset_controls)
+    app.callback(
+        Output(ids.ALGORITHM_PARAMS, "children"),
+        Output(ids.ALGORITHM_HELP, "children"),
+        Input(ids.ALGORITHM, "value"),
+        prevent_initial_call=True,
+    )(show_algorithm_controls)
+
+    @app.callback(
+        Output(ids.RESULT_STORE, "data"),
+        Output(ids.MESSAGE, "children"),
+        Output(ids.MESSAGE, "className"),
+        *[Output(ids.card_value(measure), "children") for measure, _, _ in CARD_MEASURES],
+        *DATASET_INPUTS,
+        Input(ids.ALGORITHM, "value"),
+        Input(ids.ALGORITHM_NEIGHBORS, "value"),
+        Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
+        State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
+        **_job_options(ids.EXPLORE_JOB),
+    )
+    def run_explore(set_progress, *inputs):
+        return explore(results, _progress_reporter(set_progress), *inputs)
+
+    app.callback(
+        Output(ids.INPUT_GRAPH, "figure"),
+        Output(ids.OUTPUT_GRAPH, "figure"),
+        Input(ids.RESULT_STORE, "data"),
+        Input(ids.COLOR_BY, "value"),
+    )(draw)
+
+    @app.callback(
+        Output(ids.SWEEP_STORE, "data"),
+        Output(ids.SWEEP_MESSAGE, "children"),
+        Input(ids.SWEEP_RUN, "n_clicks"),
+        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
+        State(ids.SWEEP_ALGORITHMS, "value"),
+        State(ids.SWEEP_K_RANGE, "value"),
+        State(ids.SWEEP_K_STEP, "value"),
+        prevent_initial_call=True,
+        **_job_options(ids.SWEEP_JOB, (Output(ids.SWEEP_RUN, "disabled"), True, False)),
+    )
+    def run_sweep(set_progress, _clicks, *inputs):
+        return sweep(results, _progress_reporter(set_progress), *inputs)
+
+    app.callback(
+        Output(ids.SWEEP_GRAPH, "figure"),
+        Output(ids.SWEEP_TABLE, "children"),
+        Input(ids.SWEEP_STORE, "data"),
+        Input(ids.SWEEP_MEASURE, "value"),
+    )(draw_sweep)
+    app.callback(
+        Output(ids.TABS, "value"),
+        Output(ids.ALGORITHM, "value"),
+        Output(ids.ALGORITHM_NEIGHBORS, "value"),
+        Input(ids.SWEEP_GRAPH, "clickData"),
+        prevent_initial_call=True,
+    )(open_sweep_point)
+    for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB):
+        job_ids = ids.job_controls(job)
+        app.callback(
+            Output(job_ids["box"], "className"),
+            Output(job_ids["cancel"], "disabled"),
+            Input(job_ids["running"], "data"),
+        )(show_job_state)
+
+    # Ringing the hovered point in both views runs in the browser (assets/linked_hover.js): a hover
+    # should not wait for the server, and only the marker trace changes.
+    app.clientside_callback(
+        ClientsideFunction(namespace="procrustes", function_name="markHovered"),
+        Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
+        Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
+        Input(ids.INPUT_GRAPH, "hoverData"),
+        Input(ids.OUTPUT_GRAPH, "hoverData"),
+        State(ids.INPUT_GRAPH, "figure"),
+        State(ids.OUTPUT_GRAPH, "figure"),
+        prevent_initial_call=True,
+    )

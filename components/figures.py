@@ -10,6 +10,7 @@ __all__ = [
     "output_figure",
     "point_columns",
     "robust_color_range",
+    "sweep_figure",
 ]
 
 COLORSCALE = "Viridis"
@@ -155,4 +156,48 @@ def output_figure(color, color_range, color_title, hover_columns, title="Output"
                          margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
                          xaxis=dict(title="y₁", zeroline=False, gridcolor="#eee"),
                          yaxis=dict(title="y₂", zeroline=False, gridcolor="#eee", scaleanchor="x", scaleratio=1))
+    return figure
+
+
+def sweep_figure(rows, measure, measure_label):
+    """Measure-vs-k curves, one line per algorithm, each algorithm's best k starred.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Sweep cells with keys ``algorithm``, ``label``, ``k`` and ``summary`` (measure -> [mean,
+        median]); a failed cell has ``error`` instead and is left out of its line.
+    measure : str
+        Summary key to plot (its mean; lower is better for every Procrustes measure).
+    measure_label : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One line trace per algorithm (customdata: algorithm name and k, for click-to-explore),
+        then one star trace marking each algorithm's minimum.
+    """
+    figure = go.Figure()
+    best_points = []
+    for algorithm in dict.fromkeys(row["algorithm"] for row in rows):
+        cells = sorted((row for row in rows if row["algorithm"] == algorithm and "summary" in row),
+                       key=lambda row: row["k"])
+        if not cells:
+            continue
+        ks = [row["k"] for row in cells]
+        means = [row["summary"][measure][0] for row in cells]
+        figure.add_trace(go.Scatter(
+            x=ks, y=means, mode="lines+markers", name=cells[0]["label"],
+            customdata=[[algorithm, k] for k in ks],
+            hovertemplate=f"{cells[0]['label']}<br>k = %{{x}}<br>{measure_label} = %{{y:.4f}}<extra></extra>"))
+        best = int(np.argmin(means))
+        best_points.append((ks[best], means[best], cells[0]["label"]))
+    if best_points:
+        figure.add_trace(go.Scatter(
+            x=[p[0] for p in best_points], y=[p[1] for p in best_points], mode="markers", name="best k",
+            marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
+            text=[p[2] for p in best_points], hovertemplate="best k for %{text}: %{x}<extra></extra>"))
+    figure.update_layout(xaxis_title="neighbours k", yaxis_title=f"{measure_label} (mean)", plot_bgcolor="white",
+                         margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.08),
+                         xaxis=dict(gridcolor="#eee", dtick=3), yaxis=dict(gridcolor="#eee", rangemode="tozero"))
     return figure

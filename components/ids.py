@@ -14,13 +14,39 @@ ALGORITHM_NEIGHBORS = "algorithm-neighbors"
 ALGORITHM_PARAMS = "algorithm-params"
 ALGORITHM_HELP = "algorithm-help"
 
-# View controls and outputs.
+# Tabs.
+TABS = "view-tabs"
+TAB_EXPLORE = "explore"
+TAB_SWEEP = "sweep"
+
+# Explore tab: view controls and outputs.
 COLOR_BY = "view-color-by"
 INPUT_GRAPH = "view-input-graph"
 OUTPUT_GRAPH = "view-output-graph"
 RESULT_STORE = "result-store"
 MESSAGE = "result-message"
 CARDS = "result-cards"
+
+# Sweep tab.
+SWEEP_ALGORITHMS = "sweep-algorithms"
+SWEEP_K_RANGE = "sweep-k-range"
+SWEEP_K_STEP = "sweep-k-step"
+SWEEP_MEASURE = "sweep-measure"
+SWEEP_RUN = "sweep-run"
+SWEEP_STORE = "sweep-store"
+SWEEP_GRAPH = "sweep-graph"
+SWEEP_TABLE = "sweep-table"
+SWEEP_MESSAGE = "sweep-message"
+
+# Background jobs, each with a progress bar, its label, a cancel button and a running flag.
+EXPLORE_JOB = "explore"
+SWEEP_JOB = "sweep"
+
+
+def job_controls(job):
+    """Ids of the progress bar, label, cancel button, running store and box of background ``job``."""
+    return {"progress": f"{job}-progress", "label": f"{job}-progress-label", "cancel": f"{job}-cancel",
+            "running": f"{job}-running", "box": f"{job}-job"}
 
 
 def dataset_param(dataset, name):

@@ -7,12 +7,16 @@ import datasets
 
 from . import ids
 from .controls import labelled, parameter_controls
+from .runs import SUMMARY_MEASURES
 
-__all__ = ["CARD_MEASURES", "DEFAULTS", "make_layout", "color_options"]
+__all__ = ["CARD_MEASURES", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
 
 # The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
 # with seed 0 one k = 12 edge short-circuits two layers of the roll (the R_N heatmap shows it).
 DEFAULTS = {"dataset": "swissroll", "algorithm": "isomap", "n_neighbors": 10, "seed": 0, "noise": 0.0}
+
+# GR §5 swept k over 6, 9, ..., 18 for GP, PSA, LLE, Isomap and LTSA.
+SWEEP_DEFAULTS = {"algorithms": ["isomap", "lle", "ltsa"], "k_range": [6, 18], "k_step": 3, "measure": "normalized"}
 
 # Headline cards: id suffix, title, tooltip.
 CARD_MEASURES = (
@@ -22,11 +26,7 @@ CARD_MEASURES = (
     ("time", "Run time", "Embedding plus measures, on the server."),
 )
 
-LOCAL_COLORINGS = (
-    ("normalized", "local R_N"),
-    ("conformal", "local R_C"),
-    ("lower_bound", "local lower bound"),
-)
+LOCAL_COLORINGS = tuple((key, f"local {label}") for key, label in SUMMARY_MEASURES)
 
 
 def color_options(dataset_spec):
@@ -34,6 +34,17 @@ def color_options(dataset_spec):
     intrinsic = [{"label": f"intrinsic: {label}", "value": f"truth-{i}"}
                  for i, label in enumerate(dataset_spec.truth_labels)]
     return intrinsic + [{"label": label, "value": value} for value, label in LOCAL_COLORINGS]
+
+
+def job_box(job):
+    """Progress bar, stage label and cancel button of background ``job``, hidden while idle."""
+    job_ids = ids.job_controls(job)
+    return html.Div([
+        html.Progress(id=job_ids["progress"], value="0", max="100"),
+        html.Span(id=job_ids["label"], className="job-label"),
+        html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
+        dcc.Store(id=job_ids["running"], data=False),
+    ], id=job_ids["box"], className="job idle")
 
 
 def _card(measure, title, help_text):
@@ -82,6 +93,46 @@ def _control_panel():
     ], className="panel")
 
 
+def _explore_tab():
+    return html.Div([
+        html.Div([_card(*card) for card in CARD_MEASURES], id=ids.CARDS, className="cards"),
+        job_box(ids.EXPLORE_JOB),
+        html.Div(id=ids.MESSAGE, className="message", role="status"),
+        html.Div([
+            dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False}),
+            dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False}),
+        ], className="views"),
+        dcc.Store(id=ids.RESULT_STORE),
+    ])
+
+
+def _sweep_tab():
+    return html.Div([
+        html.P("Quality against the algorithm's own k on the data set chosen on the left; each cell is "
+               "cached, so a repeated sweep is instant. Click a point to open that embedding.", className="help"),
+        html.Div([
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.SWEEP_ALGORITHMS, value=SWEEP_DEFAULTS["algorithms"], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()])),
+            labelled("k from … to", dcc.RangeSlider(id=ids.SWEEP_K_RANGE, min=3, max=30, step=1,
+                                                   value=SWEEP_DEFAULTS["k_range"],
+                                                   marks={k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30)},
+                                                   tooltip={"placement": "bottom", "always_visible": True})),
+            labelled("step", dcc.Input(id=ids.SWEEP_K_STEP, type="number", value=SWEEP_DEFAULTS["k_step"],
+                                       step=1, debounce=True, className="number-input")),
+            labelled("Plot", dcc.Dropdown(id=ids.SWEEP_MEASURE, value=SWEEP_DEFAULTS["measure"], clearable=False,
+                                          options=[{"label": label, "value": key}
+                                                   for key, label in SUMMARY_MEASURES])),
+            html.Button("Run sweep", id=ids.SWEEP_RUN, className="run-button"),
+        ], className="sweep-controls"),
+        job_box(ids.SWEEP_JOB),
+        html.Div(id=ids.SWEEP_MESSAGE, className="message", role="status"),
+        dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config={"displaylogo": False}),
+        html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
+        dcc.Store(id=ids.SWEEP_STORE),
+    ])
+
+
 def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
@@ -90,14 +141,9 @@ def make_layout():
                                "(Goldberg & Ritov 2009) on every point.", className="tagline")]),
         html.Div([
             _control_panel(),
-            html.Main([
-                html.Div([_card(*card) for card in CARD_MEASURES], id=ids.CARDS, className="cards"),
-                html.Div(id=ids.MESSAGE, className="message", role="status"),
-                dcc.Loading(html.Div([
-                    dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False}),
-                    dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False}),
-                ], className="views"), type="circle", delay_show=300),
-                dcc.Store(id=ids.RESULT_STORE),
-            ], className="main"),
+            html.Main(dcc.Tabs(id=ids.TABS, value=ids.TAB_EXPLORE, children=[
+                dcc.Tab(_explore_tab(), label="Explore", value=ids.TAB_EXPLORE),
+                dcc.Tab(_sweep_tab(), label="Sweep k", value=ids.TAB_SWEEP),
+            ]), className="main"),
         ], className="body"),
     ])

@@ -52,8 +52,8 @@ def api_rn(dataset, algorithm, k):
     return measures.procrustes(data.X, Y, k, per_point=True)
 
 
-def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo):
-    dash_duo.start_server(create_app())
+def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     shown = card_mean(dash_duo, "rn")
     expected, per_point = api_rn("swissroll", "isomap", 10)
@@ -69,8 +69,8 @@ def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo):
     assert severe_logs(dash_duo) == []
 
 
-def test_switching_to_ltsa_shows_its_unit_norm_rn_near_one(dash_duo):
-    dash_duo.start_server(create_app())
+def test_switching_to_ltsa_shows_its_unit_norm_rn_near_one(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap")
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
     wait_for_output_title(dash_duo, "LTSA, k = 10")
@@ -96,8 +96,8 @@ def type_number(dash_duo, component_id, value):
     box.send_keys(f"{value}\n")
 
 
-def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_duo):
-    dash_duo.start_server(create_app())
+def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap")
     type_number(dash_duo, ids.DATASET_SIZE, 30000)
     dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "Isomap is limited to 20000 points", timeout=WAIT)
@@ -111,8 +111,8 @@ def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_
     assert severe_logs(dash_duo) == []
 
 
-def test_disconnected_graph_is_explained_with_its_component_count(dash_duo):
-    dash_duo.start_server(create_app())
+def test_disconnected_graph_is_explained_with_its_component_count(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap")
     dash_duo.select_dcc_dropdown(f"#{ids.DATASET}", "Strip")
     dash_duo.wait_for_element(css(ids.dataset_param("strip", "length")), timeout=WAIT)
@@ -128,8 +128,8 @@ def test_disconnected_graph_is_explained_with_its_component_count(dash_duo):
     assert severe_logs(dash_duo) == []
 
 
-def test_hovering_a_point_rings_it_in_both_views(dash_duo):
-    dash_duo.start_server(create_app())
+def test_hovering_a_point_rings_it_in_both_views(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     card_mean(dash_duo, "rn")
     data = datasets.load("swissroll")
@@ -155,8 +155,8 @@ def test_hovering_a_point_rings_it_in_both_views(dash_duo):
     assert severe_logs(dash_duo) == []
 
 
-def test_out_of_range_sample_size_gets_the_library_message(dash_duo):
-    dash_duo.start_server(create_app())
+def test_out_of_range_sample_size_gets_the_library_message(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap")
     type_number(dash_duo, ids.DATASET_SIZE, 10)
     dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "parameter 'n' must lie in [50, 200000]; got 10",

@@ -1,0 +1,47 @@
+"""A run request is canonical, and a run's numbers are the API's."""
+
+import numpy as np
+import pytest
+
+import algorithms
+import datasets
+import measures
+from components.jobs import cache_key
+from components.runs import compute_run, make_request, result_summary
+
+
+def request(**overrides):
+    values = dict(dataset="strip", n=300, noise=0.0, seed=1, dataset_params={}, algorithm="ltsa", n_neighbors=8,
+                  algorithm_params={})
+    values.update(overrides)
+    return make_request(**values)
+
+
+def test_omitted_and_default_parameters_make_one_request():
+    named = request(dataset_params={"length": 6.0, "thickness": 0.0}, algorithm_params={"eigen_solver": "auto"})
+    emptied = request(dataset_params={"length": None}, noise=None)
+    assert request() == named == emptied
+    assert cache_key(request()) == cache_key(named)
+    assert request()["algorithm_params"] == {"eigen_solver": "auto"}
+
+
+def test_bad_parameters_fail_when_the_request_is_made():
+    with pytest.raises(measures.DatasetError, match="length"):
+        request(dataset_params={"length": -1.0})
+    with pytest.raises(measures.EmbeddingError, match="no parameter 'reg'"):
+        request(algorithm_params={"reg": 0.1})
+
+
+def test_run_reports_the_api_values_and_its_stages():
+    stages = []
+    result = compute_run(request(), progress=lambda fraction, stage: stages.append(fraction))
+    data = datasets.load("strip", 300, seed=1)
+    Y = algorithms.embed("ltsa", data.X, n_neighbors=8, seed=1)
+    np.testing.assert_array_equal(result["Y"], Y)
+    rn, per_point = measures.procrustes(data.X, Y, 8, per_point=True)
+    np.testing.assert_array_equal(result["local"]["normalized"], per_point)
+    assert result["summary"]["normalized"] == (pytest.approx(rn), pytest.approx(np.median(per_point)))
+    assert result["summary"]["lower_bound"][0] <= result["summary"]["conformal"][0] <= rn
+    assert stages == sorted(stages) and 0 < stages[0] and stages[-1] < 1
+    summary = result_summary(result)
+    assert set(summary) == {"summary", "seconds"} and summary["summary"]["normalized"][0] == pytest.approx(rn)

@@ -1,0 +1,98 @@
+"""Browser tests of the sweep tab and of background jobs: progress, cancel, and the result cache."""
+
+import json
+
+import numpy as np
+import pytest
+from dash.testing.wait import until
+from selenium.webdriver.common.keys import Keys
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+from components.jobs import ResultCache
+
+WAIT = 120  # a sweep of 15 runs on a busy 2-core machine
+
+
+def start_on_sweep_tab(dash_duo, tmp_path, n_points):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    box = dash_duo.find_element(f"#{ids.DATASET_SIZE}")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(f"{n_points}\n")
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", f"n = {n_points}", timeout=WAIT)
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(2)").click()
+    dash_duo.wait_for_element(f"#{ids.SWEEP_RUN}", timeout=WAIT)
+
+
+def plotted(dash_duo, graph_id):
+    return json.loads(dash_duo.driver.execute_script(
+        f"return JSON.stringify(document.getElementById('{graph_id}').querySelector('.js-plotly-plot').data);"))
+
+
+def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_path):
+    start_on_sweep_tab(dash_duo, tmp_path, 400)
+    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "15 runs: 15 computed, 0 from the cache", timeout=WAIT)
+
+    # Isomap's starred k is the k of smallest mean R_N, computed here through the API.
+    data = datasets.load("swissroll", 400)
+    ks = [6, 9, 12, 15, 18]
+    scores = [measures.procrustes(data.X, algorithms.embed("isomap", data.X, n_neighbors=k), k) for k in ks]
+    traces = plotted(dash_duo, ids.SWEEP_GRAPH)
+    isomap = next(t for t in traces if t["name"] == "Isomap")
+    np.testing.assert_allclose(isomap["y"], scores, rtol=1e-10)
+    stars = next(t for t in traces if t["name"] == "best k")
+    assert stars["x"][stars["text"].index("Isomap")] == ks[int(np.argmin(scores))]
+    assert "Isomap" in dash_duo.find_element(f"#{ids.SWEEP_TABLE}").text
+
+    # The same sweep again: every cell is served from disk (the server's record, not a timing).
+    before = ResultCache(tmp_path / "results").stats()
+    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "15 runs: 0 computed, 15 from the cache", timeout=WAIT)
+    after = ResultCache(tmp_path / "results").stats()
+    assert after["computed"] == before["computed"] and after["hits"] == before["hits"] + 15
+    assert dash_duo.get_logs() == []
+
+
+def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(dash_duo, tmp_path):
+    start_on_sweep_tab(dash_duo, tmp_path, 1600)
+    for name in ("PCA", "Laplacian eigenmaps"):  # more, slower cells: time to cancel
+        dash_duo.find_element(f"#{ids.SWEEP_ALGORITHMS} label:nth-child({[s.label for s in algorithms.specs()].index(name) + 1})").click()
+    job = ids.job_controls(ids.SWEEP_JOB)
+    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
+    dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job running", timeout=WAIT)
+    until(lambda: ResultCache(tmp_path / "results").stats()["computed"] >= 2, timeout=WAIT)
+    dash_duo.find_element(f"#{job['cancel']}").click()
+    dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job idle", timeout=WAIT)
+    computed = ResultCache(tmp_path / "results").stats()["computed"]
+    assert computed < 25  # the job stopped before the end
+    assert dash_duo.find_element(f"#{ids.SWEEP_MESSAGE}").text == ""  # no partial sweep shown
+    # Every stored cell is a complete run, and the explore view still works (served from the cache).
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()
+    dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LLE (normalized)")
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LLE, k = 10", timeout=WAIT)
+    assert float(dash_duo.find_element(f"#{ids.card_value('rn')} .card-mean").text) > 0.5
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_clicking_a_sweep_point_opens_that_embedding(dash_duo, tmp_path):
+    start_on_sweep_tab(dash_duo, tmp_path, 300)
+    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "15 runs", timeout=WAIT)
+    # Click LTSA's k = 15 point: Plotly maps data to pixels with l2p.
+    dash_duo.driver.execute_script(
+        f"const gd = document.getElementById('{ids.SWEEP_GRAPH}').querySelector('.js-plotly-plot');"
+        "const trace = gd.data.findIndex(t => t.name === 'LTSA');"
+        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
+        "const i = gd.data[trace].x.indexOf(15);"
+        "const x = box.left + xa._offset + xa.l2p(15), y = box.top + ya._offset + ya.l2p(gd.data[trace].y[i]);"
+        "const drag = gd.querySelector('.nsewdrag');"
+        "for (const type of ['mousemove', 'mousedown', 'mouseup', 'click'])"
+        "  drag.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));")
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 15", timeout=WAIT)
+    assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
+    assert dash_duo.get_logs() == []
