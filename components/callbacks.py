@@ -17,9 +17,18 @@ import measures
 
 from . import ids
 from .controls import parameter_controls, read_parameter_values
-from .figures import empty_figure, input_figure, output_figure, point_columns, robust_color_range, sweep_figure
+from .figures import (
+    comparison_grid,
+    empty_figure,
+    input_figure,
+    measure_bars,
+    output_figure,
+    point_columns,
+    robust_color_range,
+    sweep_figure,
+)
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
-from .runs import SUMMARY_MEASURES, compute_run, make_request, result_summary
+from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
 
 logger = logging.getLogger(__name__)
 
@@ -161,6 +170,44 @@ def draw_sweep(rows, measure):
     return sweep_figure(rows, measure, labels[measure]), html.Table([html.Thead(header), html.Tbody(body)])
 
 
+def compare(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, n_neighbors, chosen_algorithms,
+            align):
+    """Each chosen algorithm at one k, through the result cache; failures named in the message."""
+    if not chosen_algorithms:
+        return None, "Choose at least one algorithm."
+    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids)
+    panels, failures, color = [], [], None
+    for done, algorithm in enumerate(chosen_algorithms):
+        entry = algorithms.spec(algorithm)
+        report(done / len(chosen_algorithms), f"{entry.label} ({done + 1} of {len(chosen_algorithms)})")
+        try:
+            request = make_request(**data_part, algorithm=algorithm, n_neighbors=n_neighbors, algorithm_params={})
+            result, _ = results.get_or_compute(request, compute_run)
+        except Exception as error:  # one failing algorithm does not hide the others
+            failures.append(f"{entry.label}: {_failure(error)}")
+            continue
+        truth = result["truth"]
+        Y = result["Y"]
+        if align and truth.shape[1] == Y.shape[1]:
+            Y = align_to_reference(Y, truth)
+        color, color_title = truth[:, 0], result["truth_labels"][0]
+        panels.append({"label": entry.label, "output": entry.output, "Y": Y, **result_summary(result)})
+    if not panels:
+        return None, " ".join(failures)
+    return ({"panels": panels, "color": color, "color_title": color_title},
+            " ".join(failures) or f"{len(panels)} algorithms at k = {n_neighbors}.")
+
+
+def draw_compare(stored):
+    """Small multiples and measure bars of a comparison."""
+    if not stored:
+        blank = empty_figure("Press Compare.")
+        return blank, blank
+    panels = stored["panels"]
+    return (comparison_grid(panels, np.asarray(stored["color"], dtype=float), stored["color_title"]),
+            measure_bars(panels, SUMMARY_MEASURES))
+
+
 def open_sweep_point(click):
     """Clicking a sweep curve opens that algorithm and k in the explore tab."""
     point = (click or {}).get("points", [{}])[0]
@@ -256,6 +303,25 @@ def register_callbacks(app, results):
         Input(ids.SWEEP_STORE, "data"),
         Input(ids.SWEEP_MEASURE, "value"),
     )(draw_sweep)
+    @app.callback(
+        Output(ids.COMPARE_STORE, "data"),
+        Output(ids.COMPARE_MESSAGE, "children"),
+        Input(ids.COMPARE_RUN, "n_clicks"),
+        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
+        State(ids.ALGORITHM_NEIGHBORS, "value"),
+        State(ids.COMPARE_ALGORITHMS, "value"),
+        State(ids.COMPARE_ALIGN, "value"),
+        prevent_initial_call=True,
+        **_job_options(ids.COMPARE_JOB, (Output(ids.COMPARE_RUN, "disabled"), True, False)),
+    )
+    def run_compare(set_progress, _clicks, *inputs):
+        return compare(results, _progress_reporter(set_progress), *inputs)
+
+    app.callback(
+        Output(ids.COMPARE_GRID, "figure"),
+        Output(ids.COMPARE_BARS, "figure"),
+        Input(ids.COMPARE_STORE, "data"),
+    )(draw_compare)
     app.callback(
         Output(ids.TABS, "value"),
         Output(ids.ALGORITHM, "value"),
@@ -263,7 +329,7 @@ def register_callbacks(app, results):
         Input(ids.SWEEP_GRAPH, "clickData"),
         prevent_initial_call=True,
     )(open_sweep_point)
-    for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB):
+    for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB, ids.COMPARE_JOB):
         job_ids = ids.job_controls(job)
         app.callback(
             Output(job_ids["box"], "className"),

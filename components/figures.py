@@ -2,6 +2,7 @@
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 __all__ = [
     "HIGHLIGHT_TRACE",
@@ -11,6 +12,8 @@ __all__ = [
     "point_columns",
     "robust_color_range",
     "sweep_figure",
+    "comparison_grid",
+    "measure_bars",
 ]
 
 COLORSCALE = "Viridis"
@@ -200,4 +203,81 @@ def sweep_figure(rows, measure, measure_label):
     figure.update_layout(xaxis_title="neighbours k", yaxis_title=f"{measure_label} (mean)", plot_bgcolor="white",
                          margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.08),
                          xaxis=dict(gridcolor="#eee", dtick=3), yaxis=dict(gridcolor="#eee", rangemode="tozero"))
+    return figure
+
+
+OUTPUT_KIND_COLORS = {"isometric": "#1f77b4", "normalized": "#d62728"}
+
+
+def comparison_grid(panels, color, color_title, columns=3):
+    """Small multiples of several algorithms' outputs, isometric ones first, then normalized ones.
+
+    Parameters
+    ----------
+    panels : list of dict
+        One per algorithm: ``label``, ``output`` ("isometric" or "normalized"), ``Y`` (n, d) and
+        ``summary`` (measure -> [mean, median]); the title shows R_N and R_C.
+    color : ndarray of shape (n_samples,)
+        One colouring for every panel (an intrinsic coordinate), so panels read alike.
+    color_title : str
+    columns : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    ordered = sorted(panels, key=lambda panel: panel["output"] != "isometric")
+    rows = max(1, -(-len(ordered) // columns))
+    titles = [f"{p['label']} ({p['output']})<br>R_N {p['summary']['normalized'][0]:.3f}, "
+              f"R_C {p['summary']['conformal'][0]:.3f}" for p in ordered]
+    figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.04,
+                           vertical_spacing=0.14)
+    low, high = robust_color_range(color)
+    for i, panel in enumerate(ordered):
+        Y = np.asarray(panel["Y"], dtype=float)
+        figure.add_trace(go.Scattergl(
+            x=Y[:, 0], y=Y[:, 1] if Y.shape[1] > 1 else np.zeros(len(Y)), mode="markers", name=panel["label"],
+            marker=dict(color=color, colorscale=COLORSCALE, cmin=low, cmax=high, size=3, showscale=i == 0,
+                        colorbar=dict(title=dict(text=color_title, side="right"), thickness=12)),
+            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"),
+            row=i // columns + 1, col=i % columns + 1)
+        # Equal axis scales in every panel: an isometry must look like one.
+        axis = "" if i == 0 else str(i + 1)
+        figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=12)
+    figure.update_layout(showlegend=False, plot_bgcolor="white", height=320 * rows, margin=dict(l=30, r=10, t=60, b=20))
+    figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False)
+    figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False)
+    return figure
+
+
+def measure_bars(panels, measures):
+    """One bar chart per measure: each algorithm's mean, coloured by isometric or normalized output.
+
+    Parameters
+    ----------
+    panels : list of dict
+        As for :func:`comparison_grid`.
+    measures : sequence of (key, label)
+        The summary measures to chart, side by side (NQ Fig. 2 style).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    figure = make_subplots(rows=1, cols=len(measures), subplot_titles=[label for _, label in measures],
+                           horizontal_spacing=0.06)
+    for column, (key, label) in enumerate(measures, start=1):
+        for kind, bar_color in OUTPUT_KIND_COLORS.items():
+            chosen = [p for p in panels if p["output"] == kind]
+            figure.add_trace(go.Bar(
+                x=[p["label"] for p in chosen], y=[p["summary"][key][0] for p in chosen], name=kind,
+                marker_color=bar_color, showlegend=column == 1, legendgroup=kind,
+                customdata=[p["summary"][key][1] for p in chosen],
+                hovertemplate=f"%{{x}}<br>{label} mean %{{y:.4f}}, median %{{customdata:.4f}}<extra></extra>"),
+                row=1, col=column)
+    figure.update_layout(barmode="group", plot_bgcolor="white", height=340, margin=dict(l=40, r=10, t=50, b=60),
+                         legend=dict(orientation="h", y=1.18))
+    figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
     return figure

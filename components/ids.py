@@ -18,6 +18,8 @@ ALGORITHM_HELP = "algorithm-help"
 TABS = "view-tabs"
 TAB_EXPLORE = "explore"
 TAB_SWEEP = "sweep"
+TAB_COMPARE = "compare"
+TAB_HELP = "help"
 
 # Explore tab: view controls and outputs.
 COLOR_BY = "view-color-by"
@@ -38,9 +40,19 @@ SWEEP_GRAPH = "sweep-graph"
 SWEEP_TABLE = "sweep-table"
 SWEEP_MESSAGE = "sweep-message"
 
+# Compare tab.
+COMPARE_ALGORITHMS = "compare-algorithms"
+COMPARE_ALIGN = "compare-align"
+COMPARE_RUN = "compare-run"
+COMPARE_STORE = "compare-store"
+COMPARE_GRID = "compare-grid"
+COMPARE_BARS = "compare-bars"
+COMPARE_MESSAGE = "compare-message"
+
 # Background jobs, each with a progress bar, its label, a cancel button and a running flag.
 EXPLORE_JOB = "explore"
 SWEEP_JOB = "sweep"
+COMPARE_JOB = "compare"
 
 
 def job_controls(job):

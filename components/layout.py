@@ -133,6 +133,29 @@ def _sweep_tab():
     ])
 
 
+def _compare_tab():
+    return html.Div([
+        html.P("The chosen algorithms' outputs at the k set on the left, isometric ones first, each with "
+               "its R_N and R_C; bars compare every measure. Normalized outputs score a high R_N by "
+               "construction (their scale is fixed by a constraint, PN §2): read R_C for them.",
+               className="help"),
+        html.Div([
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.COMPARE_ALGORITHMS, value=[s.name for s in algorithms.specs()], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()])),
+            dcc.Checklist(id=ids.COMPARE_ALIGN, value=["align"], inline=True,
+                          options=[{"label": " align each output to the ground truth (display only)",
+                                    "value": "align"}]),
+            html.Button("Compare", id=ids.COMPARE_RUN, className="run-button"),
+        ], className="compare-controls"),
+        job_box(ids.COMPARE_JOB),
+        html.Div(id=ids.COMPARE_MESSAGE, className="message", role="status"),
+        dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config={"displaylogo": False}),
+        dcc.Graph(id=ids.COMPARE_GRID, config={"displaylogo": False}),
+        dcc.Store(id=ids.COMPARE_STORE),
+    ])
+
+
 def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
@@ -144,6 +167,7 @@ def make_layout():
             html.Main(dcc.Tabs(id=ids.TABS, value=ids.TAB_EXPLORE, children=[
                 dcc.Tab(_explore_tab(), label="Explore", value=ids.TAB_EXPLORE),
                 dcc.Tab(_sweep_tab(), label="Sweep k", value=ids.TAB_SWEEP),
+                dcc.Tab(_compare_tab(), label="Compare", value=ids.TAB_COMPARE),
             ]), className="main"),
         ], className="body"),
     ])

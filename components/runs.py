@@ -7,11 +7,13 @@ job can compute it in another process and the result cache can store it.
 import time
 import warnings
 
+import numpy as np
+
 import algorithms
 import datasets
 import measures
 
-__all__ = ["SUMMARY_MEASURES", "make_request", "compute_run", "result_summary"]
+__all__ = ["SUMMARY_MEASURES", "align_to_reference", "make_request", "compute_run", "result_summary"]
 
 # Scalar measures of a run: key, label, per-point array key. Mean and median of each (SPEC §0).
 SUMMARY_MEASURES = (
@@ -96,3 +98,30 @@ def result_summary(result):
     """The scalar part of a result (what a sweep table keeps): measure -> (mean, median), seconds."""
     return {"summary": {key: [float(v) for v in values] for key, values in result["summary"].items()},
             "seconds": float(result["seconds"])}
+
+
+def align_to_reference(Y, reference):
+    """``Y`` moved by the similarity (rotation, reflection, one scale, shift) that best fits ``reference``.
+
+    For display only: outputs of different algorithms, each in its own arbitrary frame and scale,
+    become comparable by eye. No measure changes under a similarity of Y except R_N (scale).
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_samples, d)
+    reference : ndarray of shape (n_samples, d)
+        The ground truth, same dimension.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, d)
+        ``c (Y - mean Y) A' + mean(reference)`` with ``A`` the Procrustes rotation (GR Eq. 1) and
+        ``c = tr(A' Rc' Yc) / ||Yc||^2`` the least-squares scale.
+    """
+    Yc = Y - Y.mean(axis=0)
+    Rc = reference - reference.mean(axis=0)
+    rotation = measures.procrustes_rotation(Rc, Yc)
+    rotated = Yc @ rotation.T
+    norm = np.einsum("ij,ij->", Yc, Yc)
+    scale = np.einsum("ij,ij->", rotated, Rc) / norm if norm > 0 else 0.0
+    return scale * rotated + reference.mean(axis=0)

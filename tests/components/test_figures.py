@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from components.figures import (
+    comparison_grid,
+    measure_bars,
     HIGHLIGHT_TRACE,
     input_figure,
     output_figure,
@@ -68,3 +70,30 @@ def test_low_dimensional_points_are_padded_with_zeros():
     np.testing.assert_array_equal(columns["x₃"], 0.0)
     np.testing.assert_array_equal(columns["y₂"], 0.0)
     np.testing.assert_array_equal(columns["y₁"], Y[:, 0])
+
+
+def comparison_panels():
+    rng = np.random.default_rng(1)
+    return [{"label": label, "output": output, "Y": rng.normal(size=(30, 2)),
+             "summary": {"normalized": [rn, rn / 2], "conformal": [rn / 3, rn / 4], "lower_bound": [0.01, 0.0]}}
+            for label, output, rn in (("LTSA", "normalized", 0.99), ("Isomap", "isometric", 0.07),
+                                      ("LLE", "normalized", 0.81))]
+
+
+def test_comparison_grid_puts_isometric_outputs_first_at_equal_axis_scales():
+    figure = comparison_grid(comparison_panels(), np.arange(30.0), "arc length")
+    titles = [annotation.text for annotation in figure.layout.annotations]
+    assert titles[0].startswith("Isomap (isometric)") and "R_N 0.070" in titles[0]
+    assert [t.split(" ")[0] for t in titles] == ["Isomap", "LTSA", "LLE"]
+    assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis2.scaleanchor == "x2"
+    assert [trace.marker.showscale for trace in figure.data] == [True, False, False]
+
+
+def test_measure_bars_chart_each_measure_by_output_kind():
+    from components.runs import SUMMARY_MEASURES
+
+    figure = measure_bars(comparison_panels(), SUMMARY_MEASURES)
+    first_chart = {trace.name: dict(zip(trace.x, trace.y)) for trace in figure.data if trace.xaxis == "x"}
+    assert first_chart == {"isometric": {"Isomap": 0.07}, "normalized": {"LTSA": 0.99, "LLE": 0.81}}
+    second_chart = {x: y for trace in figure.data if trace.xaxis == "x2" for x, y in zip(trace.x, trace.y)}
+    assert second_chart["LTSA"] == pytest.approx(0.33)

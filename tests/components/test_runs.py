@@ -7,7 +7,7 @@ import algorithms
 import datasets
 import measures
 from components.jobs import cache_key
-from components.runs import compute_run, make_request, result_summary
+from components.runs import align_to_reference, compute_run, make_request, result_summary
 
 
 def request(**overrides):
@@ -45,3 +45,13 @@ def test_run_reports_the_api_values_and_its_stages():
     assert stages == sorted(stages) and 0 < stages[0] and stages[-1] < 1
     summary = result_summary(result)
     assert set(summary) == {"summary", "seconds"} and summary["summary"]["normalized"][0] == pytest.approx(rn)
+
+
+def test_alignment_to_the_truth_undoes_a_similarity_exactly():
+    rng = np.random.default_rng(2)
+    truth = rng.normal(size=(80, 2))
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]]) @ np.diag([1.0, -1.0])  # with a reflection
+    moved = 0.2 * truth @ rotation + [5.0, -3.0]
+    np.testing.assert_allclose(align_to_reference(moved, truth), truth, atol=1e-12)
+    # A collapsed output stays collapsed (scale 0), at the truth's centre.
+    np.testing.assert_allclose(align_to_reference(np.ones((80, 2)), truth), np.broadcast_to(truth.mean(0), (80, 2)))

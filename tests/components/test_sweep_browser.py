@@ -29,8 +29,9 @@ def start_on_sweep_tab(dash_duo, tmp_path, n_points):
 
 
 def plotted(dash_duo, graph_id):
-    return json.loads(dash_duo.driver.execute_script(
-        f"return JSON.stringify(document.getElementById('{graph_id}').querySelector('.js-plotly-plot').data);"))
+    """The traces of a graph once drawn (the figure follows the job's message by a moment)."""
+    script = f"return JSON.stringify(document.getElementById('{graph_id}').querySelector('.js-plotly-plot').data);"
+    return until(lambda: json.loads(dash_duo.driver.execute_script(script)), timeout=WAIT)
 
 
 def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_path):

@@ -1,0 +1,42 @@
+"""Browser test of the compare tab: every algorithm at one k, with the API's numbers."""
+
+import json
+
+import pytest
+from dash.testing.wait import until
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+
+WAIT = 120
+
+
+def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(3)").click()
+    dash_duo.find_element(f"#{ids.COMPARE_RUN}").click()
+    names = algorithms.available()
+    dash_duo.wait_for_contains_text(f"#{ids.COMPARE_MESSAGE}", f"{len(names)} algorithms at k = 10", timeout=WAIT)
+    script = (f"return JSON.stringify(document.getElementById('{ids.COMPARE_BARS}')"
+              ".querySelector('.js-plotly-plot').data);")
+    # The message arrives with the job's result; the figures are drawn from it a moment later.
+    bars = until(lambda: json.loads(dash_duo.driver.execute_script(script)), timeout=WAIT)
+    data = datasets.load("swissroll")
+    shown = {}
+    for trace in bars:
+        if trace["xaxis"] in ("x", None):  # the first chart: R_N
+            shown.update(zip(trace["x"], trace["y"]))
+    for name in names:
+        entry = algorithms.spec(name)
+        expected = measures.procrustes(data.X, algorithms.embed(name, data.X, n_neighbors=10), 10)
+        assert shown[entry.label] == pytest.approx(expected, rel=1e-9)
+    # Isometric outputs come first in the grid, normalized ones after.
+    titles = dash_duo.driver.execute_script(
+        f"return Array.from(document.querySelectorAll('#{ids.COMPARE_GRID} .annotation-text')).map(a => a.textContent);")
+    kinds = ["isometric" if "(isometric)" in title else "normalized" for title in titles]
+    assert kinds == sorted(kinds, key=lambda kind: kind != "isometric") and len(kinds) == len(names)
+    assert dash_duo.get_logs() == []
