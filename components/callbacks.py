@@ -6,6 +6,7 @@ browser tests build one app per test. The explore run and the sweep are backgrou
 cancel) whose computations go through the app's :class:`components.jobs.ResultCache`.
 """
 
+import functools
 import logging
 
 import numpy as np
@@ -242,6 +243,25 @@ def _progress_reporter(set_progress):
     return lambda fraction, stage: set_progress((str(int(100 * fraction)), stage))
 
 
+def _register_button_job(app, job, button, store, message, states, work):
+    """A background job started by ``button`` on the data set chosen on the left.
+
+    ``work(report, *dataset_values, *state_values)`` returns ``(stored, message)``; the button is
+    disabled while the job runs, its click count stays out of the work.
+    """
+    @app.callback(
+        Output(store, "data"),
+        Output(message, "children"),
+        Input(button, "n_clicks"),
+        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
+        *states,
+        prevent_initial_call=True,
+        **_job_options(job, (Output(button, "disabled"), True, False)),
+    )
+    def run_job(set_progress, _clicks, *inputs):
+        return work(_progress_reporter(set_progress), *inputs)
+
+
 def register_callbacks(app, results):
     """Wire every callback to ``app``; background jobs compute through ``results`` (a ResultCache)."""
     app.callback(
@@ -283,40 +303,18 @@ def register_callbacks(app, results):
         Input(ids.COLOR_BY, "value"),
     )(draw)
 
-    @app.callback(
-        Output(ids.SWEEP_STORE, "data"),
-        Output(ids.SWEEP_MESSAGE, "children"),
-        Input(ids.SWEEP_RUN, "n_clicks"),
-        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
-        State(ids.SWEEP_ALGORITHMS, "value"),
-        State(ids.SWEEP_K_RANGE, "value"),
-        State(ids.SWEEP_K_STEP, "value"),
-        prevent_initial_call=True,
-        **_job_options(ids.SWEEP_JOB, (Output(ids.SWEEP_RUN, "disabled"), True, False)),
-    )
-    def run_sweep(set_progress, _clicks, *inputs):
-        return sweep(results, _progress_reporter(set_progress), *inputs)
-
+    _register_button_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
+                         [State(ids.SWEEP_ALGORITHMS, "value"), State(ids.SWEEP_K_RANGE, "value"),
+                          State(ids.SWEEP_K_STEP, "value")], functools.partial(sweep, results))
     app.callback(
         Output(ids.SWEEP_GRAPH, "figure"),
         Output(ids.SWEEP_TABLE, "children"),
         Input(ids.SWEEP_STORE, "data"),
         Input(ids.SWEEP_MEASURE, "value"),
     )(draw_sweep)
-    @app.callback(
-        Output(ids.COMPARE_STORE, "data"),
-        Output(ids.COMPARE_MESSAGE, "children"),
-        Input(ids.COMPARE_RUN, "n_clicks"),
-        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
-        State(ids.ALGORITHM_NEIGHBORS, "value"),
-        State(ids.COMPARE_ALGORITHMS, "value"),
-        State(ids.COMPARE_ALIGN, "value"),
-        prevent_initial_call=True,
-        **_job_options(ids.COMPARE_JOB, (Output(ids.COMPARE_RUN, "disabled"), True, False)),
-    )
-    def run_compare(set_progress, _clicks, *inputs):
-        return compare(results, _progress_reporter(set_progress), *inputs)
-
+    _register_button_job(app, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
+                         [State(ids.ALGORITHM_NEIGHBORS, "value"), State(ids.COMPARE_ALGORITHMS, "value"),
+                          State(ids.COMPARE_ALIGN, "value")], functools.partial(compare, results))
     app.callback(
         Output(ids.COMPARE_GRID, "figure"),
         Output(ids.COMPARE_BARS, "figure"),
