@@ -7,6 +7,7 @@ import datasets
 
 from . import ids
 from .controls import labelled, parameter_controls
+from .help import help_panel
 from .runs import SUMMARY_MEASURES
 
 __all__ = ["CARD_MEASURES", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
@@ -168,6 +169,7 @@ def make_layout():
                 dcc.Tab(_explore_tab(), label="Explore", value=ids.TAB_EXPLORE),
                 dcc.Tab(_sweep_tab(), label="Sweep k", value=ids.TAB_SWEEP),
                 dcc.Tab(_compare_tab(), label="Compare", value=ids.TAB_COMPARE),
+                dcc.Tab(help_panel(), label="Help", value=ids.TAB_HELP),
             ]), className="main"),
         ], className="body"),
     ])

@@ -1,4 +1,4 @@
-"""Browser test of the compare tab: every algorithm at one k, with the API's numbers."""
+"""Browser tests of the compare and help tabs."""
 
 import json
 
@@ -39,4 +39,15 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
         f"return Array.from(document.querySelectorAll('#{ids.COMPARE_GRID} .annotation-text')).map(a => a.textContent);")
     kinds = ["isometric" if "(isometric)" in title else "normalized" for title in titles]
     assert kinds == sorted(kinds, key=lambda kind: kind != "isometric") and len(kinds) == len(names)
+    assert dash_duo.get_logs() == []
+
+
+def test_help_tab_typesets_the_measure_definitions(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(4)").click()
+    dash_duo.wait_for_contains_text(".help-text", "When to trust which", timeout=WAIT)
+    # MathJax replaced the TeX source of the formulas by rendered math.
+    until(lambda: dash_duo.driver.execute_script("return document.querySelectorAll('.help-text mjx-container').length")
+          >= 5, timeout=WAIT)
+    assert "Goldberg & Ritov Table 2" in dash_duo.find_element(".help-text").text
     assert dash_duo.get_logs() == []
