@@ -29,6 +29,7 @@ from .figures import (
     sweep_figure,
 )
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
+from .urlstate import decode_state, encode_state, owned_parameters
 from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
 
 logger = logging.getLogger(__name__)
@@ -44,23 +45,83 @@ DATASET_INPUTS = (
 )
 
 
-def show_dataset_controls(name, color_by):
-    """Swap in the chosen data set's own controls, sample size and intrinsic colourings."""
+VIEW_INPUTS = (
+    *DATASET_INPUTS,
+    Input(ids.ALGORITHM, "value"),
+    Input(ids.ALGORITHM_NEIGHBORS, "value"),
+    Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
+    State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
+    Input(ids.COLOR_BY, "value"),
+    Input(ids.TABS, "value"),
+)
+
+
+def show_dataset_controls(name, color_by, link):
+    """Swap in the chosen data set's own controls, sample size and intrinsic colourings.
+
+    ``link`` holds a shared link's state while it is being applied: its values stand in for the
+    defaults when it names this data set. It is consumed (cleared) here.
+    """
     entry = datasets.spec(name)
-    controls = parameter_controls(entry.parameters, lambda parameter: ids.dataset_param(name, parameter))
+    link = link if link and link.get("dataset") == name else {}
+    controls = parameter_controls(entry.parameters, lambda parameter: ids.dataset_param(name, parameter),
+                                  owned_parameters(link, "d"))
     options = color_options(entry)
     # Keep a local-measure colouring; an intrinsic one names the previous set's coordinates.
     keep = color_by in {value for value, _ in LOCAL_COLORINGS}
-    return (controls, f"{entry.description} ({entry.citation})", entry.default_n,
-            options, color_by if keep else options[0]["value"])
+    color = link.get("color", color_by if keep else options[0]["value"])
+    return (controls, f"{entry.description} ({entry.citation})", link.get("n", entry.default_n), options, color,
+            None)
 
 
-def show_algorithm_controls(name):
-    """Swap in the chosen algorithm's own controls and its description."""
+def show_algorithm_controls(name, link):
+    """Swap in the chosen algorithm's own controls (a shared link's values if it names it)."""
     entry = algorithms.spec(name)
-    controls = parameter_controls(entry.parameters, lambda parameter: ids.algorithm_param(name, parameter))
+    link = link if link and link.get("algorithm") == name else {}
+    controls = parameter_controls(entry.parameters, lambda parameter: ids.algorithm_param(name, parameter),
+                                  owned_parameters(link, "a"))
     scale = algorithms.OUTPUT_SCALES[entry.output_scale]
-    return controls, f"{entry.description} Output: {entry.output}, {scale}. ({entry.citation})"
+    return controls, f"{entry.description} Output: {entry.output}, {scale}. ({entry.citation})", None
+
+
+def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
+               algorithm_ids, color_by, tab):
+    """The view as a flat dict (see :mod:`components.urlstate`)."""
+    state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
+             "k": n_neighbors, "color": color_by, "tab": tab}
+    for prefix, owner, registry, values, control_ids in (("d", dataset, datasets, dataset_values, dataset_ids),
+                                                         ("a", algorithm, algorithms, algorithm_values, algorithm_ids)):
+        read = read_parameter_values(owner, registry.spec(owner).parameters, control_ids, values)
+        state.update({f"{prefix}.{name}": value for name, value in read.items()})
+    return state
+
+
+def state_to_url(*controls):
+    """The address bar follows the view, so the page's link reproduces it."""
+    return encode_state(view_state(*controls))
+
+
+def apply_link(search, applied, dataset, algorithm):
+    """Set every control from a shared link, once, when the page loads.
+
+    Controls of the data set and algorithm already shown are rebuilt with the link's values here;
+    when the link names another one, the stores hand its values to :func:`show_dataset_controls`
+    and :func:`show_algorithm_controls`, which the change of selection triggers.
+    """
+    link = decode_state(search)
+    if applied or not link:
+        return True, *[no_update] * 12
+    dataset_link = link if link.get("dataset", dataset) == dataset else no_update
+    algorithm_link = link if link.get("algorithm", algorithm) == algorithm else no_update
+    dataset_controls = algorithm_controls = no_update
+    if dataset_link is not no_update:
+        dataset_controls = show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
+    if algorithm_link is not no_update:
+        algorithm_controls = show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
+    return (True, *[link.get(key, no_update) for key in ("dataset", "n", "noise", "seed", "algorithm", "k",
+                                                         "color", "tab")],
+            dataset_controls, algorithm_controls,
+            link if dataset_link is no_update else None, link if algorithm_link is no_update else None)
 
 
 def _dataset_request_part(dataset, size, noise, seed, values, control_ids):
@@ -265,32 +326,57 @@ def _register_button_job(app, job, button, store, message, states, work):
 def register_callbacks(app, results):
     """Wire every callback to ``app``; background jobs compute through ``results`` (a ResultCache)."""
     app.callback(
-        Output(ids.DATASET_PARAMS, "children"),
+        Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
         Output(ids.DATASET_HELP, "children"),
-        Output(ids.DATASET_SIZE, "value"),
+        Output(ids.DATASET_SIZE, "value", allow_duplicate=True),
         Output(ids.COLOR_BY, "options"),
-        Output(ids.COLOR_BY, "value"),
+        Output(ids.COLOR_BY, "value", allow_duplicate=True),
+        Output(ids.LINK_DATASET, "data", allow_duplicate=True),
         Input(ids.DATASET, "value"),
         State(ids.COLOR_BY, "value"),
+        State(ids.LINK_DATASET, "data"),
         prevent_initial_call=True,
     )(show_dataset_controls)
     app.callback(
-        Output(ids.ALGORITHM_PARAMS, "children"),
+        Output(ids.ALGORITHM_PARAMS, "children", allow_duplicate=True),
         Output(ids.ALGORITHM_HELP, "children"),
+        Output(ids.LINK_ALGORITHM, "data", allow_duplicate=True),
         Input(ids.ALGORITHM, "value"),
+        State(ids.LINK_ALGORITHM, "data"),
         prevent_initial_call=True,
     )(show_algorithm_controls)
+    app.callback(
+        Output(ids.LINK_APPLIED, "data"),
+        Output(ids.DATASET, "value"),
+        Output(ids.DATASET_SIZE, "value", allow_duplicate=True),
+        Output(ids.DATASET_NOISE, "value"),
+        Output(ids.DATASET_SEED, "value"),
+        Output(ids.ALGORITHM, "value", allow_duplicate=True),
+        Output(ids.ALGORITHM_NEIGHBORS, "value", allow_duplicate=True),
+        Output(ids.COLOR_BY, "value", allow_duplicate=True),
+        Output(ids.TABS, "value", allow_duplicate=True),
+        Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
+        Output(ids.ALGORITHM_PARAMS, "children", allow_duplicate=True),
+        Output(ids.LINK_DATASET, "data", allow_duplicate=True),
+        Output(ids.LINK_ALGORITHM, "data", allow_duplicate=True),
+        Input(ids.URL, "search"),
+        State(ids.LINK_APPLIED, "data"),
+        State(ids.DATASET, "value"),
+        State(ids.ALGORITHM, "value"),
+        prevent_initial_call="initial_duplicate",
+    )(apply_link)
+    app.callback(
+        Output(ids.URL, "search"),
+        *VIEW_INPUTS,
+        prevent_initial_call=True,
+    )(state_to_url)
 
     @app.callback(
         Output(ids.RESULT_STORE, "data"),
         Output(ids.MESSAGE, "children"),
         Output(ids.MESSAGE, "className"),
         *[Output(ids.card_value(measure), "children") for measure, _, _ in CARD_MEASURES],
-        *DATASET_INPUTS,
-        Input(ids.ALGORITHM, "value"),
-        Input(ids.ALGORITHM_NEIGHBORS, "value"),
-        Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
-        State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
+        *VIEW_INPUTS[:-2],  # everything but the colouring and the tab
         **_job_options(ids.EXPLORE_JOB),
     )
     def run_explore(set_progress, *inputs):

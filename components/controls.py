@@ -11,21 +11,20 @@ def labelled(label, control, help_text=""):
                     className="control")
 
 
-def _control(parameter, control_id):
+def _control(parameter, control_id, value):
     if parameter.kind == "choice":
         return dcc.Dropdown(id=control_id, options=[{"label": str(c), "value": c} for c in parameter.choices],
-                            value=parameter.default, clearable=False)
+                            value=value, clearable=False)
     if parameter.kind == "bool":
-        return dcc.Checklist(id=control_id, options=[{"label": "", "value": True}],
-                             value=[True] if parameter.default else [])
+        return dcc.Checklist(id=control_id, options=[{"label": "", "value": True}], value=[True] if value else [])
     # No min/max on the box: a browser drops an out-of-range number silently, where the library's
     # message names the bound (the tooltip states it too).
     step = 1 if parameter.kind == "int" else "any"
-    return dcc.Input(id=control_id, type="number", value=parameter.default, step=step, debounce=True,
+    return dcc.Input(id=control_id, type="number", value=value, step=step, debounce=True,
                      className="number-input")
 
 
-def parameter_controls(parameters, make_id):
+def parameter_controls(parameters, make_id, values=None):
     """Controls for ``parameters``, each with id ``make_id(parameter.name)``.
 
     Parameters
@@ -33,13 +32,17 @@ def parameter_controls(parameters, make_id):
     parameters : sequence of measures.Parameter
     make_id : callable
         Maps a parameter name to a pattern-matching id (see :mod:`components.ids`).
+    values : dict, optional
+        Initial values by name (from a shared link); the declared default otherwise.
 
     Returns
     -------
     list of dash components
         Empty when there are no parameters.
     """
-    return [labelled(p.label, _control(p, make_id(p.name)), _tooltip(p)) for p in parameters]
+    values = values or {}
+    return [labelled(p.label, _control(p, make_id(p.name), values.get(p.name, p.default)), _tooltip(p))
+            for p in parameters]
 
 
 def _tooltip(parameter):

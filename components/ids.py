@@ -14,6 +14,12 @@ ALGORITHM_NEIGHBORS = "algorithm-neighbors"
 ALGORITHM_PARAMS = "algorithm-params"
 ALGORITHM_HELP = "algorithm-help"
 
+# Page address: the URL holds the view's state; the stores carry a link's values to the controls.
+URL = "page-url"
+LINK_APPLIED = "page-link-applied"
+LINK_DATASET = "page-link-dataset"
+LINK_ALGORITHM = "page-link-algorithm"
+
 # Tabs.
 TABS = "view-tabs"
 TAB_EXPLORE = "explore"

@@ -10,13 +10,15 @@ from .controls import labelled, parameter_controls
 from .help import help_panel
 from .runs import SUMMARY_MEASURES
 
-__all__ = ["CARD_MEASURES", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
+__all__ = ["CARD_MEASURES", "COMPARE_DEFAULTS", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
 
 # The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
 # with seed 0 one k = 12 edge short-circuits two layers of the roll (the R_N heatmap shows it).
 DEFAULTS = {"dataset": "swissroll", "algorithm": "isomap", "n_neighbors": 10, "seed": 0, "noise": 0.0}
 
 # GR §5 swept k over 6, 9, ..., 18 for GP, PSA, LLE, Isomap and LTSA.
+# The methods GR Table 2 compares that run in seconds here, isometric and normalized.
+COMPARE_DEFAULTS = ["pca", "isomap", "lle", "ltsa", "laplacian"]
 SWEEP_DEFAULTS = {"algorithms": ["isomap", "lle", "ltsa"], "k_range": [6, 18], "k_step": 3, "measure": "normalized"}
 
 # Headline cards: id suffix, title, tooltip.
@@ -142,7 +144,7 @@ def _compare_tab():
                className="help"),
         html.Div([
             labelled("Algorithms", dcc.Checklist(
-                id=ids.COMPARE_ALGORITHMS, value=[s.name for s in algorithms.specs()], inline=True,
+                id=ids.COMPARE_ALGORITHMS, value=COMPARE_DEFAULTS, inline=True,
                 options=[{"label": s.label, "value": s.name} for s in algorithms.specs()])),
             dcc.Checklist(id=ids.COMPARE_ALIGN, value=["align"], inline=True,
                           options=[{"label": " align each output to the ground truth (display only)",
@@ -160,6 +162,10 @@ def _compare_tab():
 def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
+        dcc.Location(id=ids.URL, refresh=False),
+        dcc.Store(id=ids.LINK_APPLIED, data=False),
+        dcc.Store(id=ids.LINK_DATASET),
+        dcc.Store(id=ids.LINK_ALGORITHM),
         html.Header([html.H1("Procrustes Lab"),
                      html.Span("is this embedding faithful, or merely pretty? Local Procrustes measures "
                                "(Goldberg & Ritov 2009) on every point.", className="tagline")]),

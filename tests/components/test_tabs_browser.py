@@ -4,12 +4,14 @@ import json
 
 import pytest
 from dash.testing.wait import until
+from selenium.webdriver.common.keys import Keys
 
 import algorithms
 import datasets
 import measures
 from app import create_app
 from components import ids
+from components.layout import COMPARE_DEFAULTS
 
 WAIT = 120
 
@@ -19,7 +21,7 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(3)").click()
     dash_duo.find_element(f"#{ids.COMPARE_RUN}").click()
-    names = algorithms.available()
+    names = COMPARE_DEFAULTS
     dash_duo.wait_for_contains_text(f"#{ids.COMPARE_MESSAGE}", f"{len(names)} algorithms at k = 10", timeout=WAIT)
     script = (f"return JSON.stringify(document.getElementById('{ids.COMPARE_BARS}')"
               ".querySelector('.js-plotly-plot').data);")
@@ -51,3 +53,34 @@ def test_help_tab_typesets_the_measure_definitions(dash_duo, tmp_path):
           >= 5, timeout=WAIT)
     assert "Goldberg & Ritov Table 2" in dash_duo.find_element(".help-text").text
     assert dash_duo.get_logs() == []
+
+
+def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    # Change the view the way a user does; the address bar follows.
+    dash_duo.select_dcc_dropdown(f"#{ids.DATASET}", "Strip")
+    length = dash_duo.find_element(f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']")
+    length.send_keys(Keys.CONTROL, "a")
+    length.send_keys("9\n")
+    dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 10", timeout=WAIT)
+    until(lambda: "d.length=9" in dash_duo.driver.current_url and "algorithm=ltsa" in dash_duo.driver.current_url,
+          timeout=WAIT)
+    link = dash_duo.driver.current_url
+    shown = dash_duo.find_element(f"#{ids.card_value('rn')} .card-mean").text
+
+    # A new page opened on the link shows the same view: same controls, same numbers.
+    dash_duo.driver.get(dash_duo.server_url)
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    dash_duo.driver.get(link)
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 10", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Strip", timeout=WAIT)
+    assert dash_duo.find_element(
+        f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']"
+    ).get_attribute("value") == "9"
+    dash_duo.wait_for_text_to_equal(f"#{ids.card_value('rn')} .card-mean", shown, timeout=WAIT)
+    data = datasets.load("strip", length=9.0)
+    expected = measures.procrustes(data.X, algorithms.embed("ltsa", data.X, n_neighbors=10), 10)
+    assert float(shown) == pytest.approx(expected, abs=6e-5)
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
