@@ -29,8 +29,8 @@ from .figures import (
     sweep_figure,
 )
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
-from .urlstate import decode_state, encode_state, owned_parameters
 from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
+from .urlstate import decode_state, encode_state, owned_parameters
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +43,6 @@ DATASET_INPUTS = (
     Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
 )
-
-
 VIEW_INPUTS = (
     *DATASET_INPUTS,
     Input(ids.ALGORITHM, "value"),
@@ -109,19 +107,21 @@ def apply_link(search, applied, dataset, algorithm):
     and :func:`show_algorithm_controls`, which the change of selection triggers.
     """
     link = decode_state(search)
+    # A link naming an unknown data set or algorithm (an old or edited URL) keeps the current one.
+    for key, registry in (("dataset", datasets), ("algorithm", algorithms)):
+        if key in link and link[key] not in registry.available():
+            del link[key]
     if applied or not link:
         return True, *[no_update] * 12
-    dataset_link = link if link.get("dataset", dataset) == dataset else no_update
-    algorithm_link = link if link.get("algorithm", algorithm) == algorithm else no_update
-    dataset_controls = algorithm_controls = no_update
-    if dataset_link is not no_update:
-        dataset_controls = show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
-    if algorithm_link is not no_update:
-        algorithm_controls = show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
+    same_dataset = link.get("dataset", dataset) == dataset
+    same_algorithm = link.get("algorithm", algorithm) == algorithm
+    dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
+                        if same_dataset else no_update)
+    algorithm_controls = (show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
+                          if same_algorithm else no_update)
     return (True, *[link.get(key, no_update) for key in ("dataset", "n", "noise", "seed", "algorithm", "k",
                                                          "color", "tab")],
-            dataset_controls, algorithm_controls,
-            link if dataset_link is no_update else None, link if algorithm_link is no_update else None)
+            dataset_controls, algorithm_controls, None if same_dataset else link, None if same_algorithm else link)
 
 
 def _dataset_request_part(dataset, size, noise, seed, values, control_ids):

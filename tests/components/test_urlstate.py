@@ -27,3 +27,13 @@ def test_parameters_are_split_by_owner():
 
 def test_doctests():
     assert doctest.testmod(components.urlstate).failed == 0
+
+
+def test_a_link_to_an_unknown_data_set_keeps_the_current_one():
+    from dash import no_update
+
+    from components.callbacks import apply_link
+
+    outputs = apply_link("?dataset=no-such-set&k=12", False, "swissroll", "isomap")
+    assert outputs[0] is True and outputs[1] is no_update and outputs[6] == 12
+    assert apply_link("?k=12", True, "swissroll", "isomap")[1:] == (no_update,) * 12  # applied once only
