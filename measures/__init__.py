@@ -1,8 +1,13 @@
 """Quality measures of manifold embeddings, and the numerical base the other libraries build on.
 
-Public API: :func:`procrustes` (R, R_N, R_C; GR Eqs. 3, 4, 7), :func:`procrustes_lower_bound`
-(GR Lemma 1), the per-neighbourhood kernels :func:`local_procrustes` and
-:func:`local_pca_residual`, the one kNN routine :func:`nearest_neighbors`, and the error hierarchy.
+Public API: :func:`evaluate`, the one entry point that computes any subset of the measures listed in
+the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the measures themselves:
+:func:`procrustes` (R, R_N, R_C, R_PCA; GR Eqs. 3, 4, 6, 7), :func:`procrustes_lower_bound`
+(GR Lemma 1), :func:`asim` and :func:`nieqa` (NQ), :func:`neighbourhood_agreement`,
+:func:`trustworthiness`, :func:`continuity`, :func:`residual_variance`, :func:`truth_match`,
+:func:`normalization_cost` and :func:`collapse_score` (PN); the per-neighbourhood kernels
+(:func:`local_procrustes`, :func:`local_pca_procrustes`, :func:`local_pca_residual`,
+:func:`local_asim`), the one kNN routine :func:`nearest_neighbors`, and the error hierarchy.
 No module here imports dash or plotly.
 """
 
@@ -20,6 +25,7 @@ from .neighbors import check_points, nearest_neighbors, neighbor_graph, neighbor
 from .parameters import Parameter, validate_parameters
 from .procrustes import (
     LocalProcrustes,
+    local_pca_procrustes,
     local_pca_residual,
     local_procrustes,
     local_rotations,
@@ -29,30 +35,62 @@ from .procrustes import (
     summarize,
 )
 from .seeding import check_random_state, seed_int
+from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
+from .geodesics import check_connected, geodesic_graph, residual_variance, shortest_path_counts
+from .nieqa import NIEQA, classical_mds, nieqa
+from .ranks import continuity, neighbourhood_agreement, trustworthiness
+from .normalization import NormalizationCost, collapse_score, normalization_cost
+from .registry import MeasureSpec, available, spec, specs
+from .evaluation import Evaluation, evaluate
 
 __all__ = [
+    "AsimFit",
     "DatasetError",
     "DisconnectedGraphError",
     "EmbeddingError",
+    "Evaluation",
     "LocalProcrustes",
     "MeasureError",
+    "MeasureSpec",
+    "NIEQA",
+    "NormalizationCost",
     "Parameter",
     "ProcrustesLabError",
     "ProcrustesLabWarning",
     "SeedError",
     "SolverError",
+    "asim",
+    "asim_fit",
+    "available",
+    "check_connected",
     "check_points",
     "check_random_state",
+    "classical_mds",
+    "collapse_score",
+    "continuity",
+    "evaluate",
+    "geodesic_graph",
+    "local_asim",
+    "local_pca_procrustes",
     "local_pca_residual",
     "local_procrustes",
     "local_rotations",
     "nearest_neighbors",
     "neighbor_graph",
     "neighbor_graph_components",
+    "neighbourhood_agreement",
+    "nieqa",
+    "normalization_cost",
     "procrustes",
     "procrustes_lower_bound",
     "procrustes_rotation",
+    "residual_variance",
     "seed_int",
+    "shortest_path_counts",
+    "spec",
+    "specs",
     "summarize",
+    "trustworthiness",
+    "truth_match",
     "validate_parameters",
 ]

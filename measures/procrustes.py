@@ -22,6 +22,7 @@ from .neighbors import check_points, nearest_neighbors
 __all__ = [
     "LocalProcrustes",
     "local_procrustes",
+    "local_pca_procrustes",
     "local_pca_residual",
     "local_rotations",
     "procrustes",
@@ -31,6 +32,9 @@ __all__ = [
 ]
 
 VARIANTS = ("raw", "normalized", "conformal")
+# procrustes() also offers R_PCA (GR Eq. 6), computed by its own kernel (one eigendecomposition per
+# neighbourhood) so that local_procrustes, the hot path, does not pay for it.
+MEASURE_VARIANTS = VARIANTS + ("pca",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,29 +92,76 @@ def _centred_stack(points, neighbors):
     return stack - stack.mean(axis=1, keepdims=True)
 
 
+def _triangular_factor_2(M):
+    """The thin QR factor ``R = [[r11, r12], [0, r22]]`` of each ``(q, 2)`` matrix in the stack ``M``.
+
+    Gram-Schmidt on the columns ``m1, m2``: ``r11 = ||m1||``, ``r12 = m1'm2 / ||m1||`` and
+    ``r22 = ||m2 - (m1'm2/||m1||^2) m1|| >= 0``. Both diagonal entries are non-negative by
+    construction and ``r11 r22 = sqrt(det M'M)`` is accurate to rounding of ``||m1|| ||m2||``, where
+    ``B11 B22 - B12^2`` can round below zero and lose half the digits for a nearly rank-one M. It
+    costs O(q), not the O(q^2) of the Cauchy-Binet sum of squared 2x2 minors (20x slower for
+    32x32-pixel images, q = 1024).
+
+    Returns
+    -------
+    r11, r12, r22 : ndarray of shape (n,)
+    """
+    first, second = M[:, :, 0], M[:, :, 1]
+    first_sq = np.einsum("nq,nq->n", first, first)
+    # A zero first column makes M rank <= 1 (r11 = r12 = 0); the where keeps 0/0 out of it.
+    coefficient = np.einsum("nq,nq->n", first, second) / np.where(first_sq == 0.0, 1.0, first_sq)
+    rest = second - coefficient[:, None] * first
+    r11 = np.sqrt(first_sq)
+    return r11, coefficient * r11, np.sqrt(np.einsum("nq,nq->n", rest, rest))
+
+
 def _nuclear_norm(M):
     """Sum of singular values of each ``(q, d)`` matrix in the stack ``M``.
 
     For ``d <= 2`` the closed form of SPEC §3 avoids an SVD: with ``B = M'M``,
-    ``nuc(M) = sqrt(tr B + 2 sqrt(det B))``. ``sqrt(det B) = ||m1|| ||m2 - (m1'm2/||m1||^2) m1||``
-    (Gram-Schmidt on the columns ``m1, m2``): non-negative by construction and accurate to rounding
-    of ``||m1|| ||m2||``, where ``B11 B22 - B12^2`` can round below zero and its square root loses
-    half the digits for a nearly rank-one neighbourhood. It costs O(q), not the O(q^2) of the
-    Cauchy-Binet sum of squared 2x2 minors (20x slower for 32x32-pixel images, q = 1024).
+    ``nuc(M) = sqrt(tr B + 2 sqrt(det B))`` with ``sqrt(det B) = r11 r22`` from
+    :func:`_triangular_factor_2` (O(q), accurate for nearly rank-one M).
     """
     d = M.shape[-1]
     if d == 1:
         return np.sqrt(np.einsum("nij,nij->n", M, M))
     if d == 2:
         trace = np.einsum("nij,nij->n", M, M)
-        first, second = M[:, :, 0], M[:, :, 1]
-        first_sq = np.einsum("nq,nq->n", first, first)
-        # A zero first column makes M rank <= 1 (det B = 0); the where keeps 0/0 out of it.
-        coefficient = np.einsum("nq,nq->n", first, second) / np.where(first_sq == 0.0, 1.0, first_sq)
-        rest = second - coefficient[:, None] * first
-        sqrt_det = np.sqrt(first_sq * np.einsum("nq,nq->n", rest, rest))
-        return np.sqrt(trace + 2.0 * sqrt_det)
+        r11, _, r22 = _triangular_factor_2(M)
+        return np.sqrt(trace + 2.0 * r11 * r22)
     return np.linalg.svd(M, compute_uv=False).sum(axis=-1)
+
+
+def _local_principal_coordinates(Xc, n_components):
+    """Local PCA coordinates ``H X_i P_i`` of each centred neighbourhood (GR Eq. 6).
+
+    Parameters
+    ----------
+    Xc : ndarray of shape (n, m, q)
+        Centred neighbourhoods.
+    n_components : int
+        d, the number of principal axes kept.
+
+    Returns
+    -------
+    ndarray of shape (n, m, d)
+        ``Xc V_d = U_d S_d``: the coordinates of the m points on the top-d principal axes, largest
+        variance first (the sign of each axis is arbitrary: every caller is sign invariant).
+
+    Notes
+    -----
+    The axes come from whichever of ``Xc'Xc`` (q x q) and ``Xc Xc'`` (m x m) is smaller. In the
+    second case ``Xc V_d = U_d S_d`` with ``S_d`` read as the column norms of ``Xc' U_d``, not as
+    square roots of eigenvalues that may round below zero.
+    """
+    q, m = Xc.shape[2], Xc.shape[1]
+    if q <= m:
+        _, axes = np.linalg.eigh(np.einsum("nkq,nkr->nqr", Xc, Xc))  # ascending
+        return Xc @ axes[:, :, ::-1][:, :, :n_components]
+    _, left = np.linalg.eigh(np.einsum("nkq,njq->nkj", Xc, Xc))
+    left = left[:, :, ::-1][:, :, :n_components]
+    singular_values = np.linalg.norm(np.einsum("nkq,nkd->nqd", Xc, left), axis=1)
+    return left * singular_values[:, None, :]
 
 
 def _divide_by_scale(values, scale):
@@ -119,11 +170,13 @@ def _divide_by_scale(values, scale):
     return np.where(degenerate, np.nan, values / np.where(degenerate, 1.0, scale))
 
 
-def _check_pair(X, Y):
-    X = check_points(X, "X")
-    Y = check_points(Y, "Y")
+def _check_pair(X, Y, names=("X", "Y")):
+    """Both arrays checked by :func:`check_points`, with one row per point each (``names`` for messages)."""
+    X = check_points(X, names[0])
+    Y = check_points(Y, names[1])
     if X.shape[0] != Y.shape[0]:
-        raise MeasureError(f"X and Y must have the same number of rows (points); got X {X.shape} and Y {Y.shape}.")
+        raise MeasureError(f"{names[0]} and {names[1]} must have the same number of rows (points); got {names[0]} "
+                           f"{X.shape} and {names[1]} {Y.shape}.")
     return X, Y
 
 
@@ -189,6 +242,50 @@ def local_procrustes(X, Y, neighbors):
         output_scale=y_scale,
         nuclear_norm=nuclear,
     )
+
+
+def local_pca_procrustes(X, Y, neighbors):
+    """R_PCA of every neighbourhood: Procrustes statistic of the local PCA projection (GR Eq. 6).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    Y : ndarray of shape (n_samples, d)
+    neighbors : ndarray of shape (n_samples, k + 1)
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ``G(H X_i P_i, H Y_i) / ||H X_i||_F^2``, NaN where the neighbourhood's points coincide.
+
+    Notes
+    -----
+    ``P_i`` (q x d) holds the top-d principal axes of ``H X_i``; the neighbourhood is compared with
+    its embedding after projection onto them (GR Eq. 6), with the closed form of
+    :func:`local_procrustes`:
+
+    .. math::
+
+        G(X_c P, Y_c) = \\|X_c P\\|_F^2 + \\|Y_c\\|_F^2 - 2\\,\\mathrm{nuc}(P' X_c' Y_c).
+
+    It is normalized by ``||H X_i||^2``, the unprojected scale, like R_N, so the two read on one
+    scale (SPEC §3). The variance outside the axes (the lower bound of GR Lemma 1) is not counted,
+    and since ``nuc(P'M) <= nuc(M)``, ``R_PCA >= R_N - lower bound`` at every point.
+    """
+    n_samples, width = neighbors.shape
+    q, d = X.shape[1], Y.shape[1]
+    statistic = np.empty(n_samples)
+    scale = np.empty(n_samples)
+    size = min(q, width)
+    for part in chunk_slices(n_samples, 8 * (width * (q + 2 * d) + 2 * size * size + 2 * d * d)):
+        Xc = _centred_stack(X, neighbors[part])
+        Yc = _centred_stack(Y, neighbors[part])
+        projected = _local_principal_coordinates(Xc, d)
+        nuc = _nuclear_norm(np.einsum("nkd,nke->nde", projected, Yc))
+        statistic[part] = (np.einsum("nkd,nkd->n", projected, projected) + np.einsum("nkd,nkd->n", Yc, Yc)
+                           - 2.0 * nuc)
+        scale[part] = np.einsum("nkq,nkq->n", Xc, Xc)
+    return _divide_by_scale(statistic, scale)
 
 
 def procrustes_rotation(Xc, Yc):
@@ -317,9 +414,11 @@ def procrustes(X, Y, n_neighbors, *, variant="normalized", per_point=False):
         Embedding of X, row for row.
     n_neighbors : int
         k, neighbours other than the point; each neighbourhood has k + 1 points.
-    variant : {"raw", "normalized", "conformal"}, default="normalized"
+    variant : {"raw", "normalized", "conformal", "pca"}, default="normalized"
         ``"raw"``: R, mean of G(X_i, Y_i); ``"normalized"``: R_N, mean of G / ||H X_i||^2;
-        ``"conformal"``: R_C, as R_N but also minimizing over a scale of each Y_i.
+        ``"conformal"``: R_C, as R_N but also minimizing over a scale of each Y_i; ``"pca"``:
+        R_PCA (GR Eq. 6), G of the local PCA projection of X_i, also over ||H X_i||^2
+        (:func:`local_pca_procrustes`).
     per_point : bool, default=False
         Also return the per-neighbourhood values.
 
@@ -351,10 +450,14 @@ def procrustes(X, Y, n_neighbors, *, variant="normalized", per_point=False):
     >>> abs(procrustes(Z, Z @ rotation + 5.0, 8)) < 1e-12
     True
     """
-    if variant not in VARIANTS:
-        raise MeasureError(f"variant must be one of {list(VARIANTS)}; got {variant!r}.")
+    if variant not in MEASURE_VARIANTS:
+        raise MeasureError(f"variant must be one of {list(MEASURE_VARIANTS)}; got {variant!r}.")
     X, Y = _check_pair(X, Y)
-    values = local_procrustes(X, Y, nearest_neighbors(X, n_neighbors)).per_point(variant)
+    neighbors = nearest_neighbors(X, n_neighbors)
+    if variant == "pca":
+        values = local_pca_procrustes(X, Y, neighbors)
+    else:
+        values = local_procrustes(X, Y, neighbors).per_point(variant)
     mean = summarize(values, f"R ({variant})")[0]
     return (mean, values) if per_point else mean
 

@@ -24,3 +24,11 @@ def test_default_budget_is_read_at_call_time(monkeypatch):
     assert len(list(chunk_slices(100, 8))) == 1
     monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 80)
     assert len(list(chunk_slices(100, 8))) == 10
+
+
+def test_cache_sized_chunks_never_exceed_the_memory_budget(monkeypatch):
+    # cache=True takes the smaller of the two budgets, both read at call time.
+    assert len(list(chunk_slices(100, 2**14, cache=True))) == -(-100 // (measures.chunks.CACHE_BYTES // 2**14))
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 2**15)
+    assert len(list(chunk_slices(100, 2**14, cache=True))) == 50
+    assert len(list(chunk_slices(100, 2**14))) == 50

@@ -12,6 +12,7 @@ import measures.chunks
 from measures import (
     MeasureError,
     ProcrustesLabWarning,
+    local_pca_procrustes,
     local_pca_residual,
     local_procrustes,
     nearest_neighbors,
@@ -64,15 +65,6 @@ def isometric_strip(n_samples, seed, n_features=5):
     Z = rng.uniform(size=(n_samples, 2)) * [6.0, 1.0]
     A = ortho_group.rvs(n_features, random_state=rng)[:, :2]
     return Z @ A.T + rng.normal(size=n_features), Z
-
-
-def smooth_embedding(n_samples, n_features, n_components, seed):
-    """A curved data set and a distorted, non-isometric embedding of it (nothing is exact)."""
-    rng = np.random.default_rng(seed)
-    latent = rng.uniform(-1.0, 1.0, size=(n_samples, n_components))
-    X = np.tanh(latent @ rng.normal(size=(n_components, n_features))) + 0.01 * rng.normal(size=(n_samples, n_features))
-    Y = latent + 0.3 * latent**2 + 0.05 * rng.normal(size=(n_samples, n_components))
-    return X, Y
 
 
 def all_variants(X, Y, n_neighbors):
@@ -130,7 +122,8 @@ def test_collapsed_embedding_scores_one():
     [(3, 1, 8), (3, 2, 8), (5, 2, 10), (5, 3, 10), (6, 4, 9), (20, 2, 5), (20, 3, 5), (2, 2, 6)],
 )
 @pytest.mark.parametrize("seed", [0, 1])
-def test_matches_naive_orthogonal_procrustes_loop(n_features, n_components, n_neighbors, seed):
+def test_matches_naive_orthogonal_procrustes_loop(n_features, n_components, n_neighbors, seed,
+                                                  smooth_embedding):
     # d = 1, 2 use the closed forms of the nuclear norm, d >= 3 the batched SVD; q = 20 > k + 1 = 6.
     X, Y = smooth_embedding(250, n_features, n_components, seed)
     neighbors = nearest_neighbors(X, n_neighbors)
@@ -173,7 +166,7 @@ def test_embedding_constant_in_one_coordinate_matches_the_loop():
 @pytest.mark.parametrize(
     "n_features, n_components, n_neighbors", [(3, 1, 8), (3, 2, 8), (5, 3, 10), (20, 2, 5), (20, 4, 5), (6, 2, 5)]
 )
-def test_lower_bound_matches_eigvalsh_loop(n_features, n_components, n_neighbors):
+def test_lower_bound_matches_eigvalsh_loop(n_features, n_components, n_neighbors, smooth_embedding):
     # q = 20 > k + 1 = 6 takes the (k+1) x (k+1) Gram branch; the oracle always uses the q x q one.
     X, _ = smooth_embedding(250, n_features, 2, seed=5)
     neighbors = nearest_neighbors(X, n_neighbors)
@@ -193,11 +186,61 @@ def test_lower_bound_of_a_plane_is_zero_and_of_a_full_cloud_is_known():
     assert procrustes_lower_bound(strip, 10, 2) < 1e-12
 
 
+# ---------------------------------------------------------------- R_PCA (GR Eq. 6)
+
+
+def naive_pca_procrustes(X, Y, neighbors):
+    """Oracle for GR Eq. 6: one SVD per neighbourhood gives P_i (top-d right singular vectors);
+    scipy's orthogonal_procrustes aligns Y_i to the projection X_i P_i; the residual is summed
+    directly and divided by the unprojected ||H X_i||²."""
+    d = Y.shape[1]
+    values = []
+    for neighborhood in neighbors:
+        Xc = X[neighborhood] - X[neighborhood].mean(axis=0)
+        Yc = Y[neighborhood] - Y[neighborhood].mean(axis=0)
+        projected = Xc @ np.linalg.svd(Xc, full_matrices=False)[2][:d].T
+        rotation, _ = orthogonal_procrustes(Yc, projected)
+        values.append(np.sum((Yc @ rotation - projected) ** 2) / np.sum(Xc**2))
+    return np.array(values)
+
+
+@pytest.mark.parametrize("n_features, n_components, n_neighbors", [(3, 1, 8), (3, 2, 8), (5, 3, 10), (20, 2, 5)])
+def test_pca_variant_matches_naive_svd_loop(n_features, n_components, n_neighbors, smooth_embedding):
+    # q = 20 > k + 1 = 6 takes the (k+1) x (k+1) Gram branch of the local PCA.
+    X, Y = smooth_embedding(250, n_features, n_components, seed=12)
+    neighbors = nearest_neighbors(X, n_neighbors)
+    expected = naive_pca_procrustes(X, Y, neighbors)
+    np.testing.assert_allclose(local_pca_procrustes(X, Y, neighbors), expected, rtol=0, atol=1e-10)
+    mean, per_point = procrustes(X, Y, n_neighbors, variant="pca", per_point=True)
+    np.testing.assert_array_equal(per_point, local_pca_procrustes(X, Y, neighbors))
+    assert mean == pytest.approx(expected.mean(), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pca_variant_is_zero_on_an_isometric_strip_and_at_least_rn_minus_lower_bound(seed, swiss_roll):
+    X, Z = isometric_strip(400, seed)
+    assert np.abs(procrustes(X, Z, 10, variant="pca", per_point=True)[1]).max() < 1e-10
+    # nuc(P'M) <= nuc(M): R_PCA >= R_N - lower bound at every point, on curved data too.
+    X, _, raw_chart = swiss_roll(800, seed)
+    neighbors = nearest_neighbors(X, 10)
+    rn = local_procrustes(X, raw_chart, neighbors).normalized
+    lower = local_pca_residual(X, neighbors, 2)
+    assert np.all(local_pca_procrustes(X, raw_chart, neighbors) >= rn - lower - 1e-12)
+
+
+def test_pca_variant_does_not_depend_on_chunk_size(monkeypatch, smooth_embedding):
+    X, Y = smooth_embedding(300, 20, 2, seed=13)
+    neighbors = nearest_neighbors(X, 6)
+    default = local_pca_procrustes(X, Y, neighbors)
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 4000)
+    np.testing.assert_array_equal(local_pca_procrustes(X, Y, neighbors), default)
+
+
 # ---------------------------------------------------------------- invariances and bounds
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_invariant_to_rigid_motions_of_the_embedding(seed):
+def test_invariant_to_rigid_motions_of_the_embedding(seed, smooth_embedding):
     X, Y = smooth_embedding(300, 4, 2, seed)
     rng = np.random.default_rng(seed)
     before = all_variants(X, Y, 8)
@@ -208,7 +251,7 @@ def test_invariant_to_rigid_motions_of_the_embedding(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_conformal_is_invariant_to_scaling_and_normalized_is_not(seed):
+def test_conformal_is_invariant_to_scaling_and_normalized_is_not(seed, smooth_embedding):
     X, Y = smooth_embedding(300, 4, 2, seed)
     before = all_variants(X, Y, 8)
     after = all_variants(X, 3.0 * Y, 8)
@@ -220,7 +263,7 @@ def test_conformal_is_invariant_to_scaling_and_normalized_is_not(seed):
     np.testing.assert_allclose(both["normalized"], before["normalized"], rtol=1e-9, atol=1e-12)
 
 
-def test_invariant_to_permuting_the_points():
+def test_invariant_to_permuting_the_points(smooth_embedding):
     X, Y = smooth_embedding(300, 3, 2, seed=7)
     permutation = np.random.default_rng(7).permutation(300)
     before = all_variants(X, Y, 9)
@@ -240,7 +283,7 @@ def _assert_bounds_at_every_point(X, Y, n_neighbors):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_lower_bound_le_conformal_le_normalized_at_every_point(seed, swiss_roll):
+def test_lower_bound_le_conformal_le_normalized_at_every_point(seed, swiss_roll, smooth_embedding):
     X, arc_length_chart, raw_chart = swiss_roll(1000, seed)
     random_embedding = np.random.default_rng(seed).normal(size=(1000, 2))
     for Y in (arc_length_chart, raw_chart, 0.1 * raw_chart, random_embedding, arc_length_chart[:, :1]):
@@ -313,7 +356,7 @@ def test_conformal_chart_conformal_measure_converges_and_normalized_does_not():
 # ---------------------------------------------------------------- chunking and degenerate input
 
 
-def test_results_do_not_depend_on_chunk_size(monkeypatch):
+def test_results_do_not_depend_on_chunk_size(monkeypatch, smooth_embedding):
     X, Y = smooth_embedding(400, 5, 2, seed=9)
     X3, Y3 = smooth_embedding(400, 5, 3, seed=9)
     neighbors = nearest_neighbors(X, 7)
@@ -374,9 +417,9 @@ def test_mismatched_rows_raise():
 @pytest.mark.parametrize("variant", ["R_N", "Normalized", "", None])
 def test_unknown_variant_raises(variant):
     X = np.random.default_rng(0).normal(size=(10, 2))
-    with pytest.raises(MeasureError, match=r"variant must be one of \['raw', 'normalized', 'conformal'\]"):
+    with pytest.raises(MeasureError, match=r"variant must be one of \['raw', 'normalized', 'conformal', 'pca'\]"):
         procrustes(X, X, 3, variant=variant)
-    with pytest.raises(MeasureError, match="variant must be one of"):
+    with pytest.raises(MeasureError, match=r"variant must be one of \['raw', 'normalized', 'conformal'\]"):
         local_procrustes(X, X, nearest_neighbors(X, 3)).per_point(variant)
 
 

@@ -1,0 +1,111 @@
+"""The measure registry: one :class:`MeasureSpec` per quality measure that :func:`measures.evaluate`
+computes. The dashboard's cards and "colour by" menu, the sweeps' tables and the common tests read
+it; adding a measure means adding its function and one entry here (and its branch in ``evaluate``).
+"""
+
+import dataclasses
+
+from .errors import MeasureError
+
+__all__ = ["MeasureSpec", "available", "spec", "specs"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MeasureSpec:
+    """Metadata of one quality measure.
+
+    Attributes
+    ----------
+    name : str
+        Registry key, used by ``evaluate(which=...)`` and as the key of its results.
+    label : str
+        Short display name, e.g. ``"R_N"``.
+    per_point : bool
+        Whether the measure has a value at every point (then ``evaluate`` reports mean and median,
+        SPEC §0) or only one value for the whole embedding.
+    needs_truth : bool
+        Whether it compares with the ground truth (computed only when one is given).
+    lower_is_better : bool or None
+        Direction of quality: False for trustworthiness and continuity; None for the collapse
+        score, which has no direction (~0.5 for a faithful 2-D output, ~0 for a collapsed one, ~1
+        for an output unrelated to the truth).
+    citation : str
+        Where the measure is defined.
+    description : str
+        One sentence for the help text.
+    uses_geodesics : bool
+        Whether it runs Dijkstra over the kNN graph (O(n^2 log n), pivot-sampled above
+        :data:`measures.geodesics.EXACT_UP_TO`) and needs that graph connected.
+    """
+
+    name: str
+    label: str
+    per_point: bool
+    needs_truth: bool
+    lower_is_better: bool
+    citation: str
+    description: str
+    uses_geodesics: bool = False
+
+
+_REGISTRY = {}
+
+
+def _register(entry):
+    if entry.name in _REGISTRY:
+        raise ValueError(f"measure {entry.name!r} is registered twice")
+    _REGISTRY[entry.name] = entry
+
+
+def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, lower_is_better=True,
+             uses_geodesics=False):
+    _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
+                          lower_is_better=lower_is_better, citation=citation, description=description,
+                          uses_geodesics=uses_geodesics))
+
+
+_measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
+_measure("normalized", "R_N", "GR Eq. 4",
+         "Rigid Procrustes residual relative to the neighbourhood's size; ~0 for an isometric embedding.")
+_measure("conformal", "R_C", "GR Eq. 7",
+         "As R_N, but each neighbourhood may also be rescaled (conformal maps score ~0).")
+_measure("pca", "R_PCA", "GR Eq. 6", "As R_N, against the local PCA projection of the neighbourhood.")
+_measure("lower_bound", "lower bound", "GR Lemma 1",
+         "Local-PCA residual: no d-dimensional output can score R_N or R_C below it.")
+_measure("asim", "ASIM (M_L)", "NQ Eqs. 7, 18",
+         "Residual after rotation and a separate scale per output axis: blind to normalization.")
+_measure("nieqa_global", "M_G", "NQ Eq. 19",
+         "ASIM of the landmarks' output against classical MDS of their graph geodesics.",
+         per_point=False, uses_geodesics=True)
+_measure("neighbourhood_agreement", "1 − M_LC", "NQ Eq. 2 (Chen & Buja)",
+         "Share of each point's k input neighbours missing from its k output neighbours.")
+_measure("trustworthiness", "trustworthiness", "Venna & Kaski (2001)",
+         "Are the output's neighbours neighbours in the input? Penalized by their input rank.", lower_is_better=False)
+_measure("continuity", "continuity", "Venna & Kaski (2001)",
+         "Are the input's neighbours kept together in the output? Penalized by their output rank.",
+         lower_is_better=False)
+_measure("residual_variance", "M_RV", "NQ Eq. 3 (Tenenbaum et al. 2000)",
+         "1 − ρ² between kNN-graph geodesics and output distances.", per_point=False, uses_geodesics=True)
+_measure("truth_match", "M_t", "NQ Table III", "ASIM of the whole embedding against the ground truth.",
+         per_point=False, needs_truth=True)
+_measure("collapse", "collapse score", "PN §4-5 (SPEC §3)",
+         "Share of the whitened output's variance across the truth's long axis: ~0.5 faithful, ~0 collapsed.",
+         per_point=False, needs_truth=True, lower_is_better=None)
+
+
+def spec(name):
+    """The :class:`MeasureSpec` registered as ``name``; MeasureError listing the names otherwise."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise MeasureError(f"unknown measure {name!r}; available: {', '.join(available())}.") from None
+
+
+def specs():
+    """All registered measure specs, in display order."""
+    return list(_REGISTRY.values())
+
+
+def available():
+    """Names of all registered measures, in display order."""
+    return list(_REGISTRY)

@@ -1,0 +1,178 @@
+"""Tests of ``measures/evaluation.py``: the one entry point agrees with every measure's own function."""
+
+import dataclasses
+import warnings
+
+import numpy as np
+import pytest
+
+import measures.chunks
+from measures import (
+    MeasureError,
+    ProcrustesLabWarning,
+    collapse_score,
+    continuity,
+    evaluate,
+    local_pca_residual,
+    nearest_neighbors,
+    neighbourhood_agreement,
+    nieqa,
+    procrustes,
+    residual_variance,
+    spec,
+    specs,
+    trustworthiness,
+    truth_match,
+)
+
+
+@pytest.fixture
+def run(swiss_roll):
+    """A swiss roll (no short circuit at k = 10), a distorted output of it, and the truth."""
+    X, arc_length_chart, raw_chart = swiss_roll(700, 0)
+    Y = raw_chart / raw_chart.std(axis=0) + 0.02 * np.random.default_rng(0).normal(size=raw_chart.shape)
+    return X, Y, arc_length_chart
+
+
+def individual_values(X, Y, truth, k):
+    """Every measure from its own public function: {name: (mean, per-point array or None)}."""
+    values = {variant: procrustes(X, Y, k, variant=variant, per_point=True)
+              for variant in ("raw", "normalized", "conformal", "pca")}
+    lower = local_pca_residual(X, nearest_neighbors(X, k), Y.shape[1])
+    values["lower_bound"] = (np.mean(lower), lower)
+    result = nieqa(X, Y, k, per_point=True)
+    values["asim"] = (result.local_assessment, result.asim_values)
+    values["nieqa_global"] = (result.global_assessment, None)
+    for name, function in (("neighbourhood_agreement", neighbourhood_agreement), ("trustworthiness", trustworthiness),
+                           ("continuity", continuity)):
+        values[name] = function(X, Y, k, per_point=True)
+    values["residual_variance"] = (residual_variance(X, Y, k), None)
+    values["truth_match"] = (truth_match(truth, Y), None)
+    values["collapse"] = (collapse_score(truth, Y), None)
+    return values
+
+
+def test_agrees_with_the_individual_functions(run):
+    X, Y, truth = run
+    result = evaluate(X, Y, 10, truth=truth)
+    expected = individual_values(X, Y, truth, 10)
+    assert set(result.measures) == set(expected)
+    for name, (mean, per_point) in expected.items():
+        assert result.mean[name] == pytest.approx(mean, rel=1e-12, abs=1e-15), name
+        if per_point is None:
+            assert name not in result.per_point and name not in result.median
+        else:
+            np.testing.assert_array_equal(result.per_point[name], per_point, err_msg=name)
+            assert result.median[name] == np.median(per_point)
+    reference = nieqa(X, Y, 10)
+    np.testing.assert_array_equal(result.nieqa.landmark_indices, reference.landmark_indices)
+    np.testing.assert_array_equal(result.nieqa.landmark_configuration, reference.landmark_configuration)
+    assert result.notes == ()
+
+
+def test_results_do_not_depend_on_chunk_size(run, monkeypatch):
+    X, Y, truth = run
+    default = evaluate(X, Y, 10, truth=truth)
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 20_000)
+    small = evaluate(X, Y, 10, truth=truth)
+    for name in default.measures:
+        # Sums over batches of sources (M_RV) may round differently; everything per point is identical.
+        assert small.mean[name] == pytest.approx(default.mean[name], rel=1e-12), name
+    for name, values in default.per_point.items():
+        np.testing.assert_array_equal(small.per_point[name], values, err_msg=name)
+    np.testing.assert_array_equal(small.nieqa.importance, default.nieqa.importance)
+
+
+def test_which_selects_measures_and_the_truth_gates_truth_measures(run):
+    X, Y, truth = run
+    assert evaluate(X, Y, 10, which="asim").measures == ("asim",)
+    only = evaluate(X, Y, 10, which=["trustworthiness", "normalized"])
+    assert only.measures == ("normalized", "trustworthiness")  # registry order
+    assert set(only.per_point) == {"normalized", "trustworthiness"} and only.nieqa is None
+    without_truth = evaluate(X, Y, 10, which=None)
+    assert {"truth_match", "collapse"}.isdisjoint(without_truth.measures)
+    assert set(without_truth.measures) == {entry.name for entry in specs() if not entry.needs_truth}
+    with pytest.raises(MeasureError, match=r"collapse, truth_match compare with the ground truth; pass truth="):
+        evaluate(X, Y, 10, which=["truth_match", "collapse", "asim"])
+    with pytest.raises(MeasureError, match="unknown measure 'R_N'"):
+        evaluate(X, Y, 10, which=["R_N"])
+
+
+def test_disconnected_graph_leaves_graph_measures_nan_with_a_note():
+    # Two far clusters: M_G and M_RV need all geodesics; the local measures do not.
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(80, 3)), rng.normal(size=(80, 3)) + 100.0])
+    with pytest.warns(ProcrustesLabWarning) as record:
+        result = evaluate(X, X[:, :2], 6)
+    messages = sorted(str(warning.message) for warning in record)
+    assert len(messages) == 2
+    assert messages[0].startswith("M_G not computed: NIEQA's global assessment M_G: the 6-nearest-neighbour graph")
+    assert messages[1].startswith("M_RV not computed: residual variance: the 6-nearest-neighbour graph has 2 connected")
+    assert np.isnan(result.mean["nieqa_global"]) and np.isnan(result.mean["residual_variance"])
+    assert np.isfinite(result.mean["asim"]) and result.nieqa is None
+    assert sorted(result.notes) == messages
+    # NQ Remark 1's k_l connects M_G's graph; M_RV (on the k-graph) stays NaN.
+    with pytest.warns(ProcrustesLabWarning, match="M_RV not computed"):
+        paper = evaluate(X, X[:, :2], 6, which=["nieqa_global", "residual_variance"], landmark_neighbors="paper")
+    assert np.isfinite(paper.mean["nieqa_global"]) and paper.nieqa.landmark_neighbors > 6
+    assert np.isnan(paper.mean["residual_variance"])
+
+
+def test_per_point_measures_report_mean_median_and_undefined_points():
+    # Five coincident points (k = 4): their normalized measures are NaN, left out with a warning.
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(size=(95, 2)), np.repeat([[9.0, 9.0]], 5, axis=0)])
+    Y = X @ [[0.0, 1.0], [1.0, 0.0]] + 0.01 * rng.normal(size=(100, 2))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate(X, Y, 4, which=["normalized", "asim", "trustworthiness"])
+    assert result.n_undefined == {"normalized": 5, "asim": 5, "trustworthiness": 0}
+    assert result.mean["asim"] == pytest.approx(np.nanmean(result.per_point["asim"]), rel=1e-14)
+    assert result.median["asim"] == np.nanmedian(result.per_point["asim"])
+    assert any("5 neighbourhood(s) of coincident points" in note for note in result.notes)
+    assert any(issubclass(w.category, ProcrustesLabWarning) for w in caught)
+
+
+@pytest.mark.parametrize("entry", specs(), ids=lambda entry: entry.name)
+def test_every_registered_measure_prefers_the_faithful_output(entry, swiss_roll):
+    # Common test over the registry: each measure is computed, has the declared shape, and ranks
+    # an isometric chart above a random output in its declared direction (the lower bound depends
+    # on X alone and is checked to be equal instead; the collapse score, without a direction, sits
+    # at its faithful value 1/2 for the chart and near 1 for an output unrelated to the truth).
+    X, arc_length_chart, _ = swiss_roll(500, 1)
+    random_output = np.random.default_rng(1).normal(size=(500, 2))
+    good = evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name])
+    bad = evaluate(X, random_output, 10, truth=arc_length_chart, which=[entry.name])
+    assert good.measures == (entry.name,)
+    assert (entry.name in good.per_point) == entry.per_point
+    if entry.per_point:
+        assert good.per_point[entry.name].shape == (500,)
+    if entry.name == "lower_bound":
+        assert good.mean[entry.name] == bad.mean[entry.name]
+    elif entry.lower_is_better is None:
+        assert abs(good.mean[entry.name] - 0.5) < 0.05 and bad.mean[entry.name] > 0.9
+    elif entry.lower_is_better:
+        assert good.mean[entry.name] < bad.mean[entry.name]
+    else:
+        assert good.mean[entry.name] > bad.mean[entry.name]
+    assert evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name]).mean == good.mean
+
+
+def test_result_is_read_only(run):
+    X, Y, _ = run
+    result = evaluate(X, Y, 10, which=["asim"])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.mean = {}
+    with pytest.raises(TypeError):
+        result.mean["asim"] = 0.0
+
+
+def test_bad_options_raise(run):
+    X, Y, truth = run
+    with pytest.raises(MeasureError, match=r"n_samples / 2"):
+        evaluate(X[:20], Y[:20], 10, which=["trustworthiness"])
+    with pytest.raises(MeasureError, match=r"landmark_fraction must lie in \(0, 1\]"):
+        evaluate(X, Y, 10, which=["nieqa_global"], landmark_fraction=0.0)
+    with pytest.raises(MeasureError, match=r"truth and X must have the same number of rows"):
+        evaluate(X, Y, 10, truth=truth[:5])
+    assert spec("nieqa_global").uses_geodesics

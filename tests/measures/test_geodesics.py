@@ -1,0 +1,155 @@
+"""Tests of ``measures/geodesics.py``: shortest-path counts (NIEQA's importance) and residual variance."""
+
+import importlib
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import shortest_path
+from scipy.spatial.distance import pdist, squareform
+
+import measures.chunks
+from measures import (
+    DisconnectedGraphError,
+    MeasureError,
+    geodesic_graph,
+    nearest_neighbors,
+    residual_variance,
+    shortest_path_counts,
+)
+
+geodesics_module = importlib.import_module("measures.geodesics")
+
+
+def knn_graph(n_samples, n_neighbors, seed, n_features=2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_samples, n_features))
+    return X, geodesic_graph(X, nearest_neighbors(X, n_neighbors))
+
+
+def to_networkx(graph):
+    """The undirected weighted networkx graph of a stored (directed) kNN graph, every vertex kept."""
+    coo = graph.tocoo()
+    result = nx.Graph()
+    result.add_nodes_from(range(graph.shape[0]))
+    result.add_weighted_edges_from(zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()))
+    return result
+
+
+def interior_counts_by_path_enumeration(graph, sources):
+    """Oracle: networkx's shortest path from each source to every target, interior vertices counted."""
+    network = to_networkx(graph)
+    counts = np.zeros(graph.shape[0], dtype=np.int64)
+    for source in sources:
+        for path in nx.single_source_dijkstra_path(network, int(source)).values():
+            for vertex in path[1:-1]:
+                counts[vertex] += 1
+    return counts
+
+
+# ---------------------------------------------------------------- shortest-path counts
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("n_neighbors", [3, 6])
+def test_counts_equal_twice_networkx_betweenness(seed, n_neighbors):
+    # Random Euclidean edge lengths: every shortest path is unique, and the number of ordered
+    # pairs through v is exactly twice networkx's unnormalized (unordered-pair) betweenness.
+    _, graph = knn_graph(150, n_neighbors, seed)
+    betweenness = nx.betweenness_centrality(to_networkx(graph), normalized=False, weight="weight")
+    expected = 2.0 * np.array([betweenness[v] for v in range(150)])
+    counts = shortest_path_counts(graph)
+    assert counts.dtype == np.int64 and counts.max() > 100
+    np.testing.assert_array_equal(counts, expected)
+
+
+def test_counts_from_a_subset_of_sources_match_path_enumeration():
+    _, graph = knn_graph(120, 4, seed=3)
+    sources = np.array([0, 5, 17, 60, 119])
+    np.testing.assert_array_equal(shortest_path_counts(graph, sources=sources),
+                                  interior_counts_by_path_enumeration(graph, sources))
+
+
+def test_counts_on_a_disconnected_graph_count_within_components():
+    # Two clusters far apart: no path joins them, each is counted on its own.
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(size=(60, 2)), rng.normal(size=(40, 2)) + 100.0])
+    graph = geodesic_graph(X, nearest_neighbors(X, 5))
+    np.testing.assert_array_equal(shortest_path_counts(graph), interior_counts_by_path_enumeration(graph, range(100)))
+
+
+def test_path_graph_worked_by_hand():
+    # 0 - 1 - 2 - 3 with unit edges: vertex 1 is interior to (0,2), (0,3), (2,0), (3,0): 4;
+    # vertex 2 likewise to (0,3), (1,3), (3,0), (3,1): 4; the ends to none.
+    X = np.arange(4.0)[:, None]
+    graph = geodesic_graph(X, np.array([[0, 1], [1, 0], [2, 1], [3, 2]]))
+    assert shortest_path_counts(graph).tolist() == [0, 4, 4, 0]
+
+
+def test_counts_do_not_depend_on_batch_or_block_size(monkeypatch):
+    _, graph = knn_graph(200, 5, seed=5)
+    default = shortest_path_counts(graph)
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 4000)  # 4000 / (48 * 200): 1 source per batch
+    np.testing.assert_array_equal(shortest_path_counts(graph), default)
+
+
+def test_subtree_sizes_of_a_hand_built_forest():
+    # Tree of source 0: 0 <- 1 <- 2, 0 <- 3; vertex 4 unreached. Tree of source 4: 4 <- 3 <- 0 <- 1 <- 2.
+    predecessors = np.array([[-9999, 0, 1, 0, -9999], [3, 0, 1, 4, -9999]])
+    sizes = geodesics_module._subtree_sizes(predecessors)
+    assert sizes.tolist() == [[4, 2, 1, 1, 1], [3, 2, 1, 4, 5]]
+
+
+def test_geodesic_graph_lengths_are_symmetric_euclidean_distances():
+    X, graph = knn_graph(80, 4, seed=6, n_features=3)
+    coo = graph.tocoo()
+    np.testing.assert_allclose(coo.data, np.linalg.norm(X[coo.row] - X[coo.col], axis=1), rtol=1e-15)
+    dense = graph.toarray()
+    both = (dense > 0) & (dense.T > 0)
+    np.testing.assert_array_equal(dense[both], dense.T[both])  # bit for bit, as csgraph needs
+
+
+# ---------------------------------------------------------------- residual variance
+
+
+def dense_residual_variance(X, Y, n_neighbors):
+    """Oracle: all geodesics at once, Pearson correlation over the pairs i < j."""
+    geodesics = shortest_path(geodesic_graph(X, nearest_neighbors(X, n_neighbors)), directed=False)
+    upper = np.triu_indices(len(X), 1)
+    rho = np.corrcoef(geodesics[upper], squareform(pdist(Y))[upper])[0, 1]
+    return 1.0 - rho**2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_residual_variance_matches_the_dense_computation(seed, swiss_roll):
+    X, arc_length_chart, raw_chart = swiss_roll(500, seed)
+    for Y in (arc_length_chart, raw_chart, np.random.default_rng(seed).normal(size=(500, 2))):
+        assert residual_variance(X, Y, 10) == pytest.approx(dense_residual_variance(X, Y, 10), abs=1e-12)
+
+
+def test_residual_variance_is_small_for_isomaps_goal_and_invariant_to_similarities(swiss_roll):
+    X, arc_length_chart, raw_chart = swiss_roll(800, 1)
+    isometric = residual_variance(X, arc_length_chart, 10)
+    assert isometric < 0.02 < residual_variance(X, raw_chart, 10)
+    rotation = np.array([[0.6, -0.8], [0.8, 0.6]])
+    assert residual_variance(X, 3.0 * arc_length_chart @ rotation + 7.0, 10) == pytest.approx(isometric, rel=1e-10)
+
+
+def test_residual_variance_pivot_sampling_is_seeded_and_close(pivot_sampling, swiss_roll):
+    X, _, raw_chart = swiss_roll(600, 2)
+    exact = residual_variance(X, raw_chart, 10)
+    pivot_sampling(500, 150)
+    sampled = residual_variance(X, raw_chart, 10, random_state=3)
+    assert sampled == residual_variance(X, raw_chart, 10, random_state=3)
+    assert sampled != exact and sampled == pytest.approx(exact, abs=0.05)
+    assert len(geodesics_module.pivot_sources(600, 3)) == 150
+
+
+def test_residual_variance_errors():
+    rng = np.random.default_rng(7)
+    X = np.vstack([rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 50.0])
+    with pytest.raises(DisconnectedGraphError, match=r"residual variance: the 4-nearest-neighbour graph has 2 "
+                                                     r"connected components \(sizes \[30, 30\]\).*Raise n_neighbors"):
+        residual_variance(X, X, 4)
+    with pytest.raises(MeasureError, match="every output distance is equal"):
+        residual_variance(X[:30], np.zeros((30, 2)), 5)
