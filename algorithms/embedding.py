@@ -16,19 +16,58 @@ from measures import (
 )
 from measures.seeding import check_random_state
 
-from .registry import spec
-from .scaling import apply_output_scale, fix_signs
+from .errors import ConvergenceError, DuplicatePointsError, SampleLimitError, TooFewNeighborsError, format_bytes
+from .registry import RESCALE_OPTIONS, spec
+from .scaling import apply_output_scale, fix_signs, rescale_output
 
 __all__ = ["embed"]
 
 
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _check_int(value, name, low, high, hint):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+    if not _is_int(value) or not low <= value <= high:
         raise EmbeddingError(f"{name} must be an integer in [{low}, {high}]; got {value!r}. {hint}")
     return int(value)
 
 
-def embed(name, X, *, n_neighbors, n_components=2, seed=0, **params):
+def _check_sample_limit(entry, n_samples):
+    """Refuse ``n_samples`` above the entry's ``max_samples``, saying what its dense step would take."""
+    if entry.max_samples is None or n_samples <= entry.max_samples:
+        return
+    if entry.dense_bytes is None:
+        needed, reason = None, "its dense n x n step needs O(n^2) memory"
+    else:
+        needed = entry.dense_bytes(n_samples)
+        reason = (f"its dense n x n step would take {format_bytes(needed)} at n = {n_samples}, "
+                  f"{format_bytes(entry.dense_bytes(entry.max_samples))} at the limit")
+    raise SampleLimitError(f"{entry.label} is limited to {entry.max_samples} points here ({reason}); "
+                           f"got {n_samples}. Use fewer points.", n_samples, entry.max_samples, needed)
+
+
+def _check_distinct(X):
+    """Refuse repeated rows of ``X``, naming how many and the first one.
+
+    Coincident points have no local geometry: a neighbourhood of copies has zero spread, so local
+    fits (LLE weights, LTSA/HLLE tangent spaces) become singular and every normalized measure is
+    0/0 there. Detected up front, with the count, rather than as a solver failure later.
+    """
+    # Adding 0.0 turns -0.0 into 0.0, so that the byte-wise comparison of unique sees them equal.
+    _, first, inverse = np.unique(X + 0.0, axis=0, return_index=True, return_inverse=True)
+    n_duplicates = X.shape[0] - first.size
+    if n_duplicates:
+        original = first[inverse.ravel()]
+        repeat = int(np.flatnonzero(original != np.arange(X.shape[0]))[0])
+        raise DuplicatePointsError(
+            f"X has {n_duplicates} duplicate point(s): rows equal to an earlier row (first: row {repeat} repeats "
+            f"row {original[repeat]}). Coincident points have no local shape, so local fits become singular "
+            "and the measures undefined there. Remove them first (numpy.unique(X, axis=0)) or add a little "
+            "noise.", n_duplicates)
+
+
+def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, **params):
     """Embed ``X`` in ``n_components`` dimensions with the registered algorithm ``name``.
 
     Parameters
@@ -44,24 +83,36 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, **params):
         Output dimension d.
     seed : int or numpy.random.Generator, default=0
         Seeds every random step (eigensolver start vectors).
+    output_scale : {None, "authors", "unit_variance", "unit_norm", "best_global_scale"}, default=None
+        The "rescale output" option (:data:`algorithms.RESCALE_OPTIONS`), applied after any
+        algorithm: None or ``"authors"`` keeps the authors' convention; ``"unit_variance"`` and
+        ``"unit_norm"`` centre and normalize each column; ``"best_global_scale"`` multiplies the
+        output by the factor minimizing R_N(X, cY) on the kNN graph of X with this k (SPEC §2).
     **params
         The algorithm's own parameters, as declared in its registry entry.
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
-        The embedding at the algorithm's authors' output scale (its entry's ``output_scale``), each
-        column's largest-magnitude entry positive.
+        The embedding at the requested output scale (by default its authors', the entry's
+        ``output_scale``), each column's largest-magnitude entry positive.
 
     Raises
     ------
     EmbeddingError
-        Unknown algorithm or parameter, NaN/inf input, k or d out of range, n above the method's
-        memory limit.
+        Unknown algorithm, parameter or output scale, NaN/inf input, k or d out of range.
+    TooFewNeighborsError
+        k below the method's bound for this d (HLLE: k > d(d+3)/2).
+    SampleLimitError
+        n above the method's limit (a dense n x n step); the message states the memory it needs.
+    DuplicatePointsError
+        Repeated rows in X; the message gives their number and the first one.
     DisconnectedGraphError
         The symmetrised kNN graph of a graph-based method has several components.
+    ConvergenceError
+        ARPACK did not converge.
     SolverError
-        The eigensolver failed or returned non-finite values.
+        Another eigensolver failure (a singular factor: ``SingularFactorError``), or non-finite output.
 
     Examples
     --------
@@ -74,20 +125,26 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, **params):
     entry = spec(name)
     X = check_points(X, "X", error=EmbeddingError)
     n_samples, n_features = X.shape
-    if entry.max_samples is not None and n_samples > entry.max_samples:
-        raise EmbeddingError(f"{entry.label} is limited to {entry.max_samples} points here (its dense "
-                             f"n x n step needs O(n^2) memory); got {n_samples}. Use fewer points.")
+    _check_sample_limit(entry, n_samples)
     n_components = _check_int(n_components, "n_components", 1, min(n_features, n_samples - 1),
                               "The output dimension cannot exceed the input's.")
     lowest_k = entry.min_neighbors(n_components)
-    n_neighbors = _check_int(n_neighbors, "n_neighbors", lowest_k, n_samples - 1,
-                             f"{entry.label} needs k >= {lowest_k} for d = {n_components} and k < n = "
-                             f"{n_samples}; change k or the number of points.")
+    hint = (f"{entry.label} needs k >= {lowest_k} for d = {n_components} and k < n = {n_samples}; change k or "
+            "the number of points.")
+    if _is_int(n_neighbors) and n_neighbors < lowest_k:
+        message = (entry.too_few_neighbors(int(n_neighbors), n_components) if entry.too_few_neighbors else
+                   f"n_neighbors must be an integer in [{lowest_k}, {n_samples - 1}]; got {n_neighbors!r}. {hint}")
+        raise TooFewNeighborsError(message, int(n_neighbors), lowest_k)
+    n_neighbors = _check_int(n_neighbors, "n_neighbors", lowest_k, n_samples - 1, hint)
     params = validate_parameters(entry.parameters, params, entry.name, EmbeddingError)
     try:
         check_random_state(seed)
     except ValueError as e:
         raise EmbeddingError(str(e)) from e
+    rescale = "authors" if output_scale is None else output_scale
+    if not isinstance(rescale, str) or rescale not in RESCALE_OPTIONS:
+        raise EmbeddingError(f"output_scale must be None or one of {list(RESCALE_OPTIONS)}; got {output_scale!r}.")
+    _check_distinct(X)
 
     neighbors = None
     if entry.uses_neighbors:
@@ -101,7 +158,11 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, **params):
                 f"{entry.label} cannot place them relative to each other. Raise k.", n_parts)
     try:
         Y = entry.fit(X, neighbors, n_components, seed, **params)
-    except (ArpackNoConvergence, ArpackError, LinAlgError) as e:
+    except ArpackNoConvergence as e:
+        raise ConvergenceError(f"{entry.label}: ARPACK did not converge ({e}). Raise k (a better connected "
+                               "graph converges faster), use fewer points, or choose the dense eigensolver "
+                               "where offered.") from e
+    except (ArpackError, LinAlgError) as e:
         raise SolverError(f"{entry.label}: the eigensolver failed ({e}). Try another k, or the dense "
                           "solver where offered.") from e
     except MeasureError as e:
@@ -109,4 +170,7 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, **params):
     Y = np.asarray(Y, dtype=np.float64)
     if not np.isfinite(Y).all():
         raise SolverError(f"{entry.label} returned non-finite coordinates; try another k.")
-    return fix_signs(apply_output_scale(Y, entry.output_scale))
+    Y = apply_output_scale(Y, entry.output_scale)
+    if rescale == "best_global_scale" and neighbors is None:
+        neighbors = nearest_neighbors(X, n_neighbors)  # a global method: the graph the measures will use
+    return fix_signs(rescale_output(Y, rescale, X, neighbors))

@@ -16,9 +16,15 @@ from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
 from measures import SolverError, check_random_state, neighbor_graph
 
+from .errors import ConvergenceError
 from .registry import AlgorithmSpec, register
 
-__all__ = ["classical_scaling", "isomap"]
+__all__ = ["classical_scaling", "dense_matrix_bytes", "isomap"]
+
+
+def dense_matrix_bytes(n_samples):
+    """Memory of one dense n x n float64 matrix (Isomap's geodesics, MDS's squared distances): 8 n² bytes."""
+    return 8 * n_samples**2
 
 
 def classical_scaling(squared_distances, n_components, seed):
@@ -39,9 +45,11 @@ def classical_scaling(squared_distances, n_components, seed):
 
     Raises
     ------
+    ConvergenceError
+        If ARPACK does not converge.
     SolverError
-        If ARPACK does not converge, or B has fewer than ``n_components`` positive eigenvalues
-        (distances far from Euclidean): such a coordinate would be imaginary.
+        If B has fewer than ``n_components`` positive eigenvalues (distances far from
+        Euclidean): such a coordinate would be imaginary.
 
     Notes
     -----
@@ -59,8 +67,8 @@ def classical_scaling(squared_distances, n_components, seed):
     try:
         eigenvalues, eigenvectors = eigsh(B, k=n_components, which="LA", v0=v0)
     except ArpackNoConvergence as e:
-        raise SolverError(f"classical scaling: ARPACK did not converge for {n_components} eigenpairs of an "
-                          f"{n_samples}x{n_samples} matrix; try another k or fewer points.") from e
+        raise ConvergenceError(f"classical scaling: ARPACK did not converge for {n_components} eigenpairs of an "
+                               f"{n_samples}x{n_samples} matrix; try another k or fewer points.") from e
     order = np.argsort(eigenvalues)[::-1]
     eigenvalues, eigenvectors = eigenvalues[order], eigenvectors[:, order]
     # B always has the eigenvalue 0 (constant vector), computed as +-n eps lambda_1: a d-th eigenvalue
@@ -109,4 +117,5 @@ register(AlgorithmSpec(
     citation="Tenenbaum, de Silva & Langford (2000); GR Table 2",
     description="Classical scaling of shortest-path distances on the k-nearest-neighbour graph.",
     max_samples=20_000,
+    dense_bytes=dense_matrix_bytes,
 ))

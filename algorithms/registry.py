@@ -9,13 +9,31 @@ import dataclasses
 
 from measures.errors import EmbeddingError
 
-__all__ = ["AlgorithmSpec", "OUTPUT_SCALES", "register", "spec", "specs", "available"]
+__all__ = ["AlgorithmSpec", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "register", "spec", "specs",
+           "available"]
+
+# What a method aims at (PN §1): keeping distances, or a quadratic form under a normalization
+# constraint; t-SNE matches neighbour probabilities and is neither.
+OUTPUTS = ("isometric", "normalized", "probabilistic")
 
 # Output-scale conventions of SPEC §2. They decide R_N of normalized-output methods.
 OUTPUT_SCALES = {
     "isometric": "distances kept at the input's scale",
     "unit_variance": "each output coordinate centred with unit variance (Roweis' LLE code; PN Eq. 3)",
     "unit_norm": "each output coordinate centred with unit Euclidean norm (Zhang's LTSA code)",
+    "diffusion": "diffusion coordinates λ_j^t ψ_j, ψ_j of unit norm under the stationary distribution "
+                 "(Coifman & Lafon 2006): Euclidean distance is diffusion distance",
+    "tsne": "t-SNE's own coordinates, as its gradient descent leaves them: their scale carries no meaning",
+}
+
+# The "rescale output" choices of :func:`algorithms.embed` (``output_scale=``), applied after any
+# algorithm; "authors" (or None) keeps the entry's own convention.
+RESCALE_OPTIONS = {
+    "authors": "the algorithm's authors' convention (its entry's output_scale)",
+    "unit_variance": OUTPUT_SCALES["unit_variance"],
+    "unit_norm": OUTPUT_SCALES["unit_norm"],
+    "best_global_scale": "multiplied by the one factor c > 0 minimizing R_N(X, cY) on the same kNN graph "
+                         "(R_C and ASIM do not change)",
 }
 
 
@@ -29,8 +47,9 @@ class AlgorithmSpec:
         Registry key, e.g. ``"ltsa"``.
     label : str
         Display name.
-    output : {"isometric", "normalized"}
-        Whether the method aims at an isometric embedding or normalizes its output (PN §1).
+    output : {"isometric", "normalized", "probabilistic"}
+        Whether the method aims at an isometric embedding, normalizes its output (PN §1), or
+        matches neighbour probabilities (t-SNE).
     output_scale : str
         Key of :data:`OUTPUT_SCALES`: the authors' convention, applied to every output.
     parameters : tuple of measures.Parameter
@@ -49,6 +68,12 @@ class AlgorithmSpec:
         ``min_neighbors(n_components) -> int``, the smallest k the method accepts.
     max_samples : int or None
         Largest n the method is allowed to run on here (a dense n x n step), or None.
+    too_few_neighbors : callable or None
+        ``too_few_neighbors(n_neighbors, n_components) -> str``: the method's own explanation of a
+        k below ``min_neighbors`` (HLLE's bound), used instead of the generic message.
+    dense_bytes : callable or None
+        ``dense_bytes(n_samples) -> int``: memory of the method's dense n x n step, stated when
+        ``max_samples`` refuses an input.
     """
 
     name: str
@@ -62,9 +87,11 @@ class AlgorithmSpec:
     uses_neighbors: bool = True
     min_neighbors: object = lambda n_components: 1
     max_samples: int = None
+    too_few_neighbors: object = None
+    dense_bytes: object = None
 
     def __post_init__(self):
-        if self.output not in ("isometric", "normalized") or self.output_scale not in OUTPUT_SCALES:
+        if self.output not in OUTPUTS or self.output_scale not in OUTPUT_SCALES:
             raise ValueError(f"bad output metadata for {self.name!r}: {self.output!r}, {self.output_scale!r}")
 
 

@@ -6,21 +6,65 @@ them; adding a data set means adding its sampler and one entry here.
 """
 
 import dataclasses
+import warnings
 
 import numpy as np
 
-from measures.errors import DatasetError, SeedError
+from measures.errors import DatasetError, ProcrustesLabWarning, SeedError
 from measures.parameters import Parameter, validate_parameters
 from measures.seeding import check_random_state
 
-from . import surfaces
+from . import images, surfaces
 
-__all__ = ["Dataset", "DatasetSpec", "available", "load", "spec", "specs"]
+__all__ = ["Chart", "Dataset", "DatasetSpec", "available", "load", "spec", "specs"]
 
 # The noise modifier of SPEC §1, common to every data set.
 NOISE_PARAMETER = Parameter(
     "noise", "noise σ", "float", 0.0, low=0.0,
     help="Standard deviation of isotropic Gaussian noise added to the input points (not to the truth).")
+
+# The stretch modifier of SPEC §1, common to every data set. It is listed among each set's
+# ``parameters`` (so the dashboard shows it with them) but applied by :func:`load`, not the sampler.
+STRETCH_PARAMETER = Parameter(
+    "stretch", "stretch c", "float", 1.0, low=0.1, high=10.0,
+    help="Factor on the first input coordinate (PN Fig. 6: 3 for the swiss roll, 4 for the fishbowl); "
+         "the truth is left as it was, so it is no longer isometric when c != 1.")
+# Sampler keywords that are modifiers, not a set's own parameters.
+_MODIFIERS = ("stretch",)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chart:
+    """One ground-truth chart a data set can return.
+
+    Attributes
+    ----------
+    name : str
+        Value of the set's ``chart`` parameter that selects it (when the set offers several).
+    labels : tuple of str
+        Names of the chart's coordinates; the first also names the default colouring.
+    isometric : bool
+        Whether the chart is an isometry of the sampled manifold (R_N of the chart tends to 0).
+    conformal : bool
+        Whether it is conformal (R_C tends to 0; GR Theorem 3). Isometric charts are conformal.
+    """
+
+    name: str
+    labels: tuple
+    isometric: bool
+    conformal: bool
+
+    def __post_init__(self):
+        if self.isometric and not self.conformal:
+            raise ValueError(f"chart {self.name!r}: an isometric chart is conformal")
+
+
+def _chart_parameter(*charts):
+    """The ``chart`` choice parameter of a set that offers several charts, the first the default."""
+    return Parameter("chart", "ground truth", "choice", charts[0].name, choices=tuple(c.name for c in charts),
+                     help="Which chart of the manifold is returned as its ground truth: "
+                          + "; ".join(f"{c.name}: {'isometric' if c.isometric else 'conformal' if c.conformal else 'neither isometric nor conformal'}"
+                                      for c in charts) + ".")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,17 +82,29 @@ class DatasetSpec:
     citation : str
         Where the set comes from, e.g. ``"GR §5, Table 1, Fig. 1"``.
     default_n : int
-        Sample size used when the caller gives none (the paper's).
+        Sample size used when the caller gives none (the paper's). For a finite set, the size of
+        the whole set at the default parameters.
+    parameters : tuple of measures.Parameter
+        The tunables the dashboard shows for this set: its own parameters, the ``chart`` choice
+        when it offers several charts, and the ``stretch`` modifier (``n`` and ``noise`` have
+        controls of their own).
+    charts : tuple of Chart
+        The ground-truth charts the set can return, the default first; empty when no truth is
+        known (the digits).
+    sample : callable
+        ``sample(n, rng, **params) -> (X, truth)`` or ``(X, truth, color)``; receives validated
+        values of the set's own parameters (and ``chart``), never ``stretch``. ``truth`` is None
+        when the set has no chart, and ``color`` then required.
     n_low, n_high : int
         Closed range of the sample size.
-    parameters : tuple of measures.Parameter
-        The set's own tunables (``n`` and ``noise`` are common to all).
-    truth_labels : tuple of str
-        Names of the ground-truth columns; the first also names the plot colouring.
-    isometric : bool
-        Whether the truth is an isometric chart of the sampled manifold.
-    sample : callable
-        ``sample(n, rng, **params) -> (X, truth)``; receives validated values.
+    population : callable or None
+        For a finite set (a lattice, a grid of views, the digits), ``population(**params)`` gives
+        how many points the set's own parameters make; ``n`` then asks for a seeded subset of
+        them and the default (None) takes all. None for sets sampled from a continuum.
+    image_shape : callable or None
+        For image sets, ``image_shape(**params)`` gives the shape a row of X reshapes to.
+    color_label : str
+        Name of the colouring when the set has no chart (the digits' class).
     """
 
     name: str
@@ -57,17 +113,45 @@ class DatasetSpec:
     citation: str
     default_n: int
     parameters: tuple
-    truth_labels: tuple
-    isometric: bool
+    charts: tuple
     sample: object
     n_low: int = 50
     n_high: int = 200_000
+    population: object = None
+    image_shape: object = None
+    color_label: str = ""
+
+    def __post_init__(self):
+        names = [parameter.name for parameter in self.parameters]
+        chart_choices = tuple(chart.name for chart in self.charts)
+        declared = next((p.choices for p in self.parameters if p.name == "chart"), None)
+        if len(self.charts) > 1 and declared != chart_choices:
+            raise ValueError(f"data set {self.name!r}: its 'chart' parameter must offer {chart_choices}")
+        if len(self.charts) <= 1 and "chart" in names:
+            raise ValueError(f"data set {self.name!r}: a 'chart' parameter needs several charts")
+        if not self.charts and not self.color_label:
+            raise ValueError(f"data set {self.name!r}: a set without a chart needs a color_label")
+
+    @property
+    def truth_labels(self):
+        """Names of the default chart's columns, or ``(color_label,)`` for a set without a chart.
+
+        Either way they name the columns the dashboard can colour by (the truth, or the colouring
+        when there is no truth).
+        """
+        return self.charts[0].labels if self.charts else (self.color_label,)
+
+    @property
+    def isometric(self):
+        """Whether the default chart is isometric (False for a set without a chart)."""
+        return bool(self.charts) and self.charts[0].isometric
 
     @property
     def size_parameter(self):
         """The sample size ``n`` as a :class:`measures.Parameter`, for validation and the slider."""
-        return Parameter("n", "points", "int", self.default_n, low=self.n_low, high=self.n_high,
-                         help="Number of points sampled.")
+        help_text = ("Number of points sampled." if self.population is None else
+                     "Number of points kept, a seeded subset of the whole set; empty keeps them all.")
+        return Parameter("n", "points", "int", self.default_n, low=self.n_low, high=self.n_high, help=help_text)
 
     @property
     def all_parameters(self):
@@ -84,19 +168,29 @@ class Dataset:
     Attributes
     ----------
     X : ndarray of shape (n_samples, n_features), float64
-        Input points, noise included.
+        Input points, stretch and noise included.
     truth : ndarray of shape (n_samples, d), float64, or None
-        Ground-truth chart of the noiseless points, row for row; None where none is known.
+        Ground-truth chart of the unstretched, noiseless points, row for row; None where none is
+        known (then ``color`` carries the class labels).
     color : ndarray of shape (n_samples,), float64
-        A colouring for plots: the first truth coordinate (the swiss roll's arc length).
+        A colouring for plots: the first truth coordinate (the swiss roll's arc length), or the
+        class of each point when there is no truth.
     name : str
         Registry key.
     description : str
         One sentence on the set.
     isometric : bool
-        Whether ``truth`` is an isometric chart of the manifold X was sampled from.
+        Whether ``truth`` is an isometric chart of the manifold X was sampled from (False after a
+        stretch, which changes the manifold but not the truth).
     params : dict
-        The validated values used: ``n``, the set's own parameters, ``noise`` and ``seed``.
+        The validated values used: ``n`` (the number of points returned), the set's own
+        parameters, ``stretch``, ``noise`` and ``seed``.
+    conformal : bool
+        Whether ``truth`` is a conformal chart (true of isometric charts too).
+    truth_labels : tuple of str
+        Names of the truth's columns (of the colouring when there is no truth).
+    image_shape : tuple of int or None
+        For image sets, the shape ``X[i]`` reshapes to for display (``X[i].reshape(image_shape)``).
     """
 
     X: np.ndarray
@@ -106,7 +200,22 @@ class Dataset:
     description: str
     isometric: bool
     params: dict
+    conformal: bool = False
+    truth_labels: tuple = ()
+    image_shape: tuple = None
 
+
+def _with_stretch(*parameters):
+    """A set's parameters followed by the stretch modifier, as listed in its spec."""
+    return (*parameters, STRETCH_PARAMETER)
+
+
+_ROLL_CHART = Chart("arc length", ("arc length", "height"), isometric=True, conformal=True)
+_SPHERE_EQUIDISTANT = Chart("equidistant", ("θ cos φ", "θ sin φ"), isometric=False, conformal=False)
+_SPHERE_STEREOGRAPHIC = Chart("stereographic", ("stereographic u", "stereographic v"), isometric=False,
+                              conformal=True)
+_CYLINDER_UNROLLED = Chart("unrolled", ("arc length rφ", "height"), isometric=True, conformal=True)
+_CYLINDER_ANNULUS = Chart("annulus", ("annulus u", "annulus v"), isometric=False, conformal=True)
 
 _SPECS = (
     DatasetSpec(
@@ -116,36 +225,67 @@ _SPECS = (
                     "is isometric.",
         citation="GR §5, Table 1, Fig. 1",
         default_n=1600,
-        parameters=(),
-        truth_labels=("arc length", "height"),
-        isometric=True,
+        parameters=_with_stretch(),
+        charts=(_ROLL_CHART,),
         sample=surfaces.swiss_roll,
+    ),
+    DatasetSpec(
+        name="swisshole",
+        label="Swiss roll with a hole",
+        description="The swiss roll minus the rectangle 9 < t < 12, 9 < h < 14 of its parameters: "
+                    "isometric chart, non-convex domain.",
+        citation="NQ Table II, Fig. 3; ML Fig. 3",
+        default_n=1000,
+        parameters=_with_stretch(
+            Parameter("hole_width", "hole width Δt", "float", surfaces.SWISS_HOLE_SIZE[0], low=0.0, high=7.0,
+                      help="Extent of the hole in the spiral angle t, centred at t = 10.5 (0: no hole)."),
+            Parameter("hole_height", "hole height Δh", "float", surfaces.SWISS_HOLE_SIZE[1], low=0.0, high=18.0,
+                      help="Extent of the hole in the height h, centred at h = 11.5 (0: no hole)."),
+        ),
+        charts=(_ROLL_CHART,),
+        sample=surfaces.swiss_hole,
     ),
     DatasetSpec(
         name="hemisphere",
         label="Hemisphere",
         description="The upper unit hemisphere, uniform in area; a curved surface, so no chart is "
-                    "isometric (the truth is the azimuthal equidistant chart).",
+                    "isometric (the truth is the azimuthal equidistant chart, or the conformal "
+                    "stereographic one).",
         citation="GR §5, Table 1, Fig. 2",
         default_n=2500,
-        parameters=(),
-        truth_labels=("θ cos φ", "θ sin φ"),
-        isometric=False,
+        parameters=_with_stretch(_chart_parameter(_SPHERE_EQUIDISTANT, _SPHERE_STEREOGRAPHIC)),
+        charts=(_SPHERE_EQUIDISTANT, _SPHERE_STEREOGRAPHIC),
         sample=surfaces.hemisphere,
+    ),
+    DatasetSpec(
+        name="fishbowl",
+        label="Fishbowl",
+        description="The unit sphere minus a cap around the north pole, uniform in area; the truth is "
+                    "the azimuthal equidistant chart from the south pole (or the stereographic one).",
+        citation="PN §5.5, Figs. 6B, 8",
+        default_n=2400,
+        parameters=_with_stretch(
+            Parameter("rim_height", "rim height z₀", "float", 0.8, low=-0.5, high=0.95,
+                      help="Points with z <= z₀ are kept: the bowl's rim is the circle z = z₀."),
+            _chart_parameter(_SPHERE_EQUIDISTANT, _SPHERE_STEREOGRAPHIC),
+        ),
+        charts=(_SPHERE_EQUIDISTANT, _SPHERE_STEREOGRAPHIC),
+        sample=surfaces.fishbowl,
     ),
     DatasetSpec(
         name="cylinder",
         label="Cylinder",
         description="A cylinder, uniform in area; its unrolled chart is isometric but cut at a seam, "
-                    "as the cylinder has no embedding in the plane.",
+                    "as the cylinder has no isometric embedding in the plane (its annulus chart is "
+                    "conformal and seamless).",
         citation="GR §5, Table 1, Figs. 3 and 5",
         default_n=800,
-        parameters=(
+        parameters=_with_stretch(
             Parameter("radius", "radius", "float", 1.0, low=0.1, high=10.0, help="Radius of the cylinder."),
             Parameter("height", "height", "float", 1.0, low=0.1, high=10.0, help="Height of the cylinder."),
+            _chart_parameter(_CYLINDER_UNROLLED, _CYLINDER_ANNULUS),
         ),
-        truth_labels=("arc length rφ", "height"),
-        isometric=True,
+        charts=(_CYLINDER_UNROLLED, _CYLINDER_ANNULUS),
         sample=surfaces.cylinder,
     ),
     DatasetSpec(
@@ -155,15 +295,103 @@ _SPECS = (
                     "output algorithms collapse it when L is large.",
         citation="PN §3, Fig. 1",
         default_n=1000,
-        parameters=(
+        parameters=_with_stretch(
             Parameter("length", "length L", "float", 6.0, low=1.0, high=50.0,
                       help="Length of the strip; its width is 1."),
             Parameter("thickness", "thickness σ", "float", 0.0, low=0.0, high=1.0,
                       help="Standard deviation of Gaussian offsets normal to the strip (PN: 0.01)."),
         ),
-        truth_labels=("u", "v"),
-        isometric=True,
+        charts=(Chart("identity", ("u", "v"), isometric=True, conformal=True),),
         sample=surfaces.strip,
+    ),
+    DatasetSpec(
+        name="grid",
+        label="Grid",
+        description="The integer lattice [-m..m] × [-q..q] in a plane; Laplacian eigenmaps keep 81 × 41 "
+                    "two-dimensional and fold 81 × 39 into a curve.",
+        citation="PN §4, Fig. 4",
+        default_n=surfaces.grid_size(half_width=40, half_height=20),
+        parameters=_with_stretch(
+            Parameter("half_width", "half-width m", "int", 40, low=1, high=150,
+                      help="The lattice has 2m + 1 columns (PN: 81, m = 40)."),
+            Parameter("half_height", "half-height q", "int", 20, low=1, high=150,
+                      help="The lattice has 2q + 1 rows (PN: 41 or 39, q = 20 or 19)."),
+        ),
+        charts=(Chart("identity", ("i", "j"), isometric=True, conformal=True),),
+        sample=surfaces.grid,
+        n_low=9,
+        population=surfaces.grid_size,
+    ),
+    DatasetSpec(
+        name="gaussian",
+        label="Gaussian surface",
+        description="The graph of a Gaussian bump over N(0, I₂) parameters; nearly isometric to them "
+                    "(lengths stretch by at most 0.5 %).",
+        citation="NQ §V, Table II, Fig. 4",
+        default_n=1000,
+        parameters=_with_stretch(),
+        charts=(Chart("parameters", ("u₁", "u₂"), isometric=False, conformal=False),),
+        sample=surfaces.gaussian_surface,
+    ),
+    DatasetSpec(
+        name="three_peaks",
+        label="Three peaks",
+        description="A square with one bump and two dips (heights ±1) over uniform parameters; the chart "
+                    "is far from isometric on the flanks.",
+        citation="ML §5, Fig. 4",
+        default_n=1225,
+        parameters=_with_stretch(),
+        charts=(Chart("parameters", ("t", "s"), isometric=False, conformal=False),),
+        sample=surfaces.three_peaks,
+    ),
+    DatasetSpec(
+        name="s_curve",
+        label="S-curve",
+        description="scikit-learn's S-shaped sheet: two half circles of radius 1 joined, 2 high; its "
+                    "(angle, height) chart is isometric.",
+        citation="scikit-learn make_s_curve",
+        default_n=1000,
+        parameters=_with_stretch(),
+        charts=(Chart("parameters", ("angle t", "height"), isometric=True, conformal=True),),
+        sample=surfaces.s_curve,
+    ),
+    DatasetSpec(
+        name="digits",
+        label="Handwritten digits",
+        description="8 × 8 grey images of handwritten digits (64-D) from scikit-learn's bundled set, "
+                    "filtered by class; no ground truth, coloured by class.",
+        citation="ML Fig. 5 ('2'–'5'); GR Table 1 (twos); data: UCI via sklearn.datasets.load_digits",
+        default_n=177,  # the '2's of load_digits (checked by the tests; avoids reading the file at import)
+        parameters=_with_stretch(
+            Parameter("classes", "classes", "choice", "2", choices=images.DIGIT_CLASSES,
+                      help="Which digits to keep: one class (GR's twos) or a range (ML's '2-5')."),
+        ),
+        charts=(),
+        sample=images.digits,
+        n_low=10,
+        population=images.digits_size,
+        image_shape=lambda **params: (8, 8),
+        color_label="digit class",
+    ),
+    DatasetSpec(
+        name="globe",
+        label="Globe images",
+        description="Grey s × s images of a seeded, procedurally textured globe seen from 30 azimuths "
+                    "(-45°..45°) × 30 elevations (-30°..60°); the truth is (azimuth, elevation).",
+        citation="PN §5.5, Figs. 6C, 9 (images rendered here, not Hamm's photographs)",
+        default_n=images.globe_size(image_size=32, elevation_rows=30),
+        parameters=_with_stretch(
+            Parameter("image_size", "image size s", "int", 32, low=8, high=64,
+                      help="Each view is an s × s grey image (s² input dimensions)."),
+            Parameter("elevation_rows", "elevations", "int", 30, low=2, high=30,
+                      help="Elevations kept, the middle rows of 30: 30 is PN's 30 × 30 array, 10 their "
+                           "30 × 10 strip."),
+        ),
+        charts=(Chart("angles", ("azimuth (°)", "elevation (°)"), isometric=False, conformal=False),),
+        sample=images.globe,
+        n_low=10,
+        population=images.globe_size,
+        image_shape=lambda *, image_size, **params: (image_size, image_size),
     ),
 )
 
@@ -209,14 +437,19 @@ def load(name, n=None, *, noise=0.0, seed=0, **params):
         Registry key, one of :func:`available`.
     n : int, optional
         Number of points, in ``[spec(name).n_low, spec(name).n_high]``; default
-        ``spec(name).default_n`` (the paper's).
+        ``spec(name).default_n`` (the paper's). For a finite set (``spec(name).population`` not
+        None: grid, digits, globe) the set's own parameters fix how many points exist; ``n`` then
+        keeps a seeded random subset of them, in the set's order, and the default keeps all. An
+        ``n`` above the set's size keeps all, with a ``ProcrustesLabWarning`` saying so.
     noise : float, default=0.0
         Standard deviation σ >= 0 of isotropic Gaussian noise added to X (SPEC §1); the truth
         stays that of the noiseless points.
     seed : int or numpy.random.Generator, default=0
         Seeds ``numpy.random.default_rng``; a Generator is used as it is and advanced.
     **params
-        The set's own parameters (see ``spec(name).parameters``); omitted or None means default.
+        The set's own parameters (see ``spec(name).parameters``), ``chart`` where the set offers
+        several, and ``stretch`` (factor c on the first input coordinate, SPEC §1; default 1);
+        omitted or None means default.
 
     Returns
     -------
@@ -233,7 +466,9 @@ def load(name, n=None, *, noise=0.0, seed=0, **params):
     The sampler's draws come first and the noise's after them, from the same Generator, so a seed
     fixes the clean sample whatever the noise. The noise is drawn even at σ = 0, so a Generator
     passed as ``seed`` advances alike whatever σ, and for one seed changing σ scales a single
-    perturbation ``σ ε`` instead of drawing a new one.
+    perturbation ``σ ε`` instead of drawing a new one. The stretch multiplies the first column
+    of the clean X before the noise is added (PN stretch the data, then nothing is added); the
+    truth keeps the unstretched chart, so ``isometric`` and ``conformal`` are False for c != 1.
 
     Examples
     --------
@@ -246,6 +481,13 @@ def load(name, n=None, *, noise=0.0, seed=0, **params):
     ((400, 3), (400, 2), 0.1)
     >>> bool(np.array_equal(clean.truth, noisy.truth)), bool(np.array_equal(clean.X, noisy.X))
     (True, False)
+
+    A finite set is whole by default; ``n`` keeps a subset:
+
+    >>> load("grid", half_width=40, half_height=19).X.shape
+    (3159, 3)
+    >>> load("grid", 500, half_width=40, half_height=19).params["n"]
+    500
     """
     entry = spec(name)
     values = validate_parameters(entry.all_parameters, {"n": n, "noise": noise, **params}, name, DatasetError)
@@ -253,16 +495,35 @@ def load(name, n=None, *, noise=0.0, seed=0, **params):
         rng = check_random_state(seed)
     except SeedError as error:
         raise DatasetError(f"{name}: {error}") from error
-    own = {parameter.name: values[parameter.name] for parameter in entry.parameters}
-    X, truth = entry.sample(values["n"], rng, **own)
+    own = {parameter.name: values[parameter.name] for parameter in entry.parameters
+           if parameter.name not in _MODIFIERS}
+    size = values["n"]
+    if entry.population is not None:
+        available_points = entry.population(**{key: value for key, value in own.items() if key != "chart"})
+        if n is None:
+            size = available_points
+        elif size > available_points:
+            warnings.warn(f"{name}: n = {size} exceeds the {available_points} points these parameters give; "
+                          f"all {available_points} are used.", ProcrustesLabWarning, stacklevel=2)
+            size = available_points
+    X, truth, *color = entry.sample(size, rng, **own)
+    X = np.array(X, dtype=np.float64)
+    X[:, 0] *= values["stretch"]
     X = X + values["noise"] * rng.standard_normal(X.shape)
+    chart = next((c for c in entry.charts if c.name == own.get("chart")), entry.charts[0] if entry.charts else None)
+    color = np.asarray(color[0], dtype=np.float64) if color else truth[:, 0].copy()
+    unstretched = values["stretch"] == 1.0
     return Dataset(
         X=_read_only(X),
-        truth=_read_only(truth),
-        color=_read_only(truth[:, 0].copy()),
+        truth=None if truth is None else _read_only(np.asarray(truth, dtype=np.float64)),
+        color=_read_only(color),
         name=name,
         description=entry.description,
-        isometric=entry.isometric,
+        isometric=chart is not None and chart.isometric and unstretched,
         # An int seed is echoed as a plain int so that params can enter a cache key.
-        params={**values, "seed": seed if isinstance(seed, np.random.Generator) else int(seed)},
+        params={**values, "n": int(X.shape[0]),
+                "seed": seed if isinstance(seed, np.random.Generator) else int(seed)},
+        conformal=chart is not None and chart.conformal and unstretched,
+        truth_labels=chart.labels if chart is not None else (entry.color_label,),
+        image_shape=None if entry.image_shape is None else tuple(entry.image_shape(**own)),
     )

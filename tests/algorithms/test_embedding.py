@@ -10,8 +10,16 @@ from numpy.linalg import LinAlgError
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 
 import algorithms
+import datasets
 import measures
-from algorithms import EmbeddingError, SolverError
+from algorithms import (
+    ConvergenceError,
+    DuplicatePointsError,
+    EmbeddingError,
+    SampleLimitError,
+    SolverError,
+    TooFewNeighborsError,
+)
 
 # Columns (0, 1, 5) and (1, -3, 2): centred they are (-2, -1, 3) and (1, -3, 2), both of norm √14.
 FIXED_OUTPUT = np.array([[0.0, 1.0], [1.0, -3.0], [5.0, 2.0]])
@@ -94,8 +102,16 @@ def test_output_dimension_is_bounded_by_the_sample_size_too():
         algorithms.embed("pca", X, n_neighbors=1, n_components=3)
 
 
+def test_arpack_non_convergence_becomes_a_convergence_error(points, replace_entry):
+    error = ArpackNoConvergence("ARPACK error -1: No convergence", np.empty(0), np.empty((0, 0)))
+    replace_entry("isomap", fit=RecordingFit(error=error))
+    with pytest.raises(ConvergenceError, match=r"Isomap: ARPACK did not converge \(.*No convergence\)\. "
+                                               r"Raise k .*use fewer points, or choose the dense eigensolver") as caught:
+        algorithms.embed("isomap", points, n_neighbors=6)
+    assert caught.value.__cause__ is error and isinstance(caught.value, SolverError)
+
+
 @pytest.mark.parametrize("error", [
-    ArpackNoConvergence("ARPACK error -1: No convergence", np.empty(0), np.empty((0, 0))),
     ArpackError(-9999),
     LinAlgError("Singular matrix"),
 ])
@@ -134,3 +150,116 @@ def test_input_is_not_modified(points):
     for name in algorithms.available():
         algorithms.embed(name, X, n_neighbors=8)
     assert np.array_equal(X, points)
+
+
+# --- diagnostics before the algorithm runs -------------------------------------------------------
+
+
+def test_duplicate_points_are_refused_naming_how_many(points, replace_entry):
+    fit = replace_entry("lle", fit=RecordingFit()).fit
+    X = np.vstack([points, points[[3, 3, 17]]])  # rows 40, 41 repeat row 3; row 42 repeats row 17
+    with pytest.raises(DuplicatePointsError, match=r"^X has 3 duplicate point\(s\): rows equal to an earlier row "
+                                                   r"\(first: row 40 repeats row 3\)\. .*Remove them first "
+                                                   r"\(numpy.unique\(X, axis=0\)\) or add a little noise\.$") as caught:
+        algorithms.embed("lle", X, n_neighbors=6)
+    assert caught.value.n_duplicates == 3 and fit.calls == []
+
+
+def test_negative_zero_is_a_duplicate_of_zero():
+    X = np.array([[0.0, 1.0], [1.0, 2.0], [-0.0, 1.0], [3.0, 0.5]])
+    with pytest.raises(DuplicatePointsError, match=r"X has 1 duplicate point\(s\).*row 2 repeats row 0"):
+        algorithms.embed("pca", X, n_neighbors=1)
+
+
+def test_duplicates_are_refused_for_every_algorithm(points):
+    X = np.vstack([points, points[:1]])
+    for name in algorithms.available():
+        with pytest.raises(DuplicatePointsError, match="X has 1 duplicate point"):
+            algorithms.embed(name, X, n_neighbors=8)
+
+
+def test_k_below_the_minimum_is_a_typed_error_with_the_generic_message(points):
+    with pytest.raises(TooFewNeighborsError, match=r"^n_neighbors must be an integer in \[3, 39\]; got 2\. LLE needs "
+                                                   r"k >= 3 for d = 2 and k < n = 40; change k or the number of "
+                                                   r"points\.$") as caught:
+        algorithms.embed("lle", points, n_neighbors=2)
+    assert (caught.value.n_neighbors, caught.value.minimum) == (2, 3)
+
+
+def test_sample_limit_states_the_memory_the_dense_step_needs(replace_entry):
+    X = datasets.load("swissroll", 300, seed=0).X
+    replace_entry("isomap", max_samples=200)
+    # Isomap's geodesic matrix: 8 n² bytes, 720 kB at n = 300 and 320 kB at the limit.
+    with pytest.raises(SampleLimitError, match=r"^Isomap is limited to 200 points here \(its dense n x n step would take "
+                                               r"720.0 kB at n = 300, 320.0 kB at the limit\); got 300\. Use fewer "
+                                               r"points\.$") as caught:
+        algorithms.embed("isomap", X, n_neighbors=8)
+    assert caught.value.bytes_needed == 8 * 300**2
+
+
+def test_isomap_refuses_large_n_stating_gigabytes():
+    # The real limit, checked before any work: no 7 GB matrix is allocated to find out.
+    X = np.zeros((30_000, 3))
+    with pytest.raises(SampleLimitError, match=r"Isomap is limited to 20000 points here \(its dense n x n step would "
+                                               r"take 7.2 GB at n = 30000, 3.2 GB at the limit\); got 30000"):
+        algorithms.embed("isomap", X, n_neighbors=8)
+
+
+# --- "rescale output" ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ltsa_roll():
+    """``(X, Y)``: LTSA's unit-norm embedding of the 400-point roll at k = 8."""
+    roll = datasets.load("swissroll", 400, seed=0)
+    return roll.X, algorithms.embed("ltsa", roll.X, n_neighbors=8)
+
+
+@pytest.mark.parametrize("option", ["unit_variance", "unit_norm"])
+def test_normalizing_options_are_exact(option, ltsa_roll):
+    X, _ = ltsa_roll
+    for name in ("isomap", "ltsa"):
+        Y = algorithms.embed(name, X, n_neighbors=8, output_scale=option)
+        np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-12)
+        spread = Y.std(axis=0) if option == "unit_variance" else np.linalg.norm(Y, axis=0)
+        np.testing.assert_allclose(spread, 1.0, rtol=1e-12)
+
+
+def test_authors_option_is_the_default(ltsa_roll):
+    X, Y = ltsa_roll
+    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, output_scale="authors"), Y)
+    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, output_scale=None), Y)
+
+
+def test_best_global_scale_lowers_rn_and_keeps_rc(ltsa_roll):
+    X, Y = ltsa_roll
+    scaled = algorithms.embed("ltsa", X, n_neighbors=8, output_scale="best_global_scale")
+    # One positive factor, no rotation or flip.
+    factor = (scaled * Y).sum() / (Y * Y).sum()
+    np.testing.assert_allclose(scaled, factor * Y, rtol=1e-12)
+    before = {v: measures.procrustes(X, Y, 8, variant=v) for v in ("normalized", "conformal")}
+    after = {v: measures.procrustes(X, scaled, 8, variant=v) for v in ("normalized", "conformal")}
+    assert before["normalized"] > 0.95 and after["normalized"] < 0.5 * before["normalized"]
+    assert after["conformal"] == pytest.approx(before["conformal"], rel=1e-9)
+    # It is the minimum: any other factor scores worse.
+    for nudge in (0.9, 1.1):
+        assert measures.procrustes(X, nudge * scaled, 8) > after["normalized"]
+
+
+def test_best_global_scale_of_a_global_method_uses_the_kNN_graph_of_k(ltsa_roll):
+    # PCA builds no graph; the scale is fitted on the graph with the k given, which the measures use.
+    X, _ = ltsa_roll
+    Y = algorithms.embed("pca", X, n_neighbors=8)
+    for k in (5, 20):
+        scaled = algorithms.embed("pca", X, n_neighbors=k, output_scale="best_global_scale")
+        expected = measures.local_procrustes(X, Y, measures.nearest_neighbors(X, k)).best_global_scale()
+        np.testing.assert_allclose(scaled, expected * Y, rtol=1e-12)
+
+
+@pytest.mark.parametrize("bad", ["isometric", "unit variance", 1.0, ["unit_norm"]])
+def test_unknown_rescale_option_is_refused(bad, points, replace_entry):
+    fit = replace_entry("lle", fit=RecordingFit()).fit
+    with pytest.raises(EmbeddingError, match=rf"output_scale must be None or one of \['authors', 'unit_variance', "
+                                             rf"'unit_norm', 'best_global_scale'\]; got {re.escape(repr(bad))}\."):
+        algorithms.embed("lle", points, n_neighbors=6, output_scale=bad)
+    assert fit.calls == []

@@ -11,7 +11,7 @@ from sklearn.manifold import Isomap
 import algorithms
 import datasets
 import measures
-from algorithms import SolverError, isomap as isomap_module
+from algorithms import ConvergenceError, SolverError, isomap as isomap_module
 from algorithms.isomap import classical_scaling
 from algorithms.scaling import fix_signs
 
@@ -65,7 +65,7 @@ def test_classical_scaling_reports_arpack_failure(monkeypatch):
 
     monkeypatch.setattr(isomap_module, "eigsh", no_convergence)
     points = np.random.default_rng(0).uniform(size=(20, 2))
-    with pytest.raises(SolverError, match=r"ARPACK did not converge for 2 eigenpairs of an 20x20 matrix") as caught:
+    with pytest.raises(ConvergenceError, match=r"ARPACK did not converge for 2 eigenpairs of an 20x20 matrix") as caught:
         classical_scaling(cdist(points, points, "sqeuclidean"), 2, 0)
     assert isinstance(caught.value.__cause__, ArpackNoConvergence)
 

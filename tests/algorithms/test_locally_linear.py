@@ -1,5 +1,6 @@
-"""Tests of ``algorithms/locally_linear.py``: LLE and LTSA against scikit-learn, LTSA's exactness on flat
-data, and the dense-solver retry of SPEC §2 (reported by a warning, or refused when ARPACK was asked for)."""
+"""Tests of ``algorithms/locally_linear.py``: LLE, MLLE, HLLE and LTSA against scikit-learn, exactness on
+flat data, HLLE's neighbour bound, and the dense-solver retry of SPEC §2 (reported by a warning, refused
+when ARPACK was asked for, and refused above the dense solver's size limit)."""
 
 import warnings
 
@@ -10,7 +11,14 @@ from sklearn.manifold import LocallyLinearEmbedding
 import algorithms
 import datasets
 import measures
-from algorithms import SolverError
+from algorithms import (
+    ConvergenceError,
+    SampleLimitError,
+    SingularFactorError,
+    SolverError,
+    TooFewNeighborsError,
+    locally_linear as locally_linear_module,
+)
 from algorithms.scaling import apply_output_scale, fix_signs
 from measures import ProcrustesLabWarning
 
@@ -25,7 +33,8 @@ def flat_grid():
     return np.column_stack([grid, np.zeros(len(grid))])
 
 
-@pytest.mark.parametrize(("name", "method"), [("lle", "standard"), ("ltsa", "ltsa")])
+@pytest.mark.parametrize(("name", "method"), [("lle", "standard"), ("ltsa", "ltsa"), ("mlle", "modified"),
+                                              ("hlle", "hessian")])
 def test_matches_scikit_learn_at_the_authors_scale(name, method, small_roll):
     # Same k (neighbours other than the point), the seed passed as scikit-learn's random_state.
     reference = LocallyLinearEmbedding(n_neighbors=8, n_components=2, method=method,
@@ -65,7 +74,7 @@ def test_singular_arpack_factor_is_an_error_when_arpack_was_chosen(flat_grid):
     with pytest.raises(SolverError, match=r"ltsa: ARPACK failed \(Factor is exactly singular\); choose "
                                           r"eigen_solver='dense' or raise k\.") as caught:
         algorithms.embed("ltsa", flat_grid, n_neighbors=3, eigen_solver="arpack")
-    assert "ARPACK" in str(caught.value.__cause__)
+    assert "ARPACK" in str(caught.value.__cause__) and isinstance(caught.value, SingularFactorError)
 
 
 def _script_fit(monkeypatch, errors):
@@ -83,14 +92,29 @@ def _script_fit(monkeypatch, errors):
     return solvers
 
 
-def _arpack_error():
+def _arpack_failure(cause):
+    """The ValueError scikit-learn's ``null_space`` raises when ARPACK raises ``cause`` (chained from it)."""
     try:
         try:
-            raise RuntimeError("ARPACK error 3: No shifts could be applied")
-        except RuntimeError as cause:
-            raise ValueError("Error in determining null-space with ARPACK.") from cause
+            raise cause
+        except RuntimeError as error:
+            raise ValueError("Error in determining null-space with ARPACK.") from error
     except ValueError as error:
         return error
+
+
+def _arpack_error():
+    return _arpack_failure(RuntimeError("ARPACK error 3: No shifts could be applied"))
+
+
+def _arpack_no_convergence():
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    return _arpack_failure(ArpackNoConvergence("ARPACK error -1: No convergence", np.empty(0), np.empty((0, 0))))
+
+
+def _singular_factor():
+    return _arpack_failure(RuntimeError("Factor is exactly singular"))
 
 
 def test_dense_failure_after_the_retry_is_a_solver_error(monkeypatch, small_roll):
@@ -102,6 +126,104 @@ def test_dense_failure_after_the_retry_is_a_solver_error(monkeypatch, small_roll
                                               r"contain infs or NaNs\); raise k or add noise"):
             algorithms.embed("lle", small_roll.X, n_neighbors=8)
     assert solvers == ["auto", "dense"]
+
+
+@pytest.mark.parametrize("name", ["hlle", "mlle"])
+def test_singular_factor_of_hlle_and_mlle_is_retried_dense(name, monkeypatch, small_roll):
+    solvers = _script_fit(monkeypatch, {"auto": _singular_factor()})
+    method = {"hlle": "hessian", "mlle": "modified"}[name]
+    with pytest.warns(ProcrustesLabWarning, match=rf"{method}: ARPACK failed \(Factor is exactly singular\); retried "
+                                                  r"with the dense eigensolver\."):
+        Y = algorithms.embed(name, small_roll.X, n_neighbors=8)
+    assert solvers == ["auto", "dense"] and Y.shape == (400, 2)
+
+
+def test_singular_hlle_factor_is_explained_when_the_dense_retry_fails(monkeypatch, small_roll):
+    _script_fit(monkeypatch, {"auto": _singular_factor(), "dense": ValueError("array must not contain infs or NaNs")})
+    with pytest.warns(ProcrustesLabWarning, match="retried with the dense eigensolver"):
+        with pytest.raises(SingularFactorError, match=r"^hessian: the dense eigensolver failed too \(array must not "
+                                                      r"contain infs or NaNs\); raise k or add noise to break exact "
+                                                      r"degeneracies\.$"):
+            algorithms.embed("hlle", small_roll.X, n_neighbors=8)
+
+
+@pytest.mark.parametrize(("error", "kind"), [(_arpack_no_convergence, ConvergenceError),
+                                             (_singular_factor, SingularFactorError)])
+def test_arpack_failure_is_typed_when_arpack_was_chosen(error, kind, monkeypatch, small_roll):
+    solvers = _script_fit(monkeypatch, {"arpack": error()})
+    with pytest.raises(kind, match=r"^hessian: ARPACK failed \(.+\); choose eigen_solver='dense' or raise k\.$"):
+        algorithms.embed("hlle", small_roll.X, n_neighbors=8, eigen_solver="arpack")
+    assert solvers == ["arpack"]
+
+
+def test_arpack_non_convergence_is_retried_dense_too(monkeypatch, small_roll):
+    solvers = _script_fit(monkeypatch, {"auto": _arpack_no_convergence()})
+    with pytest.warns(ProcrustesLabWarning, match=r"ltsa: ARPACK failed \(ARPACK error -1: .*No convergence\); "
+                                                  r"retried with the dense eigensolver"):
+        algorithms.embed("ltsa", small_roll.X, n_neighbors=8)
+    assert solvers == ["auto", "dense"]
+
+
+def test_dense_retry_is_refused_above_the_dense_solvers_limit(monkeypatch, small_roll):
+    monkeypatch.setattr(locally_linear_module, "DENSE_SOLVER_MAX_SAMPLES", 300)
+    solvers = _script_fit(monkeypatch, {"auto": _singular_factor()})
+    with pytest.raises(SampleLimitError, match=r"^hessian: ARPACK failed \(Factor is exactly singular\), and the dense "
+                                               r"eigensolver is limited to 300 points here \(it would take about 2.6 MB "
+                                               r"at n = 400\); got 400\. Raise k, use fewer points"):
+        algorithms.embed("hlle", small_roll.X, n_neighbors=8)
+    assert solvers == ["auto"]  # refused before the n x n matrix is allocated
+
+
+def test_dense_solver_choice_is_refused_above_its_limit(monkeypatch, small_roll):
+    monkeypatch.setattr(locally_linear_module, "DENSE_SOLVER_MAX_SAMPLES", 300)
+    solvers = _script_fit(monkeypatch, {})
+    with pytest.raises(SampleLimitError, match=r"^ltsa: the dense eigensolver is limited to 300 points here"):
+        algorithms.embed("ltsa", small_roll.X, n_neighbors=8, eigen_solver="dense")
+    assert solvers == []
+
+
+# --- HLLE and MLLE ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n_components", "bound"), [(1, 2), (2, 5), (3, 9)])
+def test_hlle_bound_message(n_components, bound, small_roll):
+    with pytest.raises(TooFewNeighborsError, match=rf"^HLLE needs n_neighbors > d\(d\+3\)/2 = {bound} for "
+                                                   rf"d={n_components}; got {bound}\. Raise k or choose LTSA\.$"):
+        algorithms.embed("hlle", small_roll.X, n_neighbors=bound, n_components=n_components)
+    # One more neighbour passes the bound (and at least 8 keep the roll's graph connected).
+    Y = algorithms.embed("hlle", small_roll.X, n_neighbors=max(bound + 1, 8), n_components=n_components)
+    assert Y.shape == (400, n_components)
+
+
+def test_hlle_bound_example_of_the_style_guide(small_roll):
+    with pytest.raises(TooFewNeighborsError, match=r"^HLLE needs n_neighbors > d\(d\+3\)/2 = 5 for d=2; got 4\. "
+                                                   r"Raise k or choose LTSA\.$"):
+        algorithms.embed("hlle", small_roll.X, n_neighbors=4)
+
+
+@pytest.mark.parametrize("name", ["hlle", "mlle"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_hlle_and_mlle_of_a_flat_strip_are_affine_in_the_truth(name, seed):
+    # Donoho & Grimes: on flat data the isometric coordinates span HLLE's null space (exactly);
+    # MLLE's multiple weights do so up to its regularisation.
+    strip = datasets.load("strip", 400, length=3.0, seed=seed)
+    Y = algorithms.embed(name, strip.X, n_neighbors=12)
+    affine = np.column_stack([strip.truth, np.ones(len(Y))])
+    coefficients, *_ = np.linalg.lstsq(affine, Y, rcond=None)
+    tolerance = 1e-8 if name == "hlle" else 1e-2
+    assert np.linalg.norm(affine @ coefficients - Y) < tolerance * np.linalg.norm(Y)
+
+
+def test_mlle_keeps_the_three_peaks_flatter_than_lle():
+    # ML Fig. 4 / §5: MLLE recovers the generating coordinates up to an affine map where LLE distorts.
+    data = datasets.load("three_peaks", 600, seed=0)
+    scores = {}
+    for name in ("lle", "mlle"):
+        Y = algorithms.embed(name, data.X, n_neighbors=12)
+        affine = np.column_stack([Y, np.ones(len(Y))])
+        coefficients, *_ = np.linalg.lstsq(affine, data.truth, rcond=None)
+        scores[name] = np.linalg.norm(affine @ coefficients - data.truth) / np.linalg.norm(data.truth - data.truth.mean(0))
+    assert scores["mlle"] < 0.1 and scores["mlle"] < scores["lle"] / 2
 
 
 def test_non_arpack_failure_is_not_retried(monkeypatch, small_roll):

@@ -1,11 +1,12 @@
-"""Tests of ``algorithms/scaling.py``: the output-scale conventions and the sign rule (SPEC §2)."""
+"""Tests of ``algorithms/scaling.py``: the output-scale conventions, the "rescale output" options and the
+sign rule (SPEC §2)."""
 
 import numpy as np
 import pytest
 
 import datasets
 import measures
-from algorithms.scaling import apply_output_scale, fix_signs
+from algorithms.scaling import apply_output_scale, best_global_scale, fix_signs, rescale_output
 
 # Columns (0, 1, 5) and (1, -3, 2): centred they are (-2, -1, 3) and (1, -3, 2), both of norm √14.
 SMALL = np.array([[0.0, 1.0], [1.0, -3.0], [5.0, 2.0]])
@@ -22,8 +23,9 @@ def test_unit_variance_of_a_small_case():
                                rtol=1e-15)
 
 
-def test_isometric_leaves_the_output_untouched():
-    assert apply_output_scale(SMALL, "isometric") is SMALL
+@pytest.mark.parametrize("convention", ["isometric", "diffusion", "tsne"])
+def test_a_methods_own_coordinates_are_left_untouched(convention):
+    assert apply_output_scale(SMALL, convention) is SMALL
 
 
 def test_unknown_convention_is_refused():
@@ -88,3 +90,49 @@ def test_sign_rule_is_idempotent_and_blind_to_a_flip():
 def test_sign_rule_keeps_zero_columns_and_breaks_ties_at_the_first_row():
     Y = np.array([[0.0, -2.0], [0.0, 2.0], [0.0, 1.0]])
     np.testing.assert_array_equal(fix_signs(Y), [[0.0, 2.0], [0.0, -2.0], [0.0, -1.0]])
+
+
+# --- rescale options ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def roll():
+    """The 1600-point roll of seed 0 and its kNN graph at k = 10."""
+    data = datasets.load("swissroll", 1600, seed=0)
+    return data, measures.nearest_neighbors(data.X, 10)
+
+
+def test_rescale_options_map_onto_the_conventions(roll):
+    data, neighbors = roll
+    Y = data.truth * np.array([3.0, 0.5]) + 7.0
+    assert rescale_output(Y, "authors") is Y
+    for option in ("unit_variance", "unit_norm"):
+        np.testing.assert_array_equal(rescale_output(Y, option), apply_output_scale(Y, option))
+
+
+def test_best_global_scale_undoes_a_uniform_shrink_of_the_isometric_chart(roll):
+    # The chart is (nearly) isometric: the best factor for truth / 40 is (nearly) 40.
+    data, neighbors = roll
+    assert best_global_scale(data.X, data.truth / 40.0, neighbors) == pytest.approx(40.0, rel=0.01)
+
+
+def test_best_global_scale_of_a_unit_norm_chart_leaves_only_its_anisotropy(roll):
+    # SPEC §2: the affine-exact unit-norm output scores R_N ≈ 0.995, mostly because of its overall
+    # scale. One factor removes that; what remains is the columns' unequal shrinking (arc length
+    # spans ~4 times the height, and both were brought to norm 1), which no global factor can undo.
+    data, neighbors = roll
+    unit_norm = apply_output_scale(data.truth, "unit_norm")
+    rescaled = rescale_output(unit_norm, "best_global_scale", data.X, neighbors)
+    assert measures.procrustes(data.X, unit_norm, 10) == pytest.approx(0.995, abs=0.003)
+    assert 0.1 < measures.procrustes(data.X, rescaled, 10) < 0.4
+    # Equal spreads again (undoing the anisotropy by hand), the best factor brings R_N near 0.
+    spreads = data.truth.std(axis=0) / unit_norm.std(axis=0)
+    isotropic = rescale_output(unit_norm * spreads / spreads[0], "best_global_scale", data.X, neighbors)
+    assert measures.procrustes(data.X, isotropic, 10) < 0.01
+    np.testing.assert_allclose(measures.procrustes(data.X, rescaled, 10, variant="conformal"),
+                               measures.procrustes(data.X, unit_norm, 10, variant="conformal"), rtol=1e-9)
+
+
+def test_unknown_rescale_option_is_refused():
+    with pytest.raises(ValueError, match="unknown rescale option 'isometric'"):
+        rescale_output(SMALL, "isometric")

@@ -1,6 +1,8 @@
 """Tests of the data sets: their geometry against the charts of SPEC §1, the registry, and errors."""
 
 import ast
+import doctest
+import importlib
 import math
 import pathlib
 
@@ -9,7 +11,7 @@ import pytest
 from scipy import integrate, stats
 
 import datasets
-from measures import procrustes
+from measures import ProcrustesLabWarning, procrustes
 from measures.errors import DatasetError as MeasuresDatasetError
 
 SEEDS = (0, 1, 2)
@@ -164,6 +166,210 @@ def test_strip_thickness_is_normal_gaussian_offset():
     np.testing.assert_allclose(thicker.X[:, 2], 3.0 * thick.X[:, 2], rtol=1e-12)
 
 
+# --- swiss roll with a hole ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_swisshole_hole_is_empty_and_the_rest_is_uniform(seed):
+    data = datasets.load("swisshole", 4000, seed=seed)
+    t, height = _swiss_roll_angle(data.X), data.X[:, 1]
+    in_hole = (9.0 < t) & (t < 12.0) & (9.0 < height) & (height < 14.0)
+    assert not in_hole.any()
+    # Right around the hole there are points: it is a hole, not a wider gap.
+    around = (8.5 < t) & (t < 12.5) & (8.0 < height) & (height < 15.0)
+    assert around.sum() > 20
+    # Uniform on the rectangle minus the hole: a band clear of the hole holds its share of area.
+    area = 3.0 * np.pi * 21.0 - 3.0 * 5.0
+    band = t < 1.5 * np.pi + 1.0
+    assert band.mean() == pytest.approx(21.0 / area, abs=0.015)
+    assert stats.kstest(height[band], "uniform", args=(0.0, 21.0)).pvalue > 0.01
+
+
+def test_swisshole_chart_is_the_rolls_isometric_one():
+    data = datasets.load("swisshole", seed=0)
+    t = _swiss_roll_angle(data.X)
+    np.testing.assert_allclose(data.truth[:, 0], 0.5 * (t * np.sqrt(1 + t * t) + np.arcsinh(t))
+                               - 0.5 * (1.5 * np.pi * np.sqrt(1 + (1.5 * np.pi) ** 2) + np.arcsinh(1.5 * np.pi)),
+                               rtol=1e-12)
+    _, per_point = procrustes(data.X, data.truth, 10, per_point=True)
+    assert np.median(per_point) < 0.005 and data.isometric
+
+
+def test_swisshole_hole_size_is_a_parameter():
+    data = datasets.load("swisshole", 3000, hole_width=6.0, hole_height=10.0, seed=1)
+    t, height = _swiss_roll_angle(data.X), data.X[:, 1]
+    assert not ((7.5 < t) & (t < 13.5) & (6.5 < height) & (height < 16.5)).any()
+    no_hole = datasets.load("swisshole", 3000, hole_width=0.0, hole_height=0.0, seed=1)
+    t, height = _swiss_roll_angle(no_hole.X), no_hole.X[:, 1]
+    assert ((9.0 < t) & (t < 12.0) & (9.0 < height) & (height < 14.0)).sum() > 100
+
+
+# --- grid ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("half_height", "rows"), [(20, 41), (19, 39)])
+def test_grid_is_the_exact_integer_lattice(half_height, rows):
+    data = datasets.load("grid", half_width=40, half_height=half_height)
+    assert data.X.shape == (81 * rows, 3) and data.params["n"] == 81 * rows
+    np.testing.assert_array_equal(data.X[:, :2], data.truth)
+    assert (data.X[:, 2] == 0.0).all()
+    expected = {(i, j) for i in range(-40, 41) for j in range(-half_height, half_height + 1)}
+    assert set(map(tuple, data.truth.astype(int).tolist())) == expected
+    assert (data.truth == np.round(data.truth)).all()
+    # Its own chart: every neighbourhood is a rigid copy (the lattice's ties do not matter).
+    assert np.abs(procrustes(data.X, data.truth, 8, per_point=True)[1]).max() < 1e-12
+
+
+def test_grid_subset_is_seeded_ordered_and_of_the_lattice():
+    whole = datasets.load("grid", half_width=10, half_height=5)
+    part = datasets.load("grid", 100, half_width=10, half_height=5, seed=4)
+    rows = {tuple(row) for row in whole.truth.tolist()}
+    assert part.X.shape == (100, 3) and {tuple(row) for row in part.truth.tolist()} <= rows
+    keys = part.truth[:, 0] * 1000 + part.truth[:, 1]
+    assert (np.diff(keys) > 0).all()  # lattice order, no repeats
+    np.testing.assert_array_equal(part.X, datasets.load("grid", 100, half_width=10, half_height=5, seed=4).X)
+
+
+def test_grid_asked_for_more_points_than_it_has_warns_and_keeps_all():
+    with pytest.warns(ProcrustesLabWarning, match=r"grid: n = 3321 exceeds the 3159 points these parameters "
+                                                  r"give; all 3159 are used\."):
+        data = datasets.load("grid", 3321, half_height=19)
+    assert data.X.shape[0] == data.params["n"] == 3159
+
+
+# --- fishbowl -----------------------------------------------------------------------------------
+
+def test_fishbowl_is_the_sphere_below_its_rim_uniform_in_area():
+    data = datasets.load("fishbowl", 4000, seed=0)
+    X = data.X
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, atol=1e-12)
+    assert X[:, 2].max() <= 0.8 and X[:, 2].max() > 0.79 and X[:, 2].min() < -0.99
+    assert stats.kstest(X[:, 2], "uniform", args=(-1.0, 1.8)).pvalue > 0.01
+    # Equidistant from the south pole: the chart radius is the geodesic distance arccos(-z).
+    np.testing.assert_allclose(np.linalg.norm(data.truth, axis=1), np.arccos(-X[:, 2]), atol=1e-12)
+    assert not data.isometric and not data.conformal
+
+
+def test_fishbowl_rim_height_is_a_parameter():
+    X = datasets.load("fishbowl", 1000, rim_height=0.0, seed=2).X
+    assert X[:, 2].max() <= 0.0 and X[:, 2].max() > -0.01
+
+
+# --- conformal charts (GR Theorem 3) ------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "chart"), [("hemisphere", "stereographic"), ("fishbowl", "stereographic"),
+                                             ("cylinder", "annulus")])
+def test_conformal_chart_has_small_rc_but_not_small_rn(name, chart):
+    data = datasets.load(name, chart=chart, seed=0)
+    assert data.conformal and not data.isometric and data.params["chart"] == chart
+    assert data.truth_labels == next(c.labels for c in datasets.spec(name).charts if c.name == chart)
+    _, conformal = procrustes(data.X, data.truth, 10, variant="conformal", per_point=True)
+    _, normalized = procrustes(data.X, data.truth, 10, per_point=True)
+    # A conformal chart is locally a similarity: only the scale varies from point to point (fast
+    # near the fishbowl's rim, where 2 / (1 - z) reaches 10: R_C is small, not zero, there).
+    assert np.quantile(conformal, 0.99) < 0.05
+    assert np.median(normalized) > 20 * np.median(conformal)
+
+
+def test_stereographic_hemisphere_formula():
+    data = datasets.load("hemisphere", 500, chart="stereographic", seed=3)
+    X = data.X
+    np.testing.assert_allclose(data.truth, 2.0 * X[:, :2] / (1.0 + X[:, 2:]), atol=1e-12)
+    # The equidistant chart of the same seed comes from the same points.
+    np.testing.assert_array_equal(datasets.load("hemisphere", 500, seed=3).X, X)
+
+
+def test_annulus_chart_of_the_cylinder_has_no_seam():
+    # The unrolled chart tears neighbourhoods at the seam; the annulus does not (it has none).
+    unrolled = datasets.load("cylinder", seed=1)
+    annulus = datasets.load("cylinder", chart="annulus", seed=1)
+    np.testing.assert_array_equal(unrolled.X, annulus.X)
+    X, h = annulus.X, annulus.X[:, 2]
+    np.testing.assert_allclose(np.linalg.norm(annulus.truth, axis=1), np.exp(h), rtol=1e-12)
+    assert procrustes(X, unrolled.truth, 10, variant="conformal", per_point=True)[1].max() > 0.5
+    assert procrustes(X, annulus.truth, 10, variant="conformal", per_point=True)[1].max() < 0.05
+
+
+# --- Gaussian surface, three peaks, S-curve -----------------------------------------------------
+
+def test_gaussian_surface_formula_and_near_isometry():
+    data = datasets.load("gaussian", seed=0)
+    u = data.truth
+    np.testing.assert_array_equal(data.X[:, :2], u)
+    np.testing.assert_allclose(data.X[:, 2], np.exp(-0.5 * (u**2).sum(axis=1)) / (2 * np.pi), rtol=1e-14)
+    assert stats.kstest(u[:, 0], "norm").pvalue > 0.01 and stats.kstest(u[:, 1], "norm").pvalue > 0.01
+    # Lengths stretch by at most 0.5 %: R_N of the chart is tiny, though not zero (not isometric).
+    _, per_point = procrustes(data.X, u, 10, per_point=True)
+    assert np.quantile(per_point, 0.99) < 1e-3 and not data.isometric
+
+
+def test_three_peaks_formula_and_chart_distortion_on_the_flanks():
+    data = datasets.load("three_peaks", seed=0)
+    t, s = data.truth.T
+    np.testing.assert_array_equal(data.X[:, :2], data.truth)
+    assert data.truth.min() >= -1.5 and data.truth.max() <= 1.5
+    expected = (np.exp(-10 * ((t - 0.5) ** 2 + (s - 0.5) ** 2)) - np.exp(-10 * (t**2 + (s + 1) ** 2))
+                - np.exp(-10 * ((1 + t) ** 2 + s**2)))
+    np.testing.assert_allclose(data.X[:, 2], expected, rtol=1e-14)
+    _, per_point = procrustes(data.X, data.truth, 10, per_point=True)
+    flat = np.abs(data.X[:, 2]) < 1e-3
+    assert np.median(per_point[flat]) < 0.002
+    assert np.quantile(per_point, 0.95) > 0.05  # ML's "approximately isometric" fails on the flanks
+    assert not data.isometric
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_s_curve_is_scikit_learns_with_an_isometric_chart(seed):
+    from sklearn.datasets import make_s_curve
+
+    from measures import seed_int
+
+    data = datasets.load("s_curve", 800, seed=seed)
+    X, t = make_s_curve(800, random_state=seed_int(np.random.default_rng(seed)))
+    np.testing.assert_array_equal(data.X, X)
+    np.testing.assert_array_equal(data.truth, np.column_stack([t, X[:, 1]]))
+    _, per_point = procrustes(data.X, data.truth, 10, per_point=True)
+    assert np.median(per_point) < 0.005 and data.isometric
+
+
+# --- every chart, by its declared kind ----------------------------------------------------------
+
+CHARTS = [(entry.name, chart) for entry in datasets.specs() for chart in entry.charts]
+
+
+@pytest.mark.parametrize(("name", "chart"), CHARTS, ids=[f"{name}-{chart.name}" for name, chart in CHARTS])
+def test_declared_chart_kind_matches_its_measured_distortion(name, chart):
+    kwargs = {"chart": chart.name} if len(datasets.spec(name).charts) > 1 else {}
+    size = None if datasets.spec(name).population else 1200
+    data = datasets.load(name, size, seed=1, **kwargs)
+    _, normalized = procrustes(data.X, data.truth, 10, per_point=True)
+    _, conformal = procrustes(data.X, data.truth, 10, variant="conformal", per_point=True)
+    assert data.isometric is chart.isometric and data.conformal is chart.conformal
+    # Medians: single short-circuited or seam neighbourhoods are real and rare (SPEC §0).
+    if chart.isometric:
+        assert np.median(normalized) < 0.005
+    if chart.conformal:
+        assert np.median(conformal) < 0.005
+
+
+# --- stretch ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "factor"), [("swissroll", 3.0), ("fishbowl", 4.0), ("grid", 2.0)])
+def test_stretch_scales_the_first_input_coordinate_only(name, factor):
+    plain = datasets.load(name, 500, seed=5)
+    stretched = datasets.load(name, 500, stretch=factor, noise=0.0, seed=5)
+    np.testing.assert_allclose(stretched.X[:, 0], factor * plain.X[:, 0], rtol=1e-15)
+    np.testing.assert_array_equal(stretched.X[:, 1:], plain.X[:, 1:])
+    np.testing.assert_array_equal(stretched.truth, plain.truth)
+    assert stretched.params["stretch"] == factor and not stretched.isometric and not stretched.conformal
+
+
+def test_stretch_comes_before_the_noise():
+    stretched = datasets.load("strip", 500, stretch=3.0, noise=0.1, seed=2)
+    clean = datasets.load("strip", 500, stretch=3.0, seed=2)
+    # The noise stays isotropic: the first coordinate's perturbation is not stretched.
+    perturbation = stretched.X - clean.X
+    assert np.std(perturbation[:, 0]) == pytest.approx(0.1, rel=0.1)
+
+
 # --- common to every data set -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", datasets.available())
@@ -171,16 +377,29 @@ def test_default_sample_matches_its_spec(name):
     entry = datasets.spec(name)
     data = datasets.load(name)
     n = entry.default_n
-    assert data.X.shape == (n, 3) and data.truth.shape == (n, len(entry.truth_labels)) == (n, 2)
-    assert data.color.shape == (n,)
-    for array in (data.X, data.truth, data.color):
+    assert data.X.shape[0] == n and data.color.shape == (n,)
+    arrays = [data.X, data.color]
+    if entry.charts:
+        assert data.truth.shape == (n, len(entry.truth_labels)) == (n, 2)
+        np.testing.assert_array_equal(data.color, data.truth[:, 0])
+        arrays.append(data.truth)
+    else:
+        assert data.truth is None and entry.truth_labels == (entry.color_label,)
+    for array in arrays:
         assert array.dtype == np.float64 and np.isfinite(array).all()
         assert not array.flags.writeable
-    np.testing.assert_array_equal(data.color, data.truth[:, 0])
+    if entry.image_shape is None:
+        assert data.X.shape[1] == 3 and data.image_shape is None
+    else:
+        assert data.X.shape[1] == math.prod(data.image_shape)
     assert data.name == name and data.description == entry.description and data.description
-    assert data.isometric is entry.isometric
+    assert data.isometric is entry.isometric and data.truth_labels == entry.truth_labels
+    assert data.conformal is (bool(entry.charts) and entry.charts[0].conformal)
     defaults = {parameter.name: parameter.default for parameter in entry.all_parameters}
     assert data.params == {**defaults, "seed": 0} and data.params["n"] == n
+    if entry.population is not None:  # a finite set's default n is the whole set at default parameters
+        own = {p.name: p.default for p in entry.parameters if p.name not in ("stretch", "chart")}
+        assert entry.population(**own) == n
 
 
 @pytest.mark.parametrize("name", datasets.available())
@@ -192,14 +411,23 @@ def test_spec_metadata_is_consistent(name):
     assert len(set(own)) == len(own) and not set(own) & {"n", "noise", "seed"}
     for parameter in entry.parameters:
         assert parameter.check(parameter.default, name, datasets.DatasetError) == parameter.default
+    # Every set takes the stretch modifier, shown among its parameters (SPEC §1).
+    assert own[-1] == "stretch"
+    if len(entry.charts) > 1:
+        (chart,) = [p for p in entry.parameters if p.name == "chart"]
+        assert chart.choices == tuple(c.name for c in entry.charts) and chart.default == entry.charts[0].name
 
 
 @pytest.mark.parametrize("name", datasets.available())
 def test_same_seed_same_sample_other_seed_other_sample(name):
-    first, again, other = (datasets.load(name, 300, seed=seed) for seed in (7, 7, 8))
+    # 100 points: fewer than any finite set holds, so a finite set draws a subset too.
+    first, again, other = (datasets.load(name, 100, seed=seed) for seed in (7, 7, 8))
     np.testing.assert_array_equal(first.X, again.X)
-    np.testing.assert_array_equal(first.truth, again.truth)
-    assert not np.array_equal(first.X, other.X) and not np.array_equal(first.truth, other.truth)
+    np.testing.assert_array_equal(first.color, again.color)
+    assert not np.array_equal(first.X, other.X)
+    if first.truth is not None:
+        np.testing.assert_array_equal(first.truth, again.truth)
+        assert not np.array_equal(first.truth, other.truth)
 
 
 def test_generator_seed_is_used_and_advanced():
@@ -218,25 +446,36 @@ def test_generator_seed_is_used_and_advanced():
 @pytest.mark.parametrize("name", datasets.available())
 def test_noise_moves_points_not_truth(name):
     sigma = 0.05
-    clean = datasets.load(name, 2000, seed=3)
-    noisy = datasets.load(name, 2000, noise=sigma, seed=3)
-    twice = datasets.load(name, 2000, noise=2 * sigma, seed=3)
-    np.testing.assert_array_equal(noisy.truth, clean.truth)
+    size = None if datasets.spec(name).population else 2000  # a finite set whole
+    clean = datasets.load(name, size, seed=3)
+    noisy = datasets.load(name, size, noise=sigma, seed=3)
+    twice = datasets.load(name, size, noise=2 * sigma, seed=3)
+    n = clean.X.shape[0]
+    if clean.truth is not None:
+        np.testing.assert_array_equal(noisy.truth, clean.truth)
     np.testing.assert_array_equal(noisy.color, clean.color)
     perturbation = noisy.X - clean.X
-    # 6000 N(0, σ²) draws: the sample std is within 5% of σ with overwhelming probability.
+    # At least 6000 N(0, σ²) draws: the sample std is within 5% of σ with overwhelming probability.
+    assert perturbation.size >= 6000
     assert np.std(perturbation) == pytest.approx(sigma, rel=0.05)
-    assert np.abs(perturbation.mean(axis=0)).max() < 4 * sigma / np.sqrt(2000)
+    assert np.abs(perturbation.mean(axis=0)).max() < 4.5 * sigma / np.sqrt(n)
     # Isotropic and independent across axes.
-    np.testing.assert_allclose(np.cov(perturbation.T), sigma**2 * np.eye(3), atol=0.15 * sigma**2)
+    np.testing.assert_allclose(np.cov(perturbation[:, :3].T), sigma**2 * np.eye(3), atol=0.25 * sigma**2)
     np.testing.assert_allclose(twice.X - clean.X, 2.0 * perturbation, rtol=1e-9, atol=1e-12)
 
 
 def test_params_echo_the_values_used():
     data = datasets.load("cylinder", 300.0, radius=2, height=None, noise=0.01, seed=np.int64(5))
-    assert data.params == {"n": 300, "radius": 2.0, "height": 1.0, "noise": 0.01, "seed": 5}
+    assert data.params == {"n": 300, "radius": 2.0, "height": 1.0, "chart": "unrolled", "stretch": 1.0,
+                           "noise": 0.01, "seed": 5}
     assert type(data.params["n"]) is int and type(data.params["seed"]) is int
     assert data.X.shape == (300, 3)
+
+
+@pytest.mark.parametrize("module_name", sorted(path.stem for path in DATASETS_DIR.glob("*.py")))
+def test_doctests_pass(module_name):
+    module = importlib.import_module(f"datasets.{module_name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_no_dash_or_plotly_import():
@@ -259,9 +498,11 @@ def test_dataset_error_is_the_measures_class():
 
 
 @pytest.mark.parametrize(("name", "kwargs", "match"), [
-    ("swiss roll", {}, r"unknown data set 'swiss roll'; available: swissroll, hemisphere, cylinder, strip"),
+    ("swiss roll", {}, r"unknown data set 'swiss roll'; available: swissroll, swisshole, hemisphere, fishbowl, "
+                       r"cylinder, strip, grid, gaussian, three_peaks, s_curve, digits, globe\."),
     (["swissroll"], {}, r"unknown data set \['swissroll'\]"),
-    ("swissroll", {"radius": 2.0}, r"swissroll has no parameter 'radius'; its parameters are \['n', 'noise'\]"),
+    ("swissroll", {"radius": 2.0}, r"swissroll has no parameter 'radius'; its parameters are "
+                                   r"\['n', 'noise', 'stretch'\]"),
     ("strip", {"width": 2.0}, r"strip has no parameter 'width'"),
     ("swissroll", {"n": 10}, r"parameter 'n' must lie in \[50, 200000\]; got 10"),
     ("swissroll", {"n": 10**6}, r"parameter 'n' must lie in \[50, 200000\]"),
@@ -277,6 +518,21 @@ def test_dataset_error_is_the_measures_class():
     ("strip", {"seed": -1}, r"strip: seed must be a non-negative int or a numpy.random.Generator; got -1"),
     ("strip", {"seed": None}, r"seed must be a non-negative int .*; got None"),
     ("strip", {"seed": 1.5}, r"seed must be a non-negative int .*; got 1.5"),
+    ("swissroll", {"stretch": 0.0}, r"swissroll: parameter 'stretch' must lie in \[0.1, 10.0\]; got 0.0"),
+    ("hemisphere", {"chart": "mercator"}, r"hemisphere: parameter 'chart' must be one of "
+                                          r"\['equidistant', 'stereographic'\]; got 'mercator'"),
+    ("cylinder", {"chart": "stereographic"}, r"parameter 'chart' must be one of \['unrolled', 'annulus'\]"),
+    ("swisshole", {"hole_width": 8.0}, r"swisshole: parameter 'hole_width' must lie in \[0.0, 7.0\]"),
+    ("fishbowl", {"rim_height": 1.0}, r"fishbowl: parameter 'rim_height' must lie in \[-0.5, 0.95\]"),
+    ("grid", {"half_height": 0}, r"grid: parameter 'half_height' must lie in \[1, 150\]; got 0"),
+    ("grid", {"half_width": 40.5}, r"grid: parameter 'half_width' must be a whole number; got 40.5"),
+    ("grid", {"n": 5}, r"grid: parameter 'n' must lie in \[9, 200000\]; got 5"),
+    ("digits", {"classes": "2-6"}, r"digits: parameter 'classes' must be one of \['0', '1', .*'2-5'.*\]; "
+                                   r"got '2-6'"),
+    ("digits", {"classes": 2}, r"parameter 'classes' must be one of .*; got 2"),
+    ("globe", {"image_size": 4}, r"globe: parameter 'image_size' must lie in \[8, 64\]; got 4"),
+    ("globe", {"elevation_rows": 31}, r"globe: parameter 'elevation_rows' must lie in \[2, 30\]; got 31"),
+    ("gaussian", {"chart": "equidistant"}, r"gaussian has no parameter 'chart'"),
 ])
 def test_bad_request_raises_dataset_error(name, kwargs, match):
     with pytest.raises(datasets.DatasetError, match=match):

@@ -1,0 +1,81 @@
+"""Finer embedding errors: one class per diagnostic a user can act on.
+
+They refine :class:`measures.EmbeddingError` and :class:`measures.SolverError` (the project's one
+hierarchy lives in :mod:`measures.errors`), so ``except EmbeddingError`` still catches them all and
+the dashboard shows their messages as they are. Each message names what failed, the offending
+value, the bound and what to try.
+"""
+
+from measures.errors import EmbeddingError, SolverError
+
+__all__ = [
+    "ConvergenceError",
+    "DuplicatePointsError",
+    "SampleLimitError",
+    "SingularFactorError",
+    "TooFewNeighborsError",
+    "format_bytes",
+]
+
+
+def format_bytes(size):
+    """A memory size for a message, in decimal units.
+
+    >>> format_bytes(8 * 30_000**2)
+    '7.2 GB'
+    """
+    for unit, factor in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}"
+    return f"{int(size)} B"
+
+
+class TooFewNeighborsError(EmbeddingError):
+    """k is below the smallest value the method accepts for this output dimension (HLLE: k > d(d+3)/2).
+
+    Attributes
+    ----------
+    n_neighbors, minimum : int
+        The k given and the smallest k accepted.
+    """
+
+    def __init__(self, message, n_neighbors, minimum):
+        super().__init__(message)
+        self.n_neighbors, self.minimum = n_neighbors, minimum
+
+
+class DuplicatePointsError(EmbeddingError):
+    """The input has repeated rows; coincident points have no local geometry to preserve.
+
+    Attributes
+    ----------
+    n_duplicates : int
+        Rows equal to an earlier row (rows minus distinct rows).
+    """
+
+    def __init__(self, message, n_duplicates):
+        super().__init__(message)
+        self.n_duplicates = n_duplicates
+
+
+class SampleLimitError(EmbeddingError):
+    """n is above the size a method may run on here, because of an n x n dense step.
+
+    Attributes
+    ----------
+    n_samples, max_samples : int
+    bytes_needed : int or None
+        Memory the dense step would take at ``n_samples``, when the method states it.
+    """
+
+    def __init__(self, message, n_samples, max_samples, bytes_needed=None):
+        super().__init__(message)
+        self.n_samples, self.max_samples, self.bytes_needed = n_samples, max_samples, bytes_needed
+
+
+class ConvergenceError(SolverError):
+    """An iterative eigensolver (ARPACK) stopped before its eigenpairs converged."""
+
+
+class SingularFactorError(SolverError):
+    """The factorisation behind a shift-invert eigensolver was singular and the dense retry failed or was refused."""

@@ -1,0 +1,37 @@
+"""Tests of ``algorithms/tsne.py``: scikit-learn's TSNE, seeded through our seed helper, its neighbourhoods
+kept (trustworthiness), and the perplexity bound."""
+
+import numpy as np
+import pytest
+from sklearn.manifold import TSNE, trustworthiness
+
+import algorithms
+import measures
+from algorithms import EmbeddingError
+from algorithms.scaling import fix_signs
+
+
+def test_matches_scikit_learn_with_the_seeded_random_state(small_roll):
+    reference = TSNE(2, perplexity=20.0, init="pca", learning_rate="auto", max_iter=300,
+                     random_state=measures.seed_int(4)).fit_transform(small_roll.X)
+    Y = algorithms.embed("tsne", small_roll.X, n_neighbors=8, seed=4, perplexity=20.0, max_iter=300)
+    np.testing.assert_allclose(Y, fix_signs(reference), rtol=1e-5, atol=1e-4)
+
+
+def test_keeps_neighbourhoods(small_roll):
+    Y = algorithms.embed("tsne", small_roll.X, n_neighbors=8)
+    assert trustworthiness(small_roll.X, Y, n_neighbors=8) > 0.95
+
+
+def test_perplexity_must_stay_below_n(small_roll):
+    X = small_roll.X[:40]
+    with pytest.raises(EmbeddingError, match=r"^t-SNE needs perplexity < n = 40; got 40\. Lower the perplexity or use "
+                                             r"more points\.$"):
+        algorithms.embed("tsne", X, n_neighbors=8, perplexity=40.0)
+    assert algorithms.embed("tsne", X, n_neighbors=8, perplexity=10.0, max_iter=250).shape == (40, 2)
+
+
+def test_more_than_three_dimensions_use_the_exact_gradient():
+    X = np.random.default_rng(0).standard_normal((60, 6))
+    Y = algorithms.embed("tsne", X, n_neighbors=5, n_components=4, perplexity=10.0, max_iter=250)
+    assert Y.shape == (60, 4) and np.isfinite(Y).all()
