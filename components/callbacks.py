@@ -28,7 +28,7 @@ from .figures import (
     robust_color_range,
     sweep_figure,
 )
-from .layout import CARD_MEASURES, LOCAL_COLORINGS, color_options
+from .layout import CARD_MEASURES, LOCAL_COLORINGS, TIME_CARD, color_options
 from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
 from .urlstate import decode_state, encode_state, owned_parameters
 
@@ -49,6 +49,7 @@ VIEW_INPUTS = (
     Input(ids.ALGORITHM_NEIGHBORS, "value"),
     Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
+    Input(ids.ALGORITHM_RESCALE, "value"),
     Input(ids.COLOR_BY, "value"),
     Input(ids.TABS, "value"),
 )
@@ -83,10 +84,10 @@ def show_algorithm_controls(name, link):
 
 
 def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
-               algorithm_ids, color_by, tab):
+               algorithm_ids, rescale, color_by, tab):
     """The view as a flat dict (see :mod:`components.urlstate`)."""
     state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
-             "k": n_neighbors, "color": color_by, "tab": tab}
+             "k": n_neighbors, "rescale": rescale, "color": color_by, "tab": tab}
     for prefix, owner, registry, values, control_ids in (("d", dataset, datasets, dataset_values, dataset_ids),
                                                          ("a", algorithm, algorithms, algorithm_values, algorithm_ids)):
         read = read_parameter_values(owner, registry.spec(owner).parameters, control_ids, values)
@@ -97,6 +98,10 @@ def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorith
 def state_to_url(*controls):
     """The address bar follows the view, so the page's link reproduces it."""
     return encode_state(view_state(*controls))
+
+
+# Controls a link sets directly, in the order of apply_link's outputs.
+LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "rescale", "color", "tab")
 
 
 def apply_link(search, applied, dataset, algorithm):
@@ -112,15 +117,14 @@ def apply_link(search, applied, dataset, algorithm):
         if key in link and link[key] not in registry.available():
             del link[key]
     if applied or not link:
-        return True, *[no_update] * 12
+        return True, *[no_update] * 13
     same_dataset = link.get("dataset", dataset) == dataset
     same_algorithm = link.get("algorithm", algorithm) == algorithm
     dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
                         if same_dataset else no_update)
     algorithm_controls = (show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
                           if same_algorithm else no_update)
-    return (True, *[link.get(key, no_update) for key in ("dataset", "n", "noise", "seed", "algorithm", "k",
-                                                         "color", "tab")],
+    return (True, *[link.get(key, no_update) for key in LINK_KEYS],
             dataset_controls, algorithm_controls, None if same_dataset else link, None if same_algorithm else link)
 
 
@@ -138,40 +142,47 @@ def _failure(error):
 
 
 def _card_text(mean, median):
-    return [html.Span(f"{mean:.4f}", className="card-mean"), html.Span(f"median {median:.4f}", className="card-median")]
+    """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
+    return [html.Span(f"{mean:.4f}", className="card-mean"),
+            html.Span("" if median is None else f"median {median:.4f}", className="card-median")]
 
 
 def explore(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors,
-            algorithm_values, algorithm_ids):
+            algorithm_values, algorithm_ids, output_scale):
     """Run (or fetch from the cache) one embedding and its measures; outputs of the explore view."""
+    cards = len(CARD_MEASURES) + 1
     try:
         request = make_request(
             **_dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids),
             algorithm=algorithm, n_neighbors=n_neighbors,
             algorithm_params=read_parameter_values(algorithm, algorithms.spec(algorithm).parameters,
-                                                   algorithm_ids, algorithm_values))
+                                                   algorithm_ids, algorithm_values),
+            output_scale=output_scale)
         result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
     except Exception as error:  # every failure becomes a message; the server keeps serving
-        return None, _failure(error), "message error", *[NO_RESULT] * len(CARD_MEASURES)
+        return None, _failure(error), "message error", *[NO_RESULT] * cards
     entry = algorithms.spec(algorithm)
+    scale = entry.output_scale if output_scale in (None, "authors") else output_scale
+    drawn = "" if result["X"].shape[1] <= 3 else f", first 3 of {result['X'].shape[1]} dimensions by PCA"
     stored = {
-        **{key: result[key] for key in ("X", "Y", "truth", "truth_labels", "local")},
-        "input_title": f"Input: {datasets.spec(dataset).label}, n = {result['X'].shape[0]}",
-        "output_title": f"Output: {entry.label}, k = {n_neighbors} ({entry.output_scale.replace('_', ' ')})",
-        "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}",
+        **{key: result[key] for key in ("drawn_X", "input_axes", "Y", "truth", "truth_labels", "local",
+                                        "landmarks")},
+        "input_title": f"Input: {datasets.spec(dataset).label}, n = {result['X'].shape[0]}{drawn}",
+        "output_title": f"Output: {entry.label}, k = {n_neighbors} ({scale.replace('_', ' ')})",
+        "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}",
     }
     notes = " ".join(result["notes"])
-    cards = [_card_text(*result["summary"][key]) for key, _ in SUMMARY_MEASURES]
     seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
-    return stored, notes, "message warning" if notes else "message", *cards, seconds
+    return (stored, notes, "message warning" if notes else "message",
+            *[_card_text(*result["summary"][name]) for name in CARD_MEASURES], seconds)
 
 
-def draw(result, color_by):
-    """Draw both views in one colouring on one robust colour range."""
+def draw(result, color_by, show_landmarks):
+    """Draw both views in one colouring on one robust colour range, NIEQA's landmarks on request."""
     if not result:
         blank = empty_figure("No result: see the message above.")
         return blank, blank
-    X, Y = np.asarray(result["X"], dtype=float), np.asarray(result["Y"], dtype=float)
+    X, Y = np.asarray(result["drawn_X"], dtype=float), np.asarray(result["Y"], dtype=float)
     local = {key: np.asarray(values, dtype=float) for key, values in result["local"].items()}
     local_labels = dict(LOCAL_COLORINGS)
     if color_by in local:
@@ -182,8 +193,14 @@ def draw(result, color_by):
     columns = point_columns(X, Y, {title: color, **{local_labels[k]: v for k, v in local.items()}})
     color_range = robust_color_range(color)
     bar_title = f"{title} (2–98% range)" if color_by in local else title
-    return (input_figure(color, color_range, bar_title, columns, result["input_title"], result["revision"]),
-            output_figure(color, color_range, bar_title, columns, result["output_title"], result["revision"]))
+    landmarks = configuration = None
+    if show_landmarks and result["landmarks"]:
+        landmarks = np.asarray(result["landmarks"]["indices"], dtype=int)
+        configuration = np.asarray(result["landmarks"]["configuration"], dtype=float)
+    return (input_figure(color, color_range, bar_title, columns, result["input_title"], result["revision"],
+                         landmarks=landmarks, axis_titles=result["input_axes"]),
+            output_figure(color, color_range, bar_title, columns, result["output_title"], result["revision"],
+                          landmarks=landmarks, landmark_configuration=configuration))
 
 
 def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, chosen_algorithms, k_range,
@@ -218,18 +235,24 @@ def draw_sweep(rows, measure):
     """The sweep's curves and its table (mean and median of every measure, per cell)."""
     if not rows:
         return empty_figure("Run a sweep to see quality against k."), None
-    labels = dict(SUMMARY_MEASURES)
-    header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(f"{label} mean / median")
-                                                            for label in labels.values()], html.Th("seconds")])
+    labels = {name: measures.spec(name).label for name in CARD_MEASURES}
+    header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(label) for label in labels.values()],
+                      html.Th("seconds")])
     body = []
     for row in rows:
         if "error" in row:
             cells = [html.Td(row["error"], colSpan=len(labels) + 1, className="cell-error")]
         else:
-            cells = [*[html.Td(f"{mean:.4f} / {median:.4f}") for mean, median in
-                       (row["summary"][key] for key in labels)], html.Td(f"{row['seconds']:.2f}")]
+            cells = [*[html.Td(_summary_text(*row["summary"][key])) for key in labels],
+                     html.Td(f"{row['seconds']:.2f}")]
         body.append(html.Tr([html.Td(row["label"]), html.Td(row["k"]), *cells]))
-    return sweep_figure(rows, measure, labels[measure]), html.Table([html.Thead(header), html.Tbody(body)])
+    return (sweep_figure(rows, measure, dict(SUMMARY_MEASURES)[measure]),
+            html.Table([html.Thead(header), html.Tbody(body)]))
+
+
+def _summary_text(mean, median):
+    """"mean / median" of a per-point measure, the value of a global one."""
+    return f"{mean:.4f}" if median is None else f"{mean:.4f} / {median:.4f}"
 
 
 def compare(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, n_neighbors, chosen_algorithms,
@@ -267,7 +290,7 @@ def draw_compare(stored):
         return blank, blank
     panels = stored["panels"]
     return (comparison_grid(panels, np.asarray(stored["color"], dtype=float), stored["color_title"]),
-            measure_bars(panels, SUMMARY_MEASURES))
+            measure_bars(panels, [(name, measures.spec(name).label) for name in CARD_MEASURES]))
 
 
 def open_sweep_point(click):
@@ -353,6 +376,7 @@ def register_callbacks(app, results):
         Output(ids.DATASET_SEED, "value"),
         Output(ids.ALGORITHM, "value", allow_duplicate=True),
         Output(ids.ALGORITHM_NEIGHBORS, "value", allow_duplicate=True),
+        Output(ids.ALGORITHM_RESCALE, "value"),
         Output(ids.COLOR_BY, "value", allow_duplicate=True),
         Output(ids.TABS, "value", allow_duplicate=True),
         Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
@@ -375,7 +399,7 @@ def register_callbacks(app, results):
         Output(ids.RESULT_STORE, "data"),
         Output(ids.MESSAGE, "children"),
         Output(ids.MESSAGE, "className"),
-        *[Output(ids.card_value(measure), "children") for measure, _, _ in CARD_MEASURES],
+        *[Output(ids.card_value(name), "children") for name in (*CARD_MEASURES, TIME_CARD)],
         *VIEW_INPUTS[:-2],  # everything but the colouring and the tab
         **_job_options(ids.EXPLORE_JOB),
     )
@@ -387,6 +411,7 @@ def register_callbacks(app, results):
         Output(ids.OUTPUT_GRAPH, "figure"),
         Input(ids.RESULT_STORE, "data"),
         Input(ids.COLOR_BY, "value"),
+        Input(ids.SHOW_LANDMARKS, "value"),
     )(draw)
 
     _register_button_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,

@@ -98,7 +98,8 @@ def _marker(color, color_range, color_title, show_scale):
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
 
 
-def input_figure(color, color_range, color_title, hover_columns, title="Input", revision=None):
+def input_figure(color, color_range, color_title, hover_columns, title="Input", revision=None, landmarks=None,
+                 axis_titles=("x₁", "x₂", "x₃")):
     """3-D scatter of the input points (first three coordinates), coloured per point.
 
     Parameters
@@ -114,6 +115,10 @@ def input_figure(color, color_range, color_title, hover_columns, title="Input", 
     revision : str, optional
         Plotly ``uirevision``: zoom and camera survive a redraw with the same revision (a new
         colouring) and reset with a new one (a new run).
+    landmarks : ndarray of shape (n_landmarks,), optional
+        Indices of NIEQA's landmarks, marked after the hover ring.
+    axis_titles : sequence of str
+        Names of the drawn coordinates (principal components for high-dimensional input).
 
     Returns
     -------
@@ -128,19 +133,30 @@ def input_figure(color, color_range, color_title, hover_columns, title="Input", 
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
     ])
+    if landmarks is not None:
+        figure.add_trace(go.Scatter3d(
+            x=hover_columns["x₁"][landmarks], y=hover_columns["x₂"][landmarks], z=hover_columns["x₃"][landmarks],
+            mode="markers", name="landmarks", hoverinfo="skip",
+            marker=dict(size=5, color="rgba(0,0,0,0)", symbol="diamond", line=dict(color="black", width=2))))
+    titles = list(axis_titles) + [""] * (3 - len(axis_titles))
     figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
                          margin=dict(l=0, r=0, t=40, b=0),
-                         scene=dict(aspectmode="data", xaxis_title="x₁", yaxis_title="x₂", zaxis_title="x₃"))
+                         scene=dict(aspectmode="data", xaxis_title=titles[0], yaxis_title=titles[1],
+                                    zaxis_title=titles[2]))
     return figure
 
 
-def output_figure(color, color_range, color_title, hover_columns, title="Output", revision=None):
+def output_figure(color, color_range, color_title, hover_columns, title="Output", revision=None, landmarks=None,
+                  landmark_configuration=None):
     """2-D scatter of the embedding at equal axis scales, with the shared colour bar.
 
     Parameters
     ----------
-    color, color_range, color_title, hover_columns, title, revision
+    color, color_range, color_title, hover_columns, title, revision, landmarks
         As for :func:`input_figure`.
+    landmark_configuration : ndarray of shape (n_landmarks, 2), optional
+        NIEQA's MDS configuration of the landmarks aligned to the output (NQ Eq. 19's reference),
+        drawn with a segment from each landmark's output position to its reference position.
 
     Returns
     -------
@@ -150,12 +166,28 @@ def output_figure(color, color_range, color_title, hover_columns, title="Output"
     customdata, template = _hover(hover_columns)
     figure = go.Figure([
         go.Scattergl(x=hover_columns["y₁"], y=hover_columns["y₂"], mode="markers",
-                     marker=_marker(color, color_range, color_title, show_scale=True),
+                     marker=_marker(color, color_range, color_title, show_scale=True), showlegend=False,
                      customdata=customdata, hovertemplate=template, name="points"),
-        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip",
+        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
                      marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
     ])
-    figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
+    if landmarks is not None:
+        output_points = np.c_[hover_columns["y₁"][landmarks], hover_columns["y₂"][landmarks]]
+        reference = np.asarray(landmark_configuration, dtype=float)
+        # One polyline with None breaks: landmark -> its MDS reference position, for every landmark.
+        segments = np.full((3 * len(landmarks), 2), np.nan)
+        segments[0::3], segments[1::3] = output_points, reference[:, :2]
+        figure.add_traces([
+            go.Scattergl(x=segments[:, 0], y=segments[:, 1], mode="lines", name="to MDS reference",
+                         line=dict(color="rgba(0,0,0,0.35)", width=1), hoverinfo="skip", connectgaps=False),
+            go.Scattergl(x=output_points[:, 0], y=output_points[:, 1], mode="markers", name="landmarks",
+                         hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")),
+            go.Scattergl(x=reference[:, 0], y=reference[:, 1], mode="markers", name="MDS of landmark geodesics",
+                         hoverinfo="skip", marker=dict(size=7, symbol="x-thin-open", color="crimson",
+                                                       line=dict(color="crimson", width=2))),
+        ])
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=landmarks is not None, uirevision=revision,
+                         legend=dict(orientation="h", y=-0.12),
                          margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
                          xaxis=dict(title="y₁", zeroline=False, gridcolor="#eee"),
                          yaxis=dict(title="y₂", zeroline=False, gridcolor="#eee", scaleanchor="x", scaleratio=1))

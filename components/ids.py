@@ -13,6 +13,7 @@ ALGORITHM = "algorithm-select"
 ALGORITHM_NEIGHBORS = "algorithm-neighbors"
 ALGORITHM_PARAMS = "algorithm-params"
 ALGORITHM_HELP = "algorithm-help"
+ALGORITHM_RESCALE = "algorithm-rescale"
 
 # Page address: the URL holds the view's state; the stores carry a link's values to the controls.
 URL = "page-url"
@@ -29,6 +30,7 @@ TAB_HELP = "help"
 
 # Explore tab: view controls and outputs.
 COLOR_BY = "view-color-by"
+SHOW_LANDMARKS = "view-show-landmarks"
 INPUT_GRAPH = "view-input-graph"
 OUTPUT_GRAPH = "view-output-graph"
 RESULT_STORE = "result-store"
@@ -78,5 +80,5 @@ def algorithm_param(algorithm, name):
 
 
 def card_value(measure):
-    """Id of the value text of a headline card (``"rn"``, ``"rc"``, ``"lb"``, ``"time"``)."""
+    """Id of the value text of a headline card: a measure's registry name, or ``"time"``."""
     return f"card-{measure}-value"

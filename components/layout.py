@@ -8,9 +8,11 @@ import datasets
 from . import ids
 from .controls import labelled, parameter_controls
 from .help import help_panel
-from .runs import SUMMARY_MEASURES
+import measures
 
-__all__ = ["CARD_MEASURES", "COMPARE_DEFAULTS", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
+from .runs import LOCAL_MEASURES, SUMMARY_MEASURES
+
+__all__ = ["CARD_MEASURES", "TIME_CARD", "COMPARE_DEFAULTS", "DEFAULTS", "SWEEP_DEFAULTS", "make_layout", "color_options", "job_box"]
 
 # The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
 # with seed 0 one k = 12 edge short-circuits two layers of the roll (the R_N heatmap shows it).
@@ -21,15 +23,14 @@ DEFAULTS = {"dataset": "swissroll", "algorithm": "isomap", "n_neighbors": 10, "s
 COMPARE_DEFAULTS = ["pca", "isomap", "lle", "ltsa", "laplacian"]
 SWEEP_DEFAULTS = {"algorithms": ["isomap", "lle", "ltsa"], "k_range": [6, 18], "k_step": 3, "measure": "normalized"}
 
-# Headline cards: id suffix, title, tooltip.
-CARD_MEASURES = (
-    ("rn", "R_N", "Normalized local Procrustes measure (GR Eq. 4): 0 for a locally isometric output."),
-    ("rc", "R_C", "Conformal local Procrustes measure (GR Eq. 7): allows a scale per neighbourhood."),
-    ("lb", "Lower bound", "Local PCA residual (GR Lemma 1): no d-dimensional output can score below it."),
-    ("time", "Run time", "Embedding plus measures, on the server."),
-)
+# Headline cards: measures of the measure registry (label and tooltip from there), then the run time.
+CARD_MEASURES = ("normalized", "conformal", "lower_bound", "asim", "nieqa_global", "trustworthiness")
+TIME_CARD = "time"
 
-LOCAL_COLORINGS = tuple((key, f"local {label}") for key, label in SUMMARY_MEASURES)
+LOCAL_COLORINGS = tuple((key, f"local {label}") for key, label in LOCAL_MEASURES)
+
+RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit variance", "unit_norm": "unit norm",
+                  "best_global_scale": "best global scale"}
 
 
 def color_options(dataset_spec):
@@ -48,6 +49,13 @@ def job_box(job):
         html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
         dcc.Store(id=job_ids["running"], data=False),
     ], id=job_ids["box"], className="job idle")
+
+
+def _cards():
+    cards = [(name, measures.spec(name).label, f"{measures.spec(name).description} ({measures.spec(name).citation})")
+             for name in CARD_MEASURES]
+    cards.append((TIME_CARD, "Run time", "Embedding plus every measure, on the server."))
+    return [_card(*card) for card in cards]
 
 
 def _card(measure, title, help_text):
@@ -90,15 +98,22 @@ def _control_panel():
         html.Div(parameter_controls(algorithm_spec.parameters,
                                     lambda name: ids.algorithm_param(algorithm_spec.name, name)),
                  id=ids.ALGORITHM_PARAMS),
+        labelled("Rescale output", dcc.Dropdown(
+            id=ids.ALGORITHM_RESCALE, value="authors", clearable=False,
+            options=[{"label": RESCALE_LABELS[key], "value": key, "title": text}
+                     for key, text in algorithms.RESCALE_OPTIONS.items()]),
+                 "Applied after any algorithm: R_N moves with the output's scale, R_C and ASIM do not."),
         html.H3("View"),
         labelled("Colour by", dcc.Dropdown(id=ids.COLOR_BY, value="normalized", clearable=False,
                                            options=color_options(dataset_spec))),
+        dcc.Checklist(id=ids.SHOW_LANDMARKS, value=[], options=[
+            {"label": " NIEQA landmarks (and their MDS configuration, aligned to the output)", "value": "show"}]),
     ], className="panel")
 
 
 def _explore_tab():
     return html.Div([
-        html.Div([_card(*card) for card in CARD_MEASURES], id=ids.CARDS, className="cards"),
+        html.Div(_cards(), id=ids.CARDS, className="cards"),
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
         html.Div([

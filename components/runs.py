@@ -13,17 +13,30 @@ import algorithms
 import datasets
 import measures
 
-__all__ = ["SUMMARY_MEASURES", "align_to_reference", "make_request", "compute_run", "result_summary"]
+__all__ = [
+    "LOCAL_MEASURES",
+    "RUN_MEASURES",
+    "SUMMARY_MEASURES",
+    "align_to_reference",
+    "compute_run",
+    "make_request",
+    "result_summary",
+]
 
-# Scalar measures of a run: key, label, per-point array key. Mean and median of each (SPEC §0).
-SUMMARY_MEASURES = (
-    ("normalized", "R_N"),
-    ("conformal", "R_C"),
-    ("lower_bound", "lower bound"),
-)
+# The measures every run computes, in one measures.evaluate call (names of the measure registry).
+RUN_MEASURES = ("normalized", "conformal", "lower_bound", "pca", "asim", "nieqa_global", "neighbourhood_agreement",
+                "trustworthiness", "continuity", "residual_variance", "truth_match", "collapse")
+# Per-point ones can colour the views.
+LOCAL_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES if measures.spec(name).per_point)
+# Scalar summaries that rank embeddings (the collapse score has no better direction): sweeps and bars.
+SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES
+                         if measures.spec(name).lower_is_better is not None)
+# Inputs of more dimensions are drawn by their first three principal components.
+DRAWN_INPUT_DIMENSIONS = 3
 
 
-def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors, algorithm_params):
+def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors, algorithm_params,
+                 output_scale="authors"):
     """A canonical run request: plain values, every declared parameter filled in, names sorted.
 
     Parameters are validated against their registry declarations (an emptied number box, None,
@@ -43,6 +56,7 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
         "dataset": dataset, "n": n, "noise": 0.0 if noise is None else noise, "seed": 0 if seed is None else seed,
         "dataset_params": dict(sorted(dataset_values.items())), "algorithm": algorithm,
         "n_neighbors": n_neighbors, "algorithm_params": dict(sorted(algorithm_values.items())),
+        "output_scale": output_scale or "authors",
     }
 
 
@@ -59,8 +73,11 @@ def compute_run(request, progress=None):
     Returns
     -------
     dict
-        ``X``, ``Y``, ``truth`` (the colouring when the set has none), ``truth_labels``, per-point
-        ``local`` measures, ``summary`` (mean, median per measure), ``notes`` (warnings raised),
+        ``X``, ``Y``; ``drawn_X``, the input's first three coordinates or, above three dimensions,
+        principal components (``input_axes`` names them); ``truth`` (the colouring when the set has
+        none) and ``truth_labels``; per-point ``local`` measures; ``summary``, measure -> [mean,
+        median] (median None for a global measure); ``landmarks`` (NIEQA's landmark indices and
+        their MDS configuration aligned to the output); ``image_shape``; ``notes`` (warnings);
         ``seconds``.
 
     Raises
@@ -77,27 +94,39 @@ def compute_run(request, progress=None):
                              **request["dataset_params"])
         report(0.15, f"embedding with {algorithms.spec(request['algorithm']).label}")
         Y = algorithms.embed(request["algorithm"], data.X, n_neighbors=request["n_neighbors"],
-                             seed=data.params["seed"], **request["algorithm_params"])
-        report(0.85, "measuring")
-        neighbors = measures.nearest_neighbors(data.X, request["n_neighbors"])
-        local_fit = measures.local_procrustes(data.X, Y, neighbors)
-        local = {"normalized": local_fit.normalized, "conformal": local_fit.conformal,
-                 "lower_bound": measures.local_pca_residual(data.X, neighbors, Y.shape[1])}
-        summary = {key: measures.summarize(local[key], label)[:2] for key, label in SUMMARY_MEASURES}
+                             seed=data.params["seed"], output_scale=request["output_scale"],
+                             **request["algorithm_params"])
+        report(0.7, "measuring")
+        which = [name for name in RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
+        evaluation = measures.evaluate(data.X, Y, request["n_neighbors"], truth=data.truth, which=which)
+        drawn_X, input_axes = _drawn_input(data.X)
+    summary = {name: [evaluation.mean[name], evaluation.median.get(name)] for name in evaluation.measures}
     return {
-        "X": data.X, "Y": Y,
+        "X": data.X, "Y": Y, "drawn_X": drawn_X, "input_axes": input_axes,
         "truth": data.truth if data.truth is not None else data.color[:, None],
-        "truth_labels": list(datasets.spec(request["dataset"]).truth_labels),
-        "local": local, "summary": summary,
+        "truth_labels": list(data.truth_labels),
+        "local": {name: evaluation.per_point[name] for name, _ in LOCAL_MEASURES},
+        "summary": summary,
+        "landmarks": None if evaluation.nieqa is None else {
+            "indices": evaluation.nieqa.landmark_indices,
+            "configuration": evaluation.nieqa.aligned_landmark_configuration},
+        "image_shape": data.image_shape,
         "notes": [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)],
         "seconds": time.perf_counter() - started,
     }
 
 
+def _drawn_input(X):
+    """Coordinates to draw the input in 3-D: X itself, or its top principal components above 3-D."""
+    if X.shape[1] <= DRAWN_INPUT_DIMENSIONS:
+        return X, [f"x{i + 1}" for i in range(X.shape[1])]
+    return (algorithms.embed("pca", X, n_neighbors=1, n_components=DRAWN_INPUT_DIMENSIONS),
+            [f"PC{i + 1}" for i in range(DRAWN_INPUT_DIMENSIONS)])
+
+
 def result_summary(result):
-    """The scalar part of a result (what a sweep table keeps): measure -> (mean, median), seconds."""
-    return {"summary": {key: [float(v) for v in values] for key, values in result["summary"].items()},
-            "seconds": float(result["seconds"])}
+    """The scalar part of a result (what a sweep table keeps): measure -> [mean, median], seconds."""
+    return {"summary": result["summary"], "seconds": float(result["seconds"])}
 
 
 def align_to_reference(Y, reference):

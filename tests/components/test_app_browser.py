@@ -55,12 +55,12 @@ def api_rn(dataset, algorithm, k):
 def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo, tmp_path):
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
-    shown = card_mean(dash_duo, "rn")
+    shown = card_mean(dash_duo, "normalized")
     expected, per_point = api_rn("swissroll", "isomap", 10)
     assert shown == pytest.approx(expected, abs=6e-5)
     assert shown < 0.15  # near zero: an isometric method on an isometric surface
-    lower_bound = card_mean(dash_duo, "lb")
-    assert lower_bound <= card_mean(dash_duo, "rc") <= shown
+    lower_bound = card_mean(dash_duo, "lower_bound")
+    assert lower_bound <= card_mean(dash_duo, "conformal") <= shown
 
     # The per-point colours the browser holds are the API's local R_N.
     colors = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color")
@@ -74,7 +74,7 @@ def test_switching_to_ltsa_shows_its_unit_norm_rn_near_one(dash_duo, tmp_path):
     wait_for_output_title(dash_duo, "Isomap")
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
     wait_for_output_title(dash_duo, "LTSA, k = 10")
-    shown = card_mean(dash_duo, "rn")
+    shown = card_mean(dash_duo, "normalized")
     assert shown == pytest.approx(api_rn("swissroll", "ltsa", 10)[0], abs=6e-5)
     assert 0.95 < shown <= 1.0  # GR Table 2: 0.99, from LTSA's unit-norm output (SPEC §2)
     # LTSA's own control appears, generated from its registry entry.
@@ -101,13 +101,13 @@ def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_
     wait_for_output_title(dash_duo, "Isomap")
     type_number(dash_duo, ids.DATASET_SIZE, 30000)
     dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "Isomap is limited to 20000 points", timeout=WAIT)
-    assert dash_duo.find_element(f"#{ids.card_value('rn')}").text == "—"
+    assert dash_duo.find_element(f"#{ids.card_value('normalized')}").text == "—"
     type_number(dash_duo, ids.DATASET_SIZE, 400)
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     dash_duo.wait_for_text_to_equal(f"#{ids.MESSAGE}", "", timeout=WAIT)
     data = datasets.load("swissroll", 400)
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
-    assert card_mean(dash_duo, "rn") == pytest.approx(measures.procrustes(data.X, Y, 10), abs=6e-5)
+    assert card_mean(dash_duo, "normalized") == pytest.approx(measures.procrustes(data.X, Y, 10), abs=6e-5)
     assert severe_logs(dash_duo) == []
 
 
@@ -131,7 +131,7 @@ def test_disconnected_graph_is_explained_with_its_component_count(dash_duo, tmp_
 def test_hovering_a_point_rings_it_in_both_views(dash_duo, tmp_path):
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
-    card_mean(dash_duo, "rn")
+    card_mean(dash_duo, "normalized")
     data = datasets.load("swissroll")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
     # Move the mouse onto point 123 of the output view: Plotly maps data to pixels with l2p.
@@ -161,4 +161,24 @@ def test_out_of_range_sample_size_gets_the_library_message(dash_duo, tmp_path):
     type_number(dash_duo, ids.DATASET_SIZE, 10)
     dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "parameter 'n' must lie in [50, 200000]; got 10",
                                     timeout=WAIT)
+    assert severe_logs(dash_duo) == []
+
+
+def test_nieqa_cards_asim_colouring_and_landmark_overlay(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    data = datasets.load("swissroll")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    nieqa = measures.nieqa(data.X, Y, 10, per_point=True)
+    assert card_mean(dash_duo, "asim") == pytest.approx(nieqa.local_assessment, abs=6e-5)
+    assert card_mean(dash_duo, "nieqa_global") == pytest.approx(nieqa.global_assessment, abs=6e-5)
+    dash_duo.select_dcc_dropdown(f"#{ids.COLOR_BY}", "local ASIM (M_L)")
+    until(lambda: "ASIM" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .cbtitle").text, timeout=WAIT)
+    np.testing.assert_allclose(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
+                               nieqa.asim_values, rtol=1e-10, atol=1e-14)
+    dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
+    count = f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot').data.length;"
+    until(lambda: dash_duo.driver.execute_script(count) == 5, timeout=WAIT)
+    landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[3].x")
+    np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-12)
     assert severe_logs(dash_duo) == []

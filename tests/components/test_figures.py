@@ -90,10 +90,26 @@ def test_comparison_grid_puts_isometric_outputs_first_at_equal_axis_scales():
 
 
 def test_measure_bars_chart_each_measure_by_output_kind():
-    from components.runs import SUMMARY_MEASURES
-
-    figure = measure_bars(comparison_panels(), SUMMARY_MEASURES)
+    figure = measure_bars(comparison_panels(), [("normalized", "R_N"), ("conformal", "R_C")])
     first_chart = {trace.name: dict(zip(trace.x, trace.y)) for trace in figure.data if trace.xaxis == "x"}
     assert first_chart == {"isometric": {"Isomap": 0.07}, "normalized": {"LTSA": 0.99, "LLE": 0.81}}
     second_chart = {x: y for trace in figure.data if trace.xaxis == "x2" for x, y in zip(trace.x, trace.y)}
     assert second_chart["LTSA"] == pytest.approx(0.33)
+
+
+def test_landmark_overlay_links_each_landmark_to_its_mds_reference(views):
+    X, Y, local, color_range, _ = views
+    columns = point_columns(X, Y, {"local R_N": local})
+    landmarks = np.array([3, 9, 27])
+    reference = Y[landmarks] + 0.5
+    inp = input_figure(local, color_range, "local R_N", columns, landmarks=landmarks)
+    out = output_figure(local, color_range, "local R_N", columns, landmarks=landmarks,
+                        landmark_configuration=reference)
+    assert len(inp.data) == 3 and len(out.data) == 5  # the hover ring keeps its place (trace 1)
+    np.testing.assert_array_equal(np.c_[inp.data[2].x, inp.data[2].y, inp.data[2].z], X[landmarks])
+    segments = np.c_[out.data[2].x, out.data[2].y]
+    np.testing.assert_array_equal(segments[0::3], Y[landmarks])
+    np.testing.assert_array_equal(segments[1::3], reference)
+    assert np.isnan(segments[2::3]).all()  # breaks between segments
+    np.testing.assert_array_equal(np.c_[out.data[4].x, out.data[4].y], reference)
+    assert out.layout.showlegend and not out.data[0].showlegend

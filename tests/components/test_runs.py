@@ -40,11 +40,26 @@ def test_run_reports_the_api_values_and_its_stages():
     np.testing.assert_array_equal(result["Y"], Y)
     rn, per_point = measures.procrustes(data.X, Y, 8, per_point=True)
     np.testing.assert_array_equal(result["local"]["normalized"], per_point)
-    assert result["summary"]["normalized"] == (pytest.approx(rn), pytest.approx(np.median(per_point)))
+    assert result["summary"]["normalized"] == [pytest.approx(rn), pytest.approx(np.median(per_point))]
+    # Every run measure comes from the one evaluate() call, equal to its own function.
+    assert result["summary"]["trustworthiness"][0] == pytest.approx(
+        measures.trustworthiness(data.X, Y, 8), rel=1e-12)
+    assert result["summary"]["nieqa_global"][1] is None  # a global measure has no median
+    np.testing.assert_array_equal(result["drawn_X"], data.X)
     assert result["summary"]["lower_bound"][0] <= result["summary"]["conformal"][0] <= rn
     assert stages == sorted(stages) and 0 < stages[0] and stages[-1] < 1
     summary = result_summary(result)
     assert set(summary) == {"summary", "seconds"} and summary["summary"]["normalized"][0] == pytest.approx(rn)
+
+
+def test_high_dimensional_input_is_drawn_by_its_principal_components():
+    result = compute_run(make_request(dataset="digits", n=None, noise=0.0, seed=0, dataset_params={"classes": "2"},
+                                      algorithm="isomap", n_neighbors=8, algorithm_params={}))
+    assert result["X"].shape[1] == 64 and result["drawn_X"].shape == (result["X"].shape[0], 3)
+    assert result["input_axes"] == ["PC1", "PC2", "PC3"] and result["image_shape"] == (8, 8)
+    centred = result["X"] - result["X"].mean(axis=0)
+    top = np.linalg.svd(centred, compute_uv=False)[:3] ** 2
+    np.testing.assert_allclose(np.sum(result["drawn_X"] ** 2, axis=0), top, rtol=1e-8)
 
 
 def test_alignment_to_the_truth_undoes_a_similarity_exactly():

@@ -76,7 +76,7 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LLE (normalized)")
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LLE, k = 10", timeout=WAIT)
-    assert float(dash_duo.find_element(f"#{ids.card_value('rn')} .card-mean").text) > 0.5
+    assert float(dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text) > 0.5
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 

@@ -68,7 +68,7 @@ def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
     until(lambda: "d.length=9" in dash_duo.driver.current_url and "algorithm=ltsa" in dash_duo.driver.current_url,
           timeout=WAIT)
     link = dash_duo.driver.current_url
-    shown = dash_duo.find_element(f"#{ids.card_value('rn')} .card-mean").text
+    shown = dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text
 
     # A new page opened on the link shows the same view: same controls, same numbers.
     dash_duo.driver.get(dash_duo.server_url)
@@ -79,7 +79,7 @@ def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
     assert dash_duo.find_element(
         f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']"
     ).get_attribute("value") == "9"
-    dash_duo.wait_for_text_to_equal(f"#{ids.card_value('rn')} .card-mean", shown, timeout=WAIT)
+    dash_duo.wait_for_text_to_equal(f"#{ids.card_value('normalized')} .card-mean", shown, timeout=WAIT)
     data = datasets.load("strip", length=9.0)
     expected = measures.procrustes(data.X, algorithms.embed("ltsa", data.X, n_neighbors=10), 10)
     assert float(shown) == pytest.approx(expected, abs=6e-5)
