@@ -10,7 +10,7 @@ import functools
 import logging
 
 import numpy as np
-from dash import ALL, ClientsideFunction, Input, Output, State, html, no_update
+from dash import ALL, ClientsideFunction, Input, Output, State, ctx, html, no_update
 
 import algorithms
 import datasets
@@ -21,6 +21,7 @@ from .controls import parameter_controls, read_parameter_values
 from .figures import (
     comparison_grid,
     empty_figure,
+    image_figure,
     input_figure,
     measure_bars,
     output_figure,
@@ -69,8 +70,9 @@ def show_dataset_controls(name, color_by, link):
     # Keep a local-measure colouring; an intrinsic one names the previous set's coordinates.
     keep = color_by in {value for value, _ in LOCAL_COLORINGS}
     color = link.get("color", color_by if keep else options[0]["value"])
-    return (controls, f"{entry.description} ({entry.citation})", link.get("n", entry.default_n), options, color,
-            None)
+    # A finite set (lattice, image grid, digits) starts with all its points: an empty n box.
+    size = link.get("n", None if entry.population else entry.default_n)
+    return controls, f"{entry.description} ({entry.citation})", size, options, color, None
 
 
 def show_algorithm_controls(name, link):
@@ -160,7 +162,7 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
             output_scale=output_scale)
         result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
     except Exception as error:  # every failure becomes a message; the server keeps serving
-        return None, _failure(error), "message error", *[NO_RESULT] * cards
+        return None, None, _failure(error), "message error", *[NO_RESULT] * cards
     entry = algorithms.spec(algorithm)
     scale = entry.output_scale if output_scale in (None, "authors") else output_scale
     drawn = "" if result["X"].shape[1] <= 3 else f", first 3 of {result['X'].shape[1]} dimensions by PCA"
@@ -173,8 +175,24 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
     }
     notes = " ".join(result["notes"])
     seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
-    return (stored, notes, "message warning" if notes else "message",
+    image_request = {"request": request, "shape": result["image_shape"]} if result["image_shape"] else None
+    return (stored, image_request, notes, "message warning" if notes else "message",
             *[_card_text(*result["summary"][name]) for name in CARD_MEASURES], seconds)
+
+
+def show_point_image(results, input_hover, output_hover, image_request):
+    """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
+    if not image_request:
+        return no_update, {"display": "none"}
+    hover = input_hover if ctx.triggered_id == ids.INPUT_GRAPH else output_hover
+    point = ((hover or {}).get("points") or [{}])[0]
+    result = results.get(make_request(**image_request["request"]))  # same key after the JSON round trip
+    if point.get("curveNumber") != 0 or result is None:
+        return no_update, no_update
+    index = point["pointNumber"]
+    truth = ", ".join(f"{label} {value:.3g}" for label, value in zip(result["truth_labels"], result["truth"][index]))
+    pixels = result["X"][index].reshape(image_request["shape"])
+    return image_figure(pixels, f"point {index}: {truth}"), {"display": "block"}
 
 
 def draw(result, color_by, show_landmarks):
@@ -397,6 +415,7 @@ def register_callbacks(app, results):
 
     @app.callback(
         Output(ids.RESULT_STORE, "data"),
+        Output(ids.RESULT_REQUEST, "data"),
         Output(ids.MESSAGE, "children"),
         Output(ids.MESSAGE, "className"),
         *[Output(ids.card_value(name), "children") for name in (*CARD_MEASURES, TIME_CARD)],
@@ -406,6 +425,14 @@ def register_callbacks(app, results):
     def run_explore(set_progress, *inputs):
         return explore(results, _progress_reporter(set_progress), *inputs)
 
+    app.callback(
+        Output(ids.POINT_IMAGE, "figure"),
+        Output(ids.POINT_IMAGE, "style"),
+        Input(ids.INPUT_GRAPH, "hoverData"),
+        Input(ids.OUTPUT_GRAPH, "hoverData"),
+        State(ids.RESULT_REQUEST, "data"),
+        prevent_initial_call=True,
+    )(functools.partial(show_point_image, results))
     app.callback(
         Output(ids.INPUT_GRAPH, "figure"),
         Output(ids.OUTPUT_GRAPH, "figure"),

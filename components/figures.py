@@ -12,6 +12,7 @@ __all__ = [
     "point_columns",
     "robust_color_range",
     "sweep_figure",
+    "image_figure",
     "comparison_grid",
     "measure_bars",
 ]
@@ -312,4 +313,15 @@ def measure_bars(panels, measures):
     figure.update_layout(barmode="group", plot_bgcolor="white", height=340, margin=dict(l=40, r=10, t=50, b=60),
                          legend=dict(orientation="h", y=1.18))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
+    return figure
+
+
+def image_figure(pixels, title):
+    """A grey-scale image (one row of an image data set reshaped), pixel (0, 0) at the top left."""
+    figure = go.Figure(go.Heatmap(z=pixels, colorscale="Greys", reversescale=True, showscale=False,
+                                  hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"))
+    figure.update_layout(title=dict(text=title, x=0.02, font=dict(size=13)), margin=dict(l=10, r=10, t=36, b=10),
+                         xaxis=dict(visible=False), yaxis=dict(visible=False, autorange="reversed",
+                                                               scaleanchor="x"),
+                         plot_bgcolor="white")
     return figure

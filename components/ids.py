@@ -34,6 +34,8 @@ SHOW_LANDMARKS = "view-show-landmarks"
 INPUT_GRAPH = "view-input-graph"
 OUTPUT_GRAPH = "view-output-graph"
 RESULT_STORE = "result-store"
+RESULT_REQUEST = "result-request"
+POINT_IMAGE = "view-point-image"
 MESSAGE = "result-message"
 CARDS = "result-cards"
 

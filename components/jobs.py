@@ -108,6 +108,11 @@ class ResultCache:
             cache.incr("stats:computed", retry=True)
         return result, False
 
+    def get(self, request):
+        """The cached result of ``request``, or None (nothing is computed)."""
+        with self._open() as cache:
+            return cache.get(cache_key(request), default=None, retry=True)
+
     def stats(self):
         """``{"hits": int, "computed": int}``: how often a request was served from disk or computed."""
         with self._open() as cache:

@@ -119,8 +119,12 @@ def _explore_tab():
         html.Div([
             dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False}),
             dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False}),
+            # Image data sets: the image of the hovered point.
+            dcc.Graph(id=ids.POINT_IMAGE, className="point-image", style={"display": "none"},
+                      config={"displayModeBar": False}),
         ], className="views"),
         dcc.Store(id=ids.RESULT_STORE),
+        dcc.Store(id=ids.RESULT_REQUEST),
     ])
 
 

@@ -42,6 +42,8 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
     Parameters are validated against their registry declarations (an emptied number box, None,
     becomes the default), so a request that omits a default equals one that names it and both share
     one cache entry: a sweep cell and the explore run of the same settings are one computation.
+    Floats stay floats, so a request that went through JSON (where 0.0 may come back as 0) is
+    rebuilt to the same key by ``make_request(**request)``.
 
     Raises
     ------
@@ -53,7 +55,8 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
     algorithm_values = measures.validate_parameters(algorithms.spec(algorithm).parameters, algorithm_params,
                                                     algorithm, measures.EmbeddingError)
     return {
-        "dataset": dataset, "n": n, "noise": 0.0 if noise is None else noise, "seed": 0 if seed is None else seed,
+        "dataset": dataset, "n": n, "noise": 0.0 if noise is None else float(noise),
+        "seed": 0 if seed is None else seed,
         "dataset_params": dict(sorted(dataset_values.items())), "algorithm": algorithm,
         "n_neighbors": n_neighbors, "algorithm_params": dict(sorted(algorithm_values.items())),
         "output_scale": output_scale or "authors",

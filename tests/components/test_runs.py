@@ -25,6 +25,14 @@ def test_omitted_and_default_parameters_make_one_request():
     assert request()["algorithm_params"] == {"eigen_solver": "auto"}
 
 
+def test_a_request_rebuilt_after_json_has_the_same_key():
+    import json
+
+    original = request(dataset_params={"length": 6.0}, noise=0.0)
+    travelled = json.loads(json.dumps(original).replace("6.0", "6").replace("0.0", "0"))
+    assert cache_key(make_request(**travelled)) == cache_key(original)
+
+
 def test_bad_parameters_fail_when_the_request_is_made():
     with pytest.raises(measures.DatasetError, match="length"):
         request(dataset_params={"length": -1.0})

@@ -1,0 +1,65 @@
+"""Browser tests over the whole catalogue: every data set and algorithm selectable without a page error."""
+
+from dash.testing.wait import until
+from selenium.webdriver.common.keys import Keys
+
+import algorithms
+import datasets
+from app import create_app
+from components import ids
+
+WAIT = 120
+
+
+def shown(dash_duo):
+    """The output title, or the error message, once the run for the current controls has settled."""
+    title = dash_duo.find_elements(f"#{ids.OUTPUT_GRAPH} .gtitle")
+    message = dash_duo.find_element(f"#{ids.MESSAGE}").text
+    return (title[0].text if title else ""), message
+
+
+def failed(dash_duo):
+    return dash_duo.find_element(f"#{ids.MESSAGE}").get_attribute("class") == "message error"
+
+
+def test_every_data_set_then_every_algorithm_runs_or_explains(dash_duo, tmp_path, choose):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    for entry in datasets.specs():
+        choose(ids.DATASET, entry.name)
+        until(lambda: f"Input: {entry.label}," in dash_duo.find_element(f"#{ids.INPUT_GRAPH}").text
+              or failed(dash_duo), timeout=WAIT)
+        # Isomap at k = 10 embeds every set of the catalogue at its default size.
+        assert not failed(dash_duo), (entry.name, shown(dash_duo)[1])
+    # Back to a small swiss roll, then every algorithm.
+    choose(ids.DATASET, "swissroll")
+    size = dash_duo.find_element(f"#{ids.DATASET_SIZE}")
+    size.send_keys(Keys.CONTROL, "a")
+    size.send_keys("400\n")
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 400", timeout=WAIT)
+    for entry in algorithms.specs():
+        choose(ids.ALGORITHM, entry.name)
+        until(lambda: f"{entry.label}, k = 10" in shown(dash_duo)[0] or failed(dash_duo), timeout=WAIT)
+        assert f"{entry.label}, k = 10" in shown(dash_duo)[0], shown(dash_duo)[1]
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap", timeout=WAIT)
+    choose(ids.DATASET, "digits")
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "PCA", timeout=WAIT)
+    data = datasets.load("digits")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    dash_duo.driver.execute_script(
+        f"const gd = document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot');"
+        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;"
+        "const drag = gd.querySelector('.nsewdrag'), box = gd.getBoundingClientRect();"
+        "const x = box.left + xa._offset + xa.l2p(arguments[0]), y = box.top + ya._offset + ya.l2p(arguments[1]);"
+        "drag.dispatchEvent(new MouseEvent('mousemove', {clientX: x, clientY: y, bubbles: true}));",
+        float(Y[5, 0]), float(Y[5, 1]))
+    dash_duo.wait_for_style_to_equal(f"#{ids.POINT_IMAGE}", "display", "block", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.POINT_IMAGE} .gtitle", "digit class", timeout=WAIT)
+    index = int(dash_duo.find_element(f"#{ids.POINT_IMAGE} .gtitle").text.split(":")[0].split()[-1])
+    assert abs(Y[index] - Y[5]).max() < abs(Y).max() / 5  # the hovered point, or one drawn on top of it
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
