@@ -4,14 +4,20 @@ Each algorithm returns its authors' output scale and says which in its registry 
 isometric (PCA, classical MDS, Isomap), normalized (LLE, MLLE, Laplacian eigenmaps: unit variance;
 LTSA, HLLE: unit norm; diffusion maps: diffusion coordinates) or t-SNE's own. ``embed(...,
 output_scale=...)`` rescales any of them uniformly (:data:`RESCALE_OPTIONS`). Failures a user can
-act on are typed (:mod:`algorithms.errors`). No module here imports dash or plotly.
+act on are typed (:mod:`algorithms.errors`). The Procrustes algorithms of GR §4, greedy
+Procrustes (``gp``) and Procrustes subspace alignment (``psa``), minimize R directly; :func:`refine`
+(GR §4.4) improves any embedding, and both are also scikit-learn estimators. No module here imports
+dash or plotly.
 """
 
 from measures.errors import DisconnectedGraphError, EmbeddingError, SolverError
 
 # Importing the algorithm modules registers them, in this (display) order.
-from . import pca, isomap, mds, locally_linear, laplacian, diffusion_maps, tsne  # noqa: F401  isort: skip
+from . import pca, isomap, mds, locally_linear, laplacian, diffusion_maps, tsne, gp, psa  # noqa: F401  isort: skip
 from .embedding import embed
+from .longrun import Cancelled
+from .procrustes_estimators import GreedyProcrustes, ProcrustesSubspaceAlignment
+from .refine import refine
 from .errors import (
     ConvergenceError,
     DuplicatePointsError,
@@ -23,12 +29,15 @@ from .registry import OUTPUT_SCALES, OUTPUTS, RESCALE_OPTIONS, AlgorithmSpec, av
 
 __all__ = [
     "AlgorithmSpec",
+    "Cancelled",
     "ConvergenceError",
     "DisconnectedGraphError",
     "DuplicatePointsError",
     "EmbeddingError",
+    "GreedyProcrustes",
     "OUTPUTS",
     "OUTPUT_SCALES",
+    "ProcrustesSubspaceAlignment",
     "RESCALE_OPTIONS",
     "SampleLimitError",
     "SingularFactorError",
@@ -36,6 +45,7 @@ __all__ = [
     "TooFewNeighborsError",
     "available",
     "embed",
+    "refine",
     "spec",
     "specs",
 ]
