@@ -31,6 +31,7 @@ from .figures import (
 )
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, TIME_CARD, color_options
 from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
+from .presets import preset
 from .urlstate import decode_state, encode_state, owned_parameters
 
 logger = logging.getLogger(__name__)
@@ -126,8 +127,17 @@ def apply_link(search, applied, dataset, algorithm):
                         if same_dataset else no_update)
     algorithm_controls = (show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
                           if same_algorithm else no_update)
-    return (True, *[link.get(key, no_update) for key in LINK_KEYS],
+    # A link without n asks for the set's default (all points of a finite set): an empty box.
+    return (True, *[link.get(key, None if key == "n" else no_update) for key in LINK_KEYS],
             dataset_controls, algorithm_controls, None if same_dataset else link, None if same_algorithm else link)
+
+
+def apply_preset(name):
+    """A paper preset is a link: write its state to the address bar and let :func:`apply_link` apply it."""
+    if not name:
+        return no_update, no_update, ""
+    chosen = preset(name)
+    return encode_state(chosen.state), False, chosen.caption
 
 
 def _dataset_request_part(dataset, size, noise, seed, values, control_ids):
@@ -412,6 +422,13 @@ def register_callbacks(app, results):
         *VIEW_INPUTS,
         prevent_initial_call=True,
     )(state_to_url)
+    app.callback(
+        Output(ids.URL, "search", allow_duplicate=True),
+        Output(ids.LINK_APPLIED, "data", allow_duplicate=True),
+        Output(ids.PRESET_CAPTION, "children"),
+        Input(ids.PRESET, "value"),
+        prevent_initial_call=True,
+    )(apply_preset)
 
     @app.callback(
         Output(ids.RESULT_STORE, "data"),

@@ -1,5 +1,9 @@
 """Every Dash component id of the app, in one place (kebab-case, area prefix)."""
 
+# Paper presets.
+PRESET = "preset-select"
+PRESET_CAPTION = "preset-caption"
+
 # Data-set controls.
 DATASET = "dataset-select"
 DATASET_SIZE = "dataset-size"

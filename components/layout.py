@@ -8,6 +8,7 @@ import datasets
 from . import ids
 from .controls import labelled, parameter_controls
 from .help import help_panel
+from .presets import PRESETS
 import measures
 
 from .runs import LOCAL_MEASURES, SUMMARY_MEASURES
@@ -68,6 +69,10 @@ def _control_panel():
     dataset_spec = datasets.spec(DEFAULTS["dataset"])
     algorithm_spec = algorithms.spec(DEFAULTS["algorithm"])
     return html.Div([
+        html.H3("Paper presets"),
+        dcc.Dropdown(id=ids.PRESET, placeholder="Reproduce a figure of the papers…", clearable=True,
+                     options=[{"label": p.label, "value": p.name} for p in PRESETS]),
+        html.Div(id=ids.PRESET_CAPTION, className="help preset-caption"),
         html.H3("Data"),
         labelled("Data set", dcc.Dropdown(
             id=ids.DATASET, value=dataset_spec.name, clearable=False,

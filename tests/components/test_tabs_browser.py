@@ -12,6 +12,7 @@ import measures
 from app import create_app
 from components import ids
 from components.layout import COMPARE_DEFAULTS
+from components.presets import preset
 
 WAIT = 120
 
@@ -83,4 +84,19 @@ def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
     data = datasets.load("strip", length=9.0)
     expected = measures.procrustes(data.X, algorithms.embed("ltsa", data.X, n_neighbors=10), 10)
     assert float(shown) == pytest.approx(expected, abs=6e-5)
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_a_paper_preset_sets_the_controls_and_shows_its_caption(dash_duo, tmp_path, choose):
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    chosen = preset("pn-fig4-grid39")
+    choose(ids.PRESET, chosen.name)
+    dash_duo.wait_for_contains_text(f"#{ids.PRESET_CAPTION}", "aspect 2", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Diffusion maps, k = 8", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 3159", timeout=WAIT)  # 81 x 39
+    height = dash_duo.find_element(
+        f"[id='{json.dumps(ids.dataset_param('grid', 'half_height'), sort_keys=True, separators=(',', ':'))}']")
+    assert height.get_attribute("value") == "19"
+    assert "half_height=19" in dash_duo.driver.current_url or "d.half_height=19" in dash_duo.driver.current_url
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
