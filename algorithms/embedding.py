@@ -17,6 +17,7 @@ from measures import (
 from measures.seeding import check_random_state
 
 from .errors import ConvergenceError, DuplicatePointsError, SampleLimitError, TooFewNeighborsError, format_bytes
+from .refine import REFINE_ITERATIONS, REFINE_METHOD, refine
 from .registry import RESCALE_OPTIONS, spec
 from .scaling import apply_output_scale, fix_signs, rescale_output
 
@@ -67,7 +68,8 @@ def _check_distinct(X):
             "noise.", n_duplicates)
 
 
-def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, **params):
+def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, post_refinement=0,
+          post_refinement_method=REFINE_METHOD.default, **params):
     """Embed ``X`` in ``n_components`` dimensions with the registered algorithm ``name``.
 
     Parameters
@@ -83,6 +85,13 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, **
         Output dimension d.
     seed : int or numpy.random.Generator, default=0
         Seeds every random step (eigensolver start vectors).
+    post_refinement : int, default=0
+        Procrustes refinement sweeps (GR §4.4, :func:`algorithms.refine`) after ANY algorithm; 0 is
+        off. A refined output is at the input's scale (refinement fits the overall scale first),
+        so the authors' normalization is not re-applied after it. (GP and PSA also refine as part
+        of their own fit: their ``refine_iterations`` parameter.)
+    post_refinement_method : {"exact", "iterative"}, default="exact"
+        The Y-step of the refinement (GR Eq. 11 by sparse CG, or Eq. 13).
     output_scale : {None, "authors", "unit_variance", "unit_norm", "best_global_scale"}, default=None
         The "rescale output" option (:data:`algorithms.RESCALE_OPTIONS`), applied after any
         algorithm: None or ``"authors"`` keeps the authors' convention; ``"unit_variance"`` and
@@ -137,6 +146,9 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, **
         raise TooFewNeighborsError(message, int(n_neighbors), lowest_k)
     n_neighbors = _check_int(n_neighbors, "n_neighbors", lowest_k, n_samples - 1, hint)
     params = validate_parameters(entry.parameters, params, entry.name, EmbeddingError)
+    post_refinement = REFINE_ITERATIONS.check(post_refinement, "embed: post_refinement", EmbeddingError)
+    post_refinement_method = REFINE_METHOD.check(post_refinement_method, "embed: post_refinement_method",
+                                                 EmbeddingError)
     try:
         check_random_state(seed)
     except ValueError as e:
@@ -171,6 +183,8 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, **
     if not np.isfinite(Y).all():
         raise SolverError(f"{entry.label} returned non-finite coordinates; try another k.")
     Y = apply_output_scale(Y, entry.output_scale)
-    if rescale == "best_global_scale" and neighbors is None:
+    if (post_refinement or rescale == "best_global_scale") and neighbors is None:
         neighbors = nearest_neighbors(X, n_neighbors)  # a global method: the graph the measures will use
+    if post_refinement:
+        Y, _ = refine(X, Y, neighbors, n_iterations=post_refinement, method=post_refinement_method)
     return fix_signs(rescale_output(Y, rescale, X, neighbors))

@@ -51,6 +51,7 @@ VIEW_INPUTS = (
     Input(ids.ALGORITHM_NEIGHBORS, "value"),
     Input({"type": "algorithm-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
+    Input(ids.ALGORITHM_REFINE, "value"),
     Input(ids.ALGORITHM_RESCALE, "value"),
     Input(ids.COLOR_BY, "value"),
     Input(ids.TABS, "value"),
@@ -87,10 +88,10 @@ def show_algorithm_controls(name, link):
 
 
 def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
-               algorithm_ids, rescale, color_by, tab):
+               algorithm_ids, refine_iterations, rescale, color_by, tab):
     """The view as a flat dict (see :mod:`components.urlstate`)."""
     state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
-             "k": n_neighbors, "rescale": rescale, "color": color_by, "tab": tab}
+             "k": n_neighbors, "refine": refine_iterations, "rescale": rescale, "color": color_by, "tab": tab}
     for prefix, owner, registry, values, control_ids in (("d", dataset, datasets, dataset_values, dataset_ids),
                                                          ("a", algorithm, algorithms, algorithm_values, algorithm_ids)):
         read = read_parameter_values(owner, registry.spec(owner).parameters, control_ids, values)
@@ -104,7 +105,7 @@ def state_to_url(*controls):
 
 
 # Controls a link sets directly, in the order of apply_link's outputs.
-LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "rescale", "color", "tab")
+LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "refine", "rescale", "color", "tab")
 
 
 def apply_link(search, applied, dataset, algorithm):
@@ -120,7 +121,7 @@ def apply_link(search, applied, dataset, algorithm):
         if key in link and link[key] not in registry.available():
             del link[key]
     if applied or not link:
-        return True, *[no_update] * 13
+        return True, *[no_update] * 14
     same_dataset = link.get("dataset", dataset) == dataset
     same_algorithm = link.get("algorithm", algorithm) == algorithm
     dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
@@ -160,7 +161,7 @@ def _card_text(mean, median):
 
 
 def explore(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors,
-            algorithm_values, algorithm_ids, output_scale):
+            algorithm_values, algorithm_ids, refine_iterations, output_scale):
     """Run (or fetch from the cache) one embedding and its measures; outputs of the explore view."""
     cards = len(CARD_MEASURES) + 1
     try:
@@ -169,19 +170,21 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
             algorithm=algorithm, n_neighbors=n_neighbors,
             algorithm_params=read_parameter_values(algorithm, algorithms.spec(algorithm).parameters,
                                                    algorithm_ids, algorithm_values),
-            output_scale=output_scale)
+            output_scale=output_scale, refine_iterations=refine_iterations)
         result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
     except Exception as error:  # every failure becomes a message; the server keeps serving
         return None, None, _failure(error), "message error", *[NO_RESULT] * cards
     entry = algorithms.spec(algorithm)
     scale = entry.output_scale if output_scale in (None, "authors") else output_scale
+    if refine_iterations:
+        scale = f"{scale}, {refine_iterations} refinement sweeps"
     drawn = "" if result["X"].shape[1] <= 3 else f", first 3 of {result['X'].shape[1]} dimensions by PCA"
     stored = {
         **{key: result[key] for key in ("drawn_X", "input_axes", "Y", "truth", "truth_labels", "local",
                                         "landmarks")},
         "input_title": f"Input: {datasets.spec(dataset).label}, n = {result['X'].shape[0]}{drawn}",
         "output_title": f"Output: {entry.label}, k = {n_neighbors} ({scale.replace('_', ' ')})",
-        "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}",
+        "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}|{refine_iterations}",
     }
     notes = " ".join(result["notes"])
     seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
@@ -404,6 +407,7 @@ def register_callbacks(app, results):
         Output(ids.DATASET_SEED, "value"),
         Output(ids.ALGORITHM, "value", allow_duplicate=True),
         Output(ids.ALGORITHM_NEIGHBORS, "value", allow_duplicate=True),
+        Output(ids.ALGORITHM_REFINE, "value"),
         Output(ids.ALGORITHM_RESCALE, "value"),
         Output(ids.COLOR_BY, "value", allow_duplicate=True),
         Output(ids.TABS, "value", allow_duplicate=True),

@@ -18,6 +18,7 @@ ALGORITHM_NEIGHBORS = "algorithm-neighbors"
 ALGORITHM_PARAMS = "algorithm-params"
 ALGORITHM_HELP = "algorithm-help"
 ALGORITHM_RESCALE = "algorithm-rescale"
+ALGORITHM_REFINE = "algorithm-refine"
 
 # Page address: the URL holds the view's state; the stores carry a link's values to the controls.
 URL = "page-url"

@@ -36,7 +36,7 @@ DRAWN_INPUT_DIMENSIONS = 3
 
 
 def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors, algorithm_params,
-                 output_scale="authors"):
+                 output_scale="authors", refine_iterations=0):
     """A canonical run request: plain values, every declared parameter filled in, names sorted.
 
     Parameters are validated against their registry declarations (an emptied number box, None,
@@ -59,7 +59,7 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
         "seed": 0 if seed is None else seed,
         "dataset_params": dict(sorted(dataset_values.items())), "algorithm": algorithm,
         "n_neighbors": n_neighbors, "algorithm_params": dict(sorted(algorithm_values.items())),
-        "output_scale": output_scale or "authors",
+        "output_scale": output_scale or "authors", "refine_iterations": refine_iterations or 0,
     }
 
 
@@ -98,7 +98,7 @@ def compute_run(request, progress=None):
         report(0.15, f"embedding with {algorithms.spec(request['algorithm']).label}")
         Y = algorithms.embed(request["algorithm"], data.X, n_neighbors=request["n_neighbors"],
                              seed=data.params["seed"], output_scale=request["output_scale"],
-                             **request["algorithm_params"])
+                             post_refinement=request["refine_iterations"], **request["algorithm_params"])
         report(0.7, "measuring")
         which = [name for name in RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
         evaluation = measures.evaluate(data.X, Y, request["n_neighbors"], truth=data.truth, which=which)

@@ -263,3 +263,21 @@ def test_unknown_rescale_option_is_refused(bad, points, replace_entry):
                                              rf"'unit_norm', 'best_global_scale'\]; got {re.escape(repr(bad))}\."):
         algorithms.embed("lle", points, n_neighbors=6, output_scale=bad)
     assert fit.calls == []
+
+
+def test_refinement_after_any_algorithm_lowers_r_and_is_validated():
+    embed = algorithms.embed
+    data = datasets.load("swissroll", 500, seed=2)
+    plain = embed("lle", data.X, n_neighbors=10)
+    refined = embed("lle", data.X, n_neighbors=10, post_refinement=10)
+    raw = [measures.procrustes(data.X, Y, 10, variant="raw") for Y in (plain, refined)]
+    assert raw[1] < 0.5 * raw[0]  # refinement minimizes R itself (GR §4.4)
+    # The refined output is at the input's scale: R_N falls too, far below LLE's unit variance.
+    assert measures.procrustes(data.X, refined, 10) < 0.5 * measures.procrustes(data.X, plain, 10)
+    with pytest.raises(EmbeddingError, match="embed: post_refinement: parameter 'refine_iterations' must lie in"):
+        embed("lle", data.X, n_neighbors=10, post_refinement=-1)
+    with pytest.raises(EmbeddingError, match="parameter 'refine_method' must be one of"):
+        embed("lle", data.X, n_neighbors=10, post_refinement=1, post_refinement_method="best")
+    # GP's own refinement parameter and the post-step coexist.
+    both = embed("gp", data.X, n_neighbors=10, refine_iterations=2, post_refinement=2)
+    assert measures.procrustes(data.X, both, 10) < 0.05

@@ -16,7 +16,7 @@ def test_preset_is_a_valid_request_that_survives_the_url(entry):
     assert state["dataset"] in datasets.available() and state["algorithm"] in algorithms.available()
     # The libraries accept every value (ranges, choices), as the dashboard will pass them.
     make_request(state["dataset"], state["n"], state["noise"], state["seed"], owned_parameters(state, "d"),
-                 state["algorithm"], state["k"], owned_parameters(state, "a"), state["rescale"])
+                 state["algorithm"], state["k"], owned_parameters(state, "a"), state["rescale"], state["refine"])
     colors = {f"truth-{i}" for i in range(len(datasets.spec(state["dataset"]).truth_labels))}
     assert state["color"] in colors | {"normalized", "conformal", "lower_bound", "pca", "asim"}
     assert decode_state(encode_state(state)) == {key: value for key, value in state.items() if value is not None}

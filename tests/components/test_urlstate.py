@@ -36,4 +36,4 @@ def test_a_link_to_an_unknown_data_set_keeps_the_current_one():
 
     outputs = apply_link("?dataset=no-such-set&k=12", False, "swissroll", "isomap")
     assert outputs[0] is True and outputs[1] is no_update and outputs[6] == 12
-    assert apply_link("?k=12", True, "swissroll", "isomap")[1:] == (no_update,) * 13  # applied once only
+    assert apply_link("?k=12", True, "swissroll", "isomap")[1:] == (no_update,) * 14  # applied once only
