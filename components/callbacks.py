@@ -128,8 +128,10 @@ def apply_link(search, applied, dataset, algorithm):
                         if same_dataset else no_update)
     algorithm_controls = (show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
                           if same_algorithm else no_update)
-    # A link without n asks for the set's default (all points of a finite set): an empty box.
-    return (True, *[link.get(key, None if key == "n" else no_update) for key in LINK_KEYS],
+    # A link without n asks for the set's default size (a finite set's: all its points, an empty box).
+    entry = datasets.spec(link.get("dataset", dataset))
+    link.setdefault("n", None if entry.population else entry.default_n)
+    return (True, *[link.get(key, no_update) for key in LINK_KEYS],
             dataset_controls, algorithm_controls, None if same_dataset else link, None if same_algorithm else link)
 
 

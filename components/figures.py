@@ -310,8 +310,8 @@ def measure_bars(panels, measures):
                 customdata=[p["summary"][key][1] for p in chosen],
                 hovertemplate=f"%{{x}}<br>{label} mean %{{y:.4f}}, median %{{customdata:.4f}}<extra></extra>"),
                 row=1, col=column)
-    figure.update_layout(barmode="group", plot_bgcolor="white", height=340, margin=dict(l=40, r=10, t=50, b=60),
-                         legend=dict(orientation="h", y=1.18))
+    figure.update_layout(barmode="group", plot_bgcolor="white", height=360, margin=dict(l=40, r=10, t=70, b=60),
+                         legend=dict(orientation="h", x=1, xanchor="right", y=1.3))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
     return figure
 
