@@ -5,13 +5,12 @@ from numpy.linalg import LinAlgError
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 
 from measures import (
-    DisconnectedGraphError,
     EmbeddingError,
     MeasureError,
     SolverError,
+    check_connected,
     check_points,
     nearest_neighbors,
-    neighbor_graph_components,
     validate_parameters,
 )
 from measures.seeding import check_random_state
@@ -161,13 +160,7 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
     neighbors = None
     if entry.uses_neighbors:
         neighbors = nearest_neighbors(X, n_neighbors)
-        n_parts, labels = neighbor_graph_components(neighbors)
-        if n_parts > 1:
-            sizes = np.bincount(labels)
-            raise DisconnectedGraphError(
-                f"the k-nearest-neighbour graph (k = {n_neighbors}) has {n_parts} connected components "
-                f"(sizes {', '.join(map(str, sorted(sizes, reverse=True)[:5]))}{' ...' if n_parts > 5 else ''}); "
-                f"{entry.label} cannot place them relative to each other. Raise k.", n_parts)
+        check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
     try:
         Y = entry.fit(X, neighbors, n_components, seed, **params)
     except ArpackNoConvergence as e:

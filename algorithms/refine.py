@@ -25,9 +25,8 @@ import numpy as np
 from scipy.sparse import csr_array, diags_array
 from scipy.sparse.linalg import splu
 
-from measures import (DisconnectedGraphError, EmbeddingError, Parameter, ProcrustesLabWarning, SolverError,
-                      check_points, local_procrustes, nearest_neighbors, neighbor_graph_components,
-                      procrustes_rotation)
+from measures import (EmbeddingError, Parameter, ProcrustesLabWarning, SolverError, check_connected, check_points,
+                      local_procrustes, nearest_neighbors, procrustes_rotation)
 from measures.chunks import chunk_slices
 
 from .longrun import RunHooks
@@ -411,13 +410,9 @@ def refine(X, Y, neighbors, *, n_iterations=REFINE_ITERATIONS.default, method=RE
     n_iterations = REFINE_ITERATIONS.check(n_iterations, "refine", EmbeddingError)
     method = REFINE_METHOD.check(method, "refine", EmbeddingError)
     neighbors = _check_neighbors(X, neighbors)
-    n_parts, labels = neighbor_graph_components(neighbors)
-    if n_parts > 1 and method == "exact" and n_iterations > 0:
-        sizes = sorted(np.bincount(labels), reverse=True)
-        raise DisconnectedGraphError(
-            f"the k-nearest-neighbour graph has {n_parts} connected components (sizes "
-            f"{', '.join(map(str, sizes[:5]))}{' ...' if n_parts > 5 else ''}): the exact Y-step cannot place "
-            "them relative to each other. Raise k, or use method='iterative'.", n_parts)
+    if method == "exact" and n_iterations > 0:
+        check_connected(neighbors, "the exact Y-step cannot place them relative to each other",
+                        "Raise k, or use method='iterative'.")
     hooks = RunHooks(progress, should_stop, "refine")
     return _refine(X, Y, neighbors, n_iterations, method, hooks, rescale=rescale, tol=tol)
 

@@ -94,7 +94,7 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
     rv_graph = None
     if "residual_variance" in names:
         try:
-            check_connected(neighbors, "residual variance", "Raise n_neighbors.")
+            check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
             rv_graph = geodesic_graph(X, neighbors)
         except ProcrustesLabError as error:
             failures.append(f"{spec('residual_variance').label} not computed: {error}")

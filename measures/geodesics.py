@@ -88,21 +88,32 @@ def _symmetrized(graph):
 def check_connected(neighbors, what, fix):
     """Raise :class:`DisconnectedGraphError` unless the symmetrised kNN graph is connected.
 
+    The one connectivity check of the project: measures on geodesics, graph-based embeddings and the
+    exact refinement step all refuse a disconnected graph with the same message.
+
     Parameters
     ----------
     neighbors : ndarray of shape (n_samples, k + 1)
     what : str
-        The measure that needs the graph, for the message.
+        Who needs the graph connected and why it cannot go on, for the message (e.g. "Isomap
+        cannot place them relative to each other").
     fix : str
         What the user can do, for the message.
+
+    Raises
+    ------
+    DisconnectedGraphError
+        Naming k, the number of components and the largest sizes, e.g. "the k-nearest-neighbour
+        graph (k = 3) has 2 connected components (sizes 60, 40); Isomap cannot place them relative
+        to each other. Raise k."
     """
     n_components, labels = neighbor_graph_components(neighbors)
     if n_components > 1:
-        sizes = np.bincount(labels)
+        sizes = sorted(np.bincount(labels).tolist(), reverse=True)
+        listed = ", ".join(map(str, sizes[:5])) + (" ..." if n_components > 5 else "")
         raise DisconnectedGraphError(
-            f"{what}: the {neighbors.shape[1] - 1}-nearest-neighbour graph has {n_components} connected components "
-            f"(sizes {sorted(sizes.tolist(), reverse=True)[:5]}{'...' if n_components > 5 else ''}), so some geodesic "
-            f"distances are infinite. {fix}", n_components)
+            f"the k-nearest-neighbour graph (k = {neighbors.shape[1] - 1}) has {n_components} connected "
+            f"components (sizes {listed}); {what}. {fix}", n_components)
 
 
 def pivot_sources(n_samples, random_state=0):
@@ -329,6 +340,6 @@ def residual_variance(X, Y, n_neighbors, *, random_state=0):
     """
     X, Y = _check_pair(X, Y)
     neighbors = nearest_neighbors(X, n_neighbors)
-    check_connected(neighbors, "residual variance", "Raise n_neighbors.")
+    check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
     _, sums = _geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state), output=Y)
     return _residual_variance_from_sums(sums)

@@ -191,7 +191,7 @@ def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
     if neighbors is None or neighbors.shape[1] <= k_l:
         neighbors = nearest_neighbors(X, k_l)
     neighbors = neighbors[:, :k_l + 1]
-    check_connected(neighbors, "NIEQA's global assessment M_G",
+    check_connected(neighbors, "NIEQA's global assessment M_G needs every geodesic distance finite",
                     "Raise n_neighbors or landmark_neighbors, or pass landmark_neighbors='paper' (NQ Remark 1).")
     return k_l, neighbors
 

@@ -106,8 +106,10 @@ def test_disconnected_graph_leaves_graph_measures_nan_with_a_note():
         result = evaluate(X, X[:, :2], 6)
     messages = sorted(str(warning.message) for warning in record)
     assert len(messages) == 2
-    assert messages[0].startswith("M_G not computed: NIEQA's global assessment M_G: the 6-nearest-neighbour graph")
-    assert messages[1].startswith("M_RV not computed: residual variance: the 6-nearest-neighbour graph has 2 connected")
+    assert messages[0].startswith("M_G not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
+                                  "(sizes 80, 80); NIEQA's global assessment M_G needs every geodesic distance finite.")
+    assert messages[1].startswith("M_RV not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
+                                  "(sizes 80, 80); residual variance needs every geodesic distance finite.")
     assert np.isnan(result.mean["nieqa_global"]) and np.isnan(result.mean["residual_variance"])
     assert np.isfinite(result.mean["asim"]) and result.nieqa is None
     assert sorted(result.notes) == messages

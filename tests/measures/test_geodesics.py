@@ -148,8 +148,9 @@ def test_residual_variance_pivot_sampling_is_seeded_and_close(pivot_sampling, sw
 def test_residual_variance_errors():
     rng = np.random.default_rng(7)
     X = np.vstack([rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 50.0])
-    with pytest.raises(DisconnectedGraphError, match=r"residual variance: the 4-nearest-neighbour graph has 2 "
-                                                     r"connected components \(sizes \[30, 30\]\).*Raise n_neighbors"):
+    with pytest.raises(DisconnectedGraphError, match=r"the k-nearest-neighbour graph \(k = 4\) has 2 connected "
+                                                     r"components \(sizes 30, 30\); residual variance needs every "
+                                                     r"geodesic distance finite\. Raise n_neighbors"):
         residual_variance(X, X, 4)
     with pytest.raises(MeasureError, match="every output distance is equal"):
         residual_variance(X[:30], np.zeros((30, 2)), 5)

@@ -105,8 +105,8 @@ def test_paper_landmark_neighbours_follow_remark_1():
     assert smallest > 10
     result = nieqa(X, X, 5, landmark_neighbors="paper")
     assert result.landmark_neighbors == smallest
-    with pytest.raises(DisconnectedGraphError, match=r"M_G: the 5-nearest-neighbour graph has 2 connected "
-                                                     r"components.*landmark_neighbors='paper' \(NQ Remark 1\)"):
+    with pytest.raises(DisconnectedGraphError, match=r"\(k = 5\) has 2 connected components \(sizes 85, 15\); NIEQA's "
+                                                     r"global assessment M_G.*landmark_neighbors='paper' \(NQ Remark 1\)"):
         nieqa(X, X, 5)
     assert nieqa(X, X, 5, landmark_neighbors=smallest).landmark_neighbors == smallest
 
