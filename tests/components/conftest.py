@@ -25,3 +25,23 @@ def choose(dash_duo):
         until(lambda: not dash_duo.find_elements(".dash-dropdown-options"), timeout=30)
 
     return pick
+
+
+@pytest.fixture
+def mouse_at(dash_duo):
+    """``mouse_at(graph_id, x, y, events=("mousemove",))``: mouse events at data coordinates (x, y).
+
+    Plotly maps data to pixels with each axis's ``l2p``; the events go to the plot's drag layer, where
+    a user's pointer lands, so Plotly's own hover and click handling runs.
+    """
+    def send(graph_id, x, y, events=("mousemove",)):
+        dash_duo.driver.execute_script(
+            f"const gd = document.getElementById('{graph_id}').querySelector('.js-plotly-plot');"
+            "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
+            "const px = box.left + xa._offset + xa.l2p(arguments[0]), py = box.top + ya._offset + ya.l2p(arguments[1]);"
+            "const drag = gd.querySelector('.nsewdrag');"
+            "for (const type of arguments[2])"
+            "  drag.dispatchEvent(new MouseEvent(type, {clientX: px, clientY: py, bubbles: true}));",
+            float(x), float(y), list(events))
+
+    return send

@@ -128,20 +128,13 @@ def test_disconnected_graph_is_explained_with_its_component_count(dash_duo, tmp_
     assert severe_logs(dash_duo) == []
 
 
-def test_hovering_a_point_rings_it_in_both_views(dash_duo, tmp_path):
+def test_hovering_a_point_rings_it_in_both_views(dash_duo, tmp_path, mouse_at):
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     card_mean(dash_duo, "normalized")
     data = datasets.load("swissroll")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
-    # Move the mouse onto point 123 of the output view: Plotly maps data to pixels with l2p.
-    dash_duo.driver.execute_script(
-        f"const gd = document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot');"
-        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;"
-        "const drag = gd.querySelector('.nsewdrag'), box = gd.getBoundingClientRect();"
-        "const x = box.left + xa._offset + xa.l2p(arguments[0]), y = box.top + ya._offset + ya.l2p(arguments[1]);"
-        "drag.dispatchEvent(new MouseEvent('mousemove', {clientX: x, clientY: y, bubbles: true}));",
-        float(Y[123, 0]), float(Y[123, 1]))
+    mouse_at(ids.OUTPUT_GRAPH, *Y[123])  # onto point 123 of the output view
     ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
     until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
     ringed_input = [dash_duo.driver.execute_script(f"return {ring}.{axis}[0];") for axis in "xyz"]

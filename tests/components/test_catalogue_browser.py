@@ -44,20 +44,14 @@ def test_every_data_set_then_every_algorithm_runs_or_explains(dash_duo, tmp_path
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 
-def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose):
+def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose, mouse_at):
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap", timeout=WAIT)
     choose(ids.DATASET, "digits")
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "PCA", timeout=WAIT)
     data = datasets.load("digits")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
-    dash_duo.driver.execute_script(
-        f"const gd = document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot');"
-        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;"
-        "const drag = gd.querySelector('.nsewdrag'), box = gd.getBoundingClientRect();"
-        "const x = box.left + xa._offset + xa.l2p(arguments[0]), y = box.top + ya._offset + ya.l2p(arguments[1]);"
-        "drag.dispatchEvent(new MouseEvent('mousemove', {clientX: x, clientY: y, bubbles: true}));",
-        float(Y[5, 0]), float(Y[5, 1]))
+    mouse_at(ids.OUTPUT_GRAPH, *Y[5])
     dash_duo.wait_for_style_to_equal(f"#{ids.POINT_IMAGE}", "display", "block", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.POINT_IMAGE} .gtitle", "digit class", timeout=WAIT)
     index = int(dash_duo.find_element(f"#{ids.POINT_IMAGE} .gtitle").text.split(":")[0].split()[-1])

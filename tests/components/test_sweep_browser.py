@@ -80,20 +80,12 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 
-def test_clicking_a_sweep_point_opens_that_embedding(dash_duo, tmp_path):
+def test_clicking_a_sweep_point_opens_that_embedding(dash_duo, tmp_path, mouse_at):
     start_on_sweep_tab(dash_duo, tmp_path, 300)
     dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
     dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "25 runs", timeout=WAIT)
-    # Click LTSA's k = 15 point: Plotly maps data to pixels with l2p.
-    dash_duo.driver.execute_script(
-        f"const gd = document.getElementById('{ids.SWEEP_GRAPH}').querySelector('.js-plotly-plot');"
-        "const trace = gd.data.findIndex(t => t.name === 'LTSA');"
-        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
-        "const i = gd.data[trace].x.indexOf(15);"
-        "const x = box.left + xa._offset + xa.l2p(15), y = box.top + ya._offset + ya.l2p(gd.data[trace].y[i]);"
-        "const drag = gd.querySelector('.nsewdrag');"
-        "for (const type of ['mousemove', 'mousedown', 'mouseup', 'click'])"
-        "  drag.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));")
+    ltsa = next(trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH) if trace["name"] == "LTSA")
+    mouse_at(ids.SWEEP_GRAPH, 15, ltsa["y"][ltsa["x"].index(15)], ("mousemove", "mousedown", "mouseup", "click"))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 15", timeout=WAIT)
     assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
     assert dash_duo.get_logs() == []
