@@ -68,7 +68,7 @@ def _check_distinct(X):
 
 
 def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, post_refinement=0,
-          post_refinement_method=REFINE_METHOD.default, **params):
+          post_refinement_method=REFINE_METHOD.default, progress=None, should_stop=None, **params):
     """Embed ``X`` in ``n_components`` dimensions with the registered algorithm ``name``.
 
     Parameters
@@ -91,6 +91,10 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
         of their own fit: their ``refine_iterations`` parameter.)
     post_refinement_method : {"exact", "iterative"}, default="exact"
         The Y-step of the refinement (GR Eq. 11 by sparse CG, or Eq. 13).
+    progress, should_stop : callable, optional
+        ``progress(fraction, info)`` and ``should_stop()`` hooks, forwarded to algorithms whose entry
+        ``reports_progress`` (GP, PSA: annealing step, temperature, energy); cancelling raises
+        :class:`algorithms.Cancelled`. Others ignore them.
     output_scale : {None, "authors", "unit_variance", "unit_norm", "best_global_scale"}, default=None
         The "rescale output" option (:data:`algorithms.RESCALE_OPTIONS`), applied after any
         algorithm: None or ``"authors"`` keeps the authors' convention; ``"unit_variance"`` and
@@ -161,6 +165,8 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
     if entry.uses_neighbors:
         neighbors = nearest_neighbors(X, n_neighbors)
         check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
+    if entry.reports_progress:
+        params.update(progress=progress, should_stop=should_stop)
     try:
         Y = entry.fit(X, neighbors, n_components, seed, **params)
     except ArpackNoConvergence as e:

@@ -312,6 +312,7 @@ register(AlgorithmSpec(
     output_scale="isometric",
     parameters=refinement_parameters(),
     fit=gp,
+    reports_progress=True,
     citation="Goldberg & Ritov (2009), §4.1 and §4.4",
     description="Grows the embedding one neighbourhood at a time by Procrustes fits, then refines it to "
                 "lower R; exact on flat, isometrically placed data.",

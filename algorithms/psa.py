@@ -543,6 +543,7 @@ register(AlgorithmSpec(
     output_scale="isometric",
     parameters=PSA_PARAMETERS + refinement_parameters(),
     fit=psa,
+    reports_progress=True,
     citation="Goldberg & Ritov (2009), §4.2-4.4; spectral start after Singer (2011)",
     description="Aligns the local PCA planes (spectral start, simulated annealing), embeds them by one "
                 "sparse solve, then refines to lower R.",

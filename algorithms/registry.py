@@ -71,6 +71,9 @@ class AlgorithmSpec:
     too_few_neighbors : callable or None
         ``too_few_neighbors(n_neighbors, n_components) -> str``: the method's own explanation of a
         k below ``min_neighbors`` (HLLE's bound), used instead of the generic message.
+    reports_progress : bool
+        Whether ``fit`` takes ``progress(fraction, info)`` and ``should_stop()`` hooks (the long
+        runs: GP, PSA), which :func:`algorithms.embed` then forwards.
     dense_bytes : callable or None
         ``dense_bytes(n_samples) -> int``: memory of the method's dense n x n step, stated when
         ``max_samples`` refuses an input.
@@ -87,6 +90,7 @@ class AlgorithmSpec:
     uses_neighbors: bool = True
     min_neighbors: object = lambda n_components: 1
     max_samples: int = None
+    reports_progress: bool = False
     too_few_neighbors: object = None
     dense_bytes: object = None
 

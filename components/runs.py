@@ -95,10 +95,13 @@ def compute_run(request, progress=None):
         report(0.05, "sampling the data set")
         data = datasets.load(request["dataset"], request["n"], noise=request["noise"], seed=request["seed"],
                              **request["dataset_params"])
-        report(0.15, f"embedding with {algorithms.spec(request['algorithm']).label}")
+        label = algorithms.spec(request["algorithm"]).label
+        report(0.15, f"embedding with {label}")
         Y = algorithms.embed(request["algorithm"], data.X, n_neighbors=request["n_neighbors"],
                              seed=data.params["seed"], output_scale=request["output_scale"],
-                             post_refinement=request["refine_iterations"], **request["algorithm_params"])
+                             post_refinement=request["refine_iterations"],
+                             progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
+                             **request["algorithm_params"])
         report(0.7, "measuring")
         which = [name for name in RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
         evaluation = measures.evaluate(data.X, Y, request["n_neighbors"], truth=data.truth, which=which)
@@ -117,6 +120,14 @@ def compute_run(request, progress=None):
         "notes": [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)],
         "seconds": time.perf_counter() - started,
     }
+
+
+def _stage(label, info):
+    """A long algorithm's progress info as one line, e.g. "PSA: anneal, step 400, T 0.12, f 35.1"."""
+    names = {"step": "step", "temperature": "T", "energy": "f", "acceptance": "accepted"}
+    parts = [f"{short} {info[key]:.3g}" if isinstance(info[key], float) else f"{short} {info[key]}"
+             for key, short in names.items() if key in info]
+    return f"{label}: {', '.join([str(info.get('stage', 'running')), *parts])}"
 
 
 def _drawn_input(X):

@@ -281,3 +281,18 @@ def test_refinement_after_any_algorithm_lowers_r_and_is_validated():
     # GP's own refinement parameter and the post-step coexist.
     both = embed("gp", data.X, n_neighbors=10, refine_iterations=2, post_refinement=2)
     assert measures.procrustes(data.X, both, 10) < 0.05
+
+
+def test_progress_and_cancel_hooks_reach_the_long_algorithms_only():
+    data = datasets.load("swissroll", 400, seed=1)
+    reports = []
+    algorithms.embed("psa", data.X, n_neighbors=10, progress=lambda fraction, info: reports.append((fraction, info)))
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert any("temperature" in info and "energy" in info for _, info in reports)  # annealing reported
+    with pytest.raises(algorithms.Cancelled):
+        algorithms.embed("gp", data.X, n_neighbors=10, should_stop=lambda: True)
+    calls = []
+    algorithms.embed("lle", data.X, n_neighbors=10, progress=lambda *args: calls.append(args),
+                     should_stop=lambda: True)  # no hooks: runs to the end
+    assert calls == []

@@ -78,3 +78,14 @@ def test_alignment_to_the_truth_undoes_a_similarity_exactly():
     np.testing.assert_allclose(align_to_reference(moved, truth), truth, atol=1e-12)
     # A collapsed output stays collapsed (scale 0), at the truth's centre.
     np.testing.assert_allclose(align_to_reference(np.ones((80, 2)), truth), np.broadcast_to(truth.mean(0), (80, 2)))
+
+
+def test_a_long_algorithm_reports_its_annealing_through_the_run():
+    stages = []
+    compute_run(request(algorithm="psa", dataset="swissroll", n=400),
+                progress=lambda fraction, stage: stages.append((fraction, stage)))
+    fractions = [fraction for fraction, _ in stages]
+    assert fractions == sorted(fractions)
+    assert any(stage.startswith("Procrustes subspaces alignment: anneal") and " T " in stage and " f " in stage
+               for _, stage in stages)
+    assert all(0.15 <= fraction <= 0.65 for fraction, stage in stages if stage.startswith("Procrustes"))
