@@ -349,6 +349,10 @@ def _job_options(job, *extra_running):
     job_ids = ids.job_controls(job)
     return dict(
         background=True,
+        # Dash keys a job's hand-over entry by its arguments. Two triggers with equal arguments (a
+        # link setting a control to the value it has) would share one entry, and the page polling the
+        # second would never see the result the first poll consumed. The trigger keeps them apart.
+        cache_ignore_triggered=False,
         progress=[Output(job_ids["progress"], "value"), Output(job_ids["label"], "children")],
         cancel=[Input(job_ids["cancel"], "n_clicks")],
         running=[(Output(job_ids["running"], "data"), True, False), *extra_running],

@@ -100,3 +100,16 @@ def test_a_paper_preset_sets_the_controls_and_shows_its_caption(dash_duo, tmp_pa
     assert height.get_attribute("value") == "19"
     assert "half_height=19" in dash_duo.driver.current_url or "d.half_height=19" in dash_duo.driver.current_url
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_a_link_setting_controls_to_their_current_values_still_shows_the_result(dash_duo, tmp_path):
+    # Regression: the link below sets n to the value it has, re-triggering the run with equal arguments
+    # while the first (cached, instant) job is in flight; both shared one hand-over entry in Dash's
+    # store and the page waited forever for the second.
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    shown = dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text
+    dash_duo.driver.get(dash_duo.server_url + "/?color=normalized")
+    dash_duo.wait_for_text_to_equal(f"#{ids.card_value('normalized')} .card-mean", shown, timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.card_value('time')}", "(cached)", timeout=WAIT)
+    assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
