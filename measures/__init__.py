@@ -5,7 +5,8 @@ the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the m
 :func:`procrustes` (R, R_N, R_C, R_PCA; GR Eqs. 3, 4, 6, 7), :func:`procrustes_lower_bound`
 (GR Lemma 1), :func:`asim` and :func:`nieqa` (NQ), :func:`neighbourhood_agreement`,
 :func:`trustworthiness`, :func:`continuity`, :func:`residual_variance`, :func:`truth_match`,
-:func:`normalization_cost` and :func:`collapse_score` (PN); the per-neighbourhood kernels
+:func:`normalization_cost` and :func:`collapse_score` (PN); :func:`inspect_neighbourhood`, one
+neighbourhood aligned as each measure aligns it; the per-neighbourhood kernels
 (:func:`local_procrustes`, :func:`local_pca_procrustes`, :func:`local_pca_residual`,
 :func:`local_asim`), the one kNN routine :func:`nearest_neighbors`, and the error hierarchy.
 No module here imports dash or plotly.
@@ -40,6 +41,7 @@ from .geodesics import check_connected, geodesic_graph, residual_variance, short
 from .nieqa import NIEQA, classical_mds, nieqa
 from .ranks import continuity, neighbourhood_agreement, trustworthiness
 from .normalization import NormalizationCost, collapse_score, normalization_cost
+from .inspection import NeighbourhoodView, inspect_neighbourhood
 from .registry import MeasureSpec, available, spec, specs
 from .evaluation import Evaluation, evaluate
 
@@ -53,6 +55,7 @@ __all__ = [
     "MeasureError",
     "MeasureSpec",
     "NIEQA",
+    "NeighbourhoodView",
     "NormalizationCost",
     "Parameter",
     "ProcrustesLabError",
@@ -70,6 +73,7 @@ __all__ = [
     "continuity",
     "evaluate",
     "geodesic_graph",
+    "inspect_neighbourhood",
     "local_asim",
     "local_pca_procrustes",
     "local_pca_residual",
