@@ -23,6 +23,7 @@ from .figures import (
     empty_figure,
     image_figure,
     input_figure,
+    inspector_figure,
     measure_bars,
     output_figure,
     point_columns,
@@ -30,7 +31,7 @@ from .figures import (
     sweep_figure,
 )
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, TIME_CARD, color_options
-from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, make_request, result_summary
+from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, display_indices, make_request, result_summary
 from .presets import preset
 from .urlstate import decode_state, encode_state, owned_parameters
 
@@ -54,8 +55,13 @@ VIEW_INPUTS = (
     Input(ids.ALGORITHM_REFINE, "value"),
     Input(ids.ALGORITHM_RESCALE, "value"),
     Input(ids.COLOR_BY, "value"),
+    Input(ids.INPUT_VIEW, "value"),
     Input(ids.TABS, "value"),
 )
+# The explore run's inputs: the view's, less what only changes the drawing (colour, input view, tab).
+RUN_INPUTS = VIEW_INPUTS[:-3]
+# Per-point measures a selection summarizes.
+SELECTION_MEASURES = ("normalized", "conformal", "asim")
 
 
 def show_dataset_controls(name, color_by, link):
@@ -88,10 +94,11 @@ def show_algorithm_controls(name, link):
 
 
 def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
-               algorithm_ids, refine_iterations, rescale, color_by, tab):
+               algorithm_ids, refine_iterations, rescale, color_by, input_view, tab):
     """The view as a flat dict (see :mod:`components.urlstate`)."""
     state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
-             "k": n_neighbors, "refine": refine_iterations, "rescale": rescale, "color": color_by, "tab": tab}
+             "k": n_neighbors, "refine": refine_iterations, "rescale": rescale, "color": color_by,
+             "view": input_view, "tab": tab}
     for prefix, owner, registry, values, control_ids in (("d", dataset, datasets, dataset_values, dataset_ids),
                                                          ("a", algorithm, algorithms, algorithm_values, algorithm_ids)):
         read = read_parameter_values(owner, registry.spec(owner).parameters, control_ids, values)
@@ -105,7 +112,7 @@ def state_to_url(*controls):
 
 
 # Controls a link sets directly, in the order of apply_link's outputs.
-LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "refine", "rescale", "color", "tab")
+LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "refine", "rescale", "color", "view", "tab")
 
 
 def apply_link(search, applied, dataset, algorithm):
@@ -121,7 +128,7 @@ def apply_link(search, applied, dataset, algorithm):
         if key in link and link[key] not in registry.available():
             del link[key]
     if applied or not link:
-        return True, *[no_update] * 14
+        return True, *[no_update] * (len(LINK_KEYS) + 4)
     same_dataset = link.get("dataset", dataset) == dataset
     same_algorithm = link.get("algorithm", algorithm) == algorithm
     dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
@@ -180,38 +187,106 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
     scale = entry.output_scale if output_scale in (None, "authors") else output_scale
     if refine_iterations:
         scale = f"{scale}, {refine_iterations} refinement sweeps"
-    drawn = "" if result["X"].shape[1] <= 3 else f", first 3 of {result['X'].shape[1]} dimensions by PCA"
+    n_samples, dimensions = result["X"].shape
+    landmarks = result["landmarks"]
+    drawn = display_indices(n_samples, keep=() if landmarks is None else landmarks["indices"])
+    rows = slice(None) if drawn is None else drawn
+    if landmarks is not None and drawn is not None:  # landmark rows among the drawn ones
+        landmarks = {**landmarks, "indices": np.searchsorted(drawn, landmarks["indices"])}
+    subsample = "" if drawn is None else f"; {len(drawn)} drawn (a random subsample; the measures use all)"
+    projected = "" if dimensions <= 3 else f", first 3 of {dimensions} dimensions by PCA"
     stored = {
-        **{key: result[key] for key in ("drawn_X", "input_axes", "Y", "truth", "truth_labels", "local",
-                                        "landmarks")},
-        "input_title": f"Input: {datasets.spec(dataset).label}, n = {result['X'].shape[0]}{drawn}",
+        **{key: result[key][rows] for key in ("drawn_X", "Y", "truth")},
+        "local": {key: values[rows] for key, values in result["local"].items()},
+        "input_axes": result["input_axes"], "truth_labels": result["truth_labels"], "landmarks": landmarks,
+        "points": drawn,
+        "input_title": f"Input: {datasets.spec(dataset).label}, n = {n_samples}{projected}{subsample}",
         "output_title": f"Output: {entry.label}, k = {n_neighbors} ({scale.replace('_', ' ')})",
         "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}|{refine_iterations}",
     }
     notes = " ".join(result["notes"])
     seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
-    image_request = {"request": request, "shape": result["image_shape"]} if result["image_shape"] else None
-    return (stored, image_request, notes, "message warning" if notes else "message",
+    # What the hover, click and selection callbacks need to find a drawn point's row in the cached run.
+    run = {"request": request, "image_shape": result["image_shape"], "points": drawn}
+    return (stored, run, notes, "message warning" if notes else "message",
             *[_card_text(*result["summary"][name]) for name in CARD_MEASURES], seconds)
 
 
-def show_point_image(results, input_hover, output_hover, image_request):
+def _event_point(input_event, output_event):
+    """The first point of the triggering graph's hover or click event, if it is a drawn point."""
+    event = input_event if ctx.triggered_id == ids.INPUT_GRAPH else output_event
+    point = ((event or {}).get("points") or [{}])[0]
+    return point if point.get("curveNumber") == 0 else None
+
+
+def _rows(run, drawn_rows):
+    """Data-set rows of drawn rows (trace 0's point numbers), through the display subsample if any."""
+    return drawn_rows if run["points"] is None else [run["points"][row] for row in drawn_rows]
+
+
+def _cached_run(results, run):
+    """The explore run's full result from the cache (all points), or None if it has been evicted."""
+    return results.get(make_request(**run["request"]))  # same key after the JSON round trip
+
+
+def show_point_image(results, input_hover, output_hover, run):
     """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
-    if not image_request:
+    if not run or not run["image_shape"]:
         return no_update, {"display": "none"}
-    hover = input_hover if ctx.triggered_id == ids.INPUT_GRAPH else output_hover
-    point = ((hover or {}).get("points") or [{}])[0]
-    result = results.get(make_request(**image_request["request"]))  # same key after the JSON round trip
-    if point.get("curveNumber") != 0 or result is None:
+    point = _event_point(input_hover, output_hover)
+    result = _cached_run(results, run)
+    if point is None or result is None:
         return no_update, no_update
-    index = point["pointNumber"]
+    index = _rows(run, [point["pointNumber"]])[0]
     truth = ", ".join(f"{label} {value:.3g}" for label, value in zip(result["truth_labels"], result["truth"][index]))
-    pixels = result["X"][index].reshape(image_request["shape"])
+    pixels = result["X"][index].reshape(run["image_shape"])
     return image_figure(pixels, f"point {index}: {truth}"), {"display": "block"}
 
 
-def draw(result, color_by, show_landmarks):
-    """Draw both views in one colouring on one robust colour range, NIEQA's landmarks on request."""
+def inspect_point(results, input_click, output_click, run):
+    """Clicking a point opens its neighbourhood, aligned as R_N, R_C and ASIM align it (PN Fig. 1E/F)."""
+    point = _event_point(input_click, output_click)
+    if not run or point is None:
+        return no_update, no_update
+    result = _cached_run(results, run)
+    if result is None:
+        return empty_figure("This run is no longer cached."), "Run it again to inspect its points."
+    index = _rows(run, [point["pointNumber"]])[0]
+    k = run["request"]["n_neighbors"]
+    try:
+        view = measures.inspect_neighbourhood(result["X"], result["Y"], measures.nearest_neighbors(result["X"], k),
+                                              index)
+    except Exception as error:  # e.g. a neighbourhood of coincident points: say so, keep serving
+        return empty_figure(_failure(error)), _failure(error)
+    return inspector_figure(view), (
+        f"Point {index} and its k = {k} input neighbours: local R_N {view.normalized:.4f}, R_C "
+        f"{view.conformal_value:.4f}, ASIM {view.asim_value:.4f}, lower bound {view.lower_bound:.4f}. Circles: "
+        "the input on its two principal axes; dots: the output after each measure's best alignment; each "
+        "segment's squared length is what the measure sums (over the patch's squared size).")
+
+
+def summarize_selection(results, input_selection, output_selection, run):
+    """The selected points' mean local measures beside every point's: is this region worse?"""
+    selection = input_selection if ctx.triggered_id == ids.INPUT_GRAPH else output_selection
+    if not run or not selection:
+        return ""
+    drawn_rows = sorted({p["pointNumber"] for p in selection.get("points", []) if p.get("curveNumber") == 0})
+    result = _cached_run(results, run)
+    if not drawn_rows or result is None:
+        return "No drawn point is selected." if result is not None else "Run again to summarize a selection."
+    rows = _rows(run, drawn_rows)
+    labels = dict(LOCAL_COLORINGS)
+    parts = [f"{labels[name].removeprefix('local ')} {np.nanmean(result['local'][name][rows]):.4f} "
+             f"(all points {np.nanmean(result['local'][name]):.4f})"
+             for name in SELECTION_MEASURES if name in result["local"]]
+    return f"{len(rows)} points selected, marked in both views. Their mean local " + ", ".join(parts) + "."
+
+
+def draw(result, color_by, show_landmarks, input_view):
+    """Draw both views in one colouring on one robust colour range, NIEQA's landmarks on request.
+
+    ``input_view`` is "3d" or two digits naming the input coordinates drawn in the plane ("02").
+    """
     if not result:
         blank = empty_figure("No result: see the message above.")
         return blank, blank
@@ -223,15 +298,18 @@ def draw(result, color_by, show_landmarks):
     else:
         column = int(color_by.rsplit("-", 1)[1])
         color, title = np.asarray(result["truth"], dtype=float)[:, column], result["truth_labels"][column]
-    columns = point_columns(X, Y, {title: color, **{local_labels[k]: v for k, v in local.items()}})
+    columns = point_columns(X, Y, {title: color, **{local_labels[k]: v for k, v in local.items()}},
+                            points=result["points"])
     color_range = robust_color_range(color)
     bar_title = f"{title} (2–98% range)" if color_by in local else title
     landmarks = configuration = None
     if show_landmarks and result["landmarks"]:
         landmarks = np.asarray(result["landmarks"]["indices"], dtype=int)
         configuration = np.asarray(result["landmarks"]["configuration"], dtype=float)
-    return (input_figure(color, color_range, bar_title, columns, result["input_title"], result["revision"],
-                         landmarks=landmarks, axis_titles=result["input_axes"]),
+    projection = None if input_view == "3d" else (int(input_view[0]), int(input_view[1]))
+    return (input_figure(color, color_range, bar_title, columns, result["input_title"],
+                         f"{result['revision']}|{input_view}", landmarks=landmarks, axis_titles=result["input_axes"],
+                         projection=projection),
             output_figure(color, color_range, bar_title, columns, result["output_title"], result["revision"],
                           landmarks=landmarks, landmark_configuration=configuration))
 
@@ -416,6 +494,7 @@ def register_callbacks(app, results):
         Output(ids.ALGORITHM_REFINE, "value"),
         Output(ids.ALGORITHM_RESCALE, "value"),
         Output(ids.COLOR_BY, "value", allow_duplicate=True),
+        Output(ids.INPUT_VIEW, "value"),
         Output(ids.TABS, "value", allow_duplicate=True),
         Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
         Output(ids.ALGORITHM_PARAMS, "children", allow_duplicate=True),
@@ -446,26 +525,29 @@ def register_callbacks(app, results):
         Output(ids.MESSAGE, "children"),
         Output(ids.MESSAGE, "className"),
         *[Output(ids.card_value(name), "children") for name in (*CARD_MEASURES, TIME_CARD)],
-        *VIEW_INPUTS[:-2],  # everything but the colouring and the tab
+        *RUN_INPUTS,
         **_job_options(ids.EXPLORE_JOB),
     )
     def run_explore(set_progress, *inputs):
         return explore(results, _progress_reporter(set_progress), *inputs)
 
-    app.callback(
-        Output(ids.POINT_IMAGE, "figure"),
-        Output(ids.POINT_IMAGE, "style"),
-        Input(ids.INPUT_GRAPH, "hoverData"),
-        Input(ids.OUTPUT_GRAPH, "hoverData"),
-        State(ids.RESULT_REQUEST, "data"),
-        prevent_initial_call=True,
-    )(functools.partial(show_point_image, results))
+    # Events on the points of either view, answered from the cached run (all its points): hover
+    # shows an image data set's image, a click opens the inspector, a selection is summarized.
+    for outputs, event, handler in (
+            ((Output(ids.POINT_IMAGE, "figure"), Output(ids.POINT_IMAGE, "style")), "hoverData", show_point_image),
+            ((Output(ids.INSPECTOR_GRAPH, "figure"), Output(ids.INSPECTOR_TEXT, "children")), "clickData",
+             inspect_point),
+            ((Output(ids.SELECTION_TEXT, "children"),), "selectedData", summarize_selection)):
+        app.callback(*outputs, Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
+                     State(ids.RESULT_REQUEST, "data"), prevent_initial_call=True)(
+            functools.partial(handler, results))
     app.callback(
         Output(ids.INPUT_GRAPH, "figure"),
         Output(ids.OUTPUT_GRAPH, "figure"),
         Input(ids.RESULT_STORE, "data"),
         Input(ids.COLOR_BY, "value"),
         Input(ids.SHOW_LANDMARKS, "value"),
+        Input(ids.INPUT_VIEW, "value"),
     )(draw)
 
     _register_button_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
@@ -500,15 +582,17 @@ def register_callbacks(app, results):
             Input(job_ids["running"], "data"),
         )(show_job_state)
 
-    # Ringing the hovered point in both views runs in the browser (assets/linked_hover.js): a hover
-    # should not wait for the server, and only the marker trace changes.
-    app.clientside_callback(
-        ClientsideFunction(namespace="procrustes", function_name="markHovered"),
-        Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
-        Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
-        Input(ids.INPUT_GRAPH, "hoverData"),
-        Input(ids.OUTPUT_GRAPH, "hoverData"),
-        State(ids.INPUT_GRAPH, "figure"),
-        State(ids.OUTPUT_GRAPH, "figure"),
-        prevent_initial_call=True,
-    )
+    # Ringing the hovered point, and marking selected ones (box, lasso), in both views runs in the
+    # browser (assets/linked_views.js): a hover should not wait for the server, and only one marker
+    # trace changes.
+    for function_name, event in (("markHovered", "hoverData"), ("markSelected", "selectedData")):
+        app.clientside_callback(
+            ClientsideFunction(namespace="procrustes", function_name=function_name),
+            Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
+            Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
+            Input(ids.INPUT_GRAPH, event),
+            Input(ids.OUTPUT_GRAPH, event),
+            State(ids.INPUT_GRAPH, "figure"),
+            State(ids.OUTPUT_GRAPH, "figure"),
+            prevent_initial_call=True,
+        )

@@ -6,6 +6,8 @@ from plotly.subplots import make_subplots
 
 __all__ = [
     "HIGHLIGHT_TRACE",
+    "SELECTION_TRACE",
+    "inspector_figure",
     "empty_figure",
     "input_figure",
     "output_figure",
@@ -18,8 +20,10 @@ __all__ = [
 ]
 
 COLORSCALE = "Viridis"
-# Index of the one-point trace that marks the hovered point in both views (assets/linked_hover.js).
+# Indices of the traces that ring the hovered point and mark the selected points in both views
+# (filled in the browser by assets/linked_views.js).
 HIGHLIGHT_TRACE = 1
+SELECTION_TRACE = 2
 
 
 def robust_color_range(values, lower=2.0, upper=98.0):
@@ -49,7 +53,7 @@ def robust_color_range(values, lower=2.0, upper=98.0):
     return float(low), float(high)
 
 
-def point_columns(X, Y, measures):
+def point_columns(X, Y, measures, points=None):
     """Per-point hover columns shared by both views: index, input and output coordinates, measures.
 
     Parameters
@@ -58,18 +62,20 @@ def point_columns(X, Y, measures):
     Y : ndarray of shape (n_samples, d)
     measures : dict of str to ndarray
         Labelled per-point values (local R_N, ...), shown on hover after the coordinates.
+    points : ndarray of shape (n_samples,), optional
+        The rows' indices in the data set when only a subsample is drawn (default ``0 .. n-1``).
 
     Returns
     -------
     dict of str to ndarray
         Ordered: ``point``, ``x₁..x₃``, ``y₁, y₂``, then ``measures``. Trace 0 of both views holds
-        the points in this order, so a point's index finds it in either view (assets/linked_hover.js).
+        the points in this order, so a point's index finds it in either view (assets/linked_views.js).
     """
     X3 = np.zeros((X.shape[0], 3))
     X3[:, : min(3, X.shape[1])] = X[:, :3]
     Y2 = np.zeros((Y.shape[0], 2))
     Y2[:, : min(2, Y.shape[1])] = Y[:, :2]
-    columns = {"point": np.arange(X.shape[0])}
+    columns = {"point": np.arange(X.shape[0]) if points is None else np.asarray(points)}
     columns.update({f"x{s}": X3[:, i] for i, s in enumerate("₁₂₃")})
     columns.update({f"y{s}": Y2[:, i] for i, s in enumerate("₁₂")})
     columns.update(measures)
@@ -99,9 +105,14 @@ def _marker(color, color_range, color_title, show_scale):
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
 
 
+def _selection_marker(size):
+    """Marker of the selected points: an outline drawn over their own colour."""
+    return dict(size=size, color="rgba(0,0,0,0)", line=dict(color="black", width=1.5))
+
+
 def input_figure(color, color_range, color_title, hover_columns, title="Input", revision=None, landmarks=None,
-                 axis_titles=("x₁", "x₂", "x₃")):
-    """3-D scatter of the input points (first three coordinates), coloured per point.
+                 axis_titles=("x₁", "x₂", "x₃"), projection=None):
+    """The input points, coloured per point: in 3-D, or projected on two coordinates.
 
     Parameters
     ----------
@@ -117,33 +128,73 @@ def input_figure(color, color_range, color_title, hover_columns, title="Input", 
         Plotly ``uirevision``: zoom and camera survive a redraw with the same revision (a new
         colouring) and reset with a new one (a new run).
     landmarks : ndarray of shape (n_landmarks,), optional
-        Indices of NIEQA's landmarks, marked after the hover ring.
+        Indices (rows of ``hover_columns``) of NIEQA's landmarks, marked after the selection.
     axis_titles : sequence of str
         Names of the drawn coordinates (principal components for high-dimensional input).
+    projection : (int, int), optional
+        Draw coordinates ``projection`` in the plane instead of all three in 3-D: Plotly selects
+        (box, lasso) in 2-D only.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) marker.
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
+        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
     customdata, template = _hover(hover_columns)
+    names = ("x₁", "x₂", "x₃")
+    titles = list(axis_titles) + [""] * (3 - len(axis_titles))
+    if projection is not None:
+        first, second = (names[axis] for axis in projection)
+        figure = _plane_figure(hover_columns[first], hover_columns[second], color, color_range, color_title,
+                               customdata, template, show_scale=False)
+        if landmarks is not None:
+            figure.add_trace(go.Scattergl(
+                x=hover_columns[first][landmarks], y=hover_columns[second][landmarks], mode="markers",
+                name="landmarks", hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")))
+        return _plane_layout(figure, title, revision, (titles[projection[0]], titles[projection[1]]),
+                             legend=False)
     figure = go.Figure([
         go.Scatter3d(x=hover_columns["x₁"], y=hover_columns["x₂"], z=hover_columns["x₃"], mode="markers",
                      marker=_marker(color, color_range, color_title, show_scale=False),
                      customdata=customdata, hovertemplate=template, name="points"),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
+        go.Scatter3d(x=[], y=[], z=[], mode="markers", name="selected", hoverinfo="skip",
+                     marker=dict(size=5, color="crimson", opacity=0.9)),
     ])
     if landmarks is not None:
         figure.add_trace(go.Scatter3d(
             x=hover_columns["x₁"][landmarks], y=hover_columns["x₂"][landmarks], z=hover_columns["x₃"][landmarks],
             mode="markers", name="landmarks", hoverinfo="skip",
             marker=dict(size=5, color="rgba(0,0,0,0)", symbol="diamond", line=dict(color="black", width=2))))
-    titles = list(axis_titles) + [""] * (3 - len(axis_titles))
     figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
                          margin=dict(l=0, r=0, t=40, b=0),
                          scene=dict(aspectmode="data", xaxis_title=titles[0], yaxis_title=titles[1],
                                     zaxis_title=titles[2]))
+    return figure
+
+
+def _plane_figure(x, y, color, color_range, color_title, customdata, template, show_scale):
+    """Trace 0 (the points), the hover ring and the selection marks of a 2-D view."""
+    return go.Figure([
+        go.Scattergl(x=x, y=y, mode="markers", marker=_marker(color, color_range, color_title, show_scale),
+                     showlegend=False, customdata=customdata, hovertemplate=template, name="points"),
+        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
+                     marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
+        go.Scattergl(x=[], y=[], mode="markers", name="selected", hoverinfo="skip", showlegend=False,
+                     marker=_selection_marker(7)),
+    ])
+
+
+def _plane_layout(figure, title, revision, axis_titles, legend):
+    """Equal axis scales (an isometry must look like one), lasso kept after a redraw."""
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=legend, uirevision=revision,
+                         legend=dict(orientation="h", y=-0.12),
+                         margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
+                         xaxis=dict(title=axis_titles[0], zeroline=False, gridcolor="#eee"),
+                         yaxis=dict(title=axis_titles[1], zeroline=False, gridcolor="#eee", scaleanchor="x",
+                                    scaleratio=1))
     return figure
 
 
@@ -162,16 +213,12 @@ def output_figure(color, color_range, color_title, hover_columns, title="Output"
     Returns
     -------
     plotly.graph_objects.Figure
-        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) marker.
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
+        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
     customdata, template = _hover(hover_columns)
-    figure = go.Figure([
-        go.Scattergl(x=hover_columns["y₁"], y=hover_columns["y₂"], mode="markers",
-                     marker=_marker(color, color_range, color_title, show_scale=True), showlegend=False,
-                     customdata=customdata, hovertemplate=template, name="points"),
-        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
-                     marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
-    ])
+    figure = _plane_figure(hover_columns["y₁"], hover_columns["y₂"], color, color_range, color_title, customdata,
+                           template, show_scale=True)
     if landmarks is not None:
         output_points = np.c_[hover_columns["y₁"][landmarks], hover_columns["y₂"][landmarks]]
         reference = np.asarray(landmark_configuration, dtype=float)
@@ -187,12 +234,7 @@ def output_figure(color, color_range, color_title, hover_columns, title="Output"
                          hoverinfo="skip", marker=dict(size=7, symbol="x-thin-open", color="crimson",
                                                        line=dict(color="crimson", width=2))),
         ])
-    figure.update_layout(title=dict(text=title, x=0.02), showlegend=landmarks is not None, uirevision=revision,
-                         legend=dict(orientation="h", y=-0.12),
-                         margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
-                         xaxis=dict(title="y₁", zeroline=False, gridcolor="#eee"),
-                         yaxis=dict(title="y₂", zeroline=False, gridcolor="#eee", scaleanchor="x", scaleratio=1))
-    return figure
+    return _plane_layout(figure, title, revision, ("y₁", "y₂"), legend=landmarks is not None)
 
 
 def sweep_figure(rows, measure, measure_label):
@@ -324,4 +366,58 @@ def image_figure(pixels, title):
                          xaxis=dict(visible=False), yaxis=dict(visible=False, autorange="reversed",
                                                                scaleanchor="x"),
                          plot_bgcolor="white")
+    return figure
+
+
+def inspector_figure(view):
+    """One neighbourhood, three alignments: rigid (R_N), rigid plus scale (R_C), per-axis scales (ASIM).
+
+    Parameters
+    ----------
+    view : measures.NeighbourhoodView
+        From :func:`measures.inspect_neighbourhood`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One panel per measure, each on the patch's top principal axes: the input points (open
+        circles), the aligned output points (dots) and a segment joining each pair, whose squared
+        lengths the measure sums (over ``||H X_i||^2``); the inspected point is starred.
+    """
+    panels = (("rigid", f"R_N {view.normalized:.4f}: rotation only"),
+              ("conformal", f"R_C {view.conformal_value:.4f}: rotation, scale {view.scale:.3g}"),
+              ("anisotropic", f"ASIM {view.asim_value:.4f}: axis scales "
+                              + ", ".join(f"{abs(c):.3g}" for c in view.axis_scales)))
+    figure = make_subplots(rows=1, cols=3, subplot_titles=[title for _, title in panels], horizontal_spacing=0.05)
+    source = np.zeros((len(view.neighbors), 2))
+    source[:, : view.input_local.shape[1]] = view.input_local[:, :2]
+    labels = [f"point {i}" for i in view.neighbors]
+    for column, (key, _) in enumerate(panels, start=1):
+        aligned = np.zeros_like(source)
+        values = getattr(view, key)
+        aligned[:, : values.shape[1]] = values[:, :2]
+        segments = np.full((3 * len(source), 2), np.nan)
+        segments[0::3], segments[1::3] = source, aligned
+        first = column == 1
+        figure.add_traces([
+            go.Scatter(x=segments[:, 0], y=segments[:, 1], mode="lines", name="residual", legendgroup="residual",
+                       showlegend=first, hoverinfo="skip", line=dict(color="crimson", width=1)),
+            go.Scatter(x=source[:, 0], y=source[:, 1], mode="markers", name="input (local PCA)", text=labels,
+                       legendgroup="input", showlegend=first, hovertemplate="%{text} (input)<extra></extra>",
+                       marker=dict(size=9, symbol="circle-open", color="#444", line=dict(width=2))),
+            go.Scatter(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="output, aligned", text=labels,
+                       legendgroup="output", showlegend=first, hovertemplate="%{text} (output)<extra></extra>",
+                       marker=dict(size=6, color="#1f77b4")),
+            go.Scatter(x=source[:1, 0], y=source[:1, 1], mode="markers", name=f"point {view.index}",
+                       legendgroup="centre", showlegend=first, hoverinfo="skip",
+                       marker=dict(size=16, symbol="star-open", color="black", line=dict(width=2))),
+        ], rows=1, cols=column)
+        axis = "" if first else str(column)
+        figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=12)
+    figure.update_layout(plot_bgcolor="white", height=360, margin=dict(l=30, r=10, t=50, b=40),
+                         legend=dict(orientation="h", x=1, xanchor="right", y=1.16))
+    figure.update_xaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 1")
+    figure.update_yaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 2", col=1)
     return figure

@@ -7,6 +7,7 @@ import datasets
 
 from . import ids
 from .controls import labelled, parameter_controls
+from .figures import empty_figure
 from .help import help_panel
 from .presets import PRESETS
 import measures
@@ -30,6 +31,11 @@ CARD_MEASURES = ("normalized", "conformal", "lower_bound", "asim", "nieqa_global
 TIME_CARD = "time"
 
 LOCAL_COLORINGS = tuple((key, f"local {label}") for key, label in LOCAL_MEASURES)
+
+# The input drawn in 3-D, or projected on two of its (first three, or principal) coordinates.
+INPUT_VIEWS = [{"label": "3-D (drag to rotate)", "value": "3d"},
+               *[{"label": f"plane of coordinates {a + 1} and {b + 1}", "value": f"{a}{b}"}
+                 for a, b in ((0, 1), (0, 2), (1, 2))]]
 
 RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit variance", "unit_norm": "unit norm",
                   "best_global_scale": "best global scale"}
@@ -116,6 +122,10 @@ def _control_panel():
         html.H3("View"),
         labelled("Colour by", dcc.Dropdown(id=ids.COLOR_BY, value="normalized", clearable=False,
                                            options=color_options(dataset_spec))),
+        labelled("Input view", dcc.Dropdown(id=ids.INPUT_VIEW, value="3d", clearable=False,
+                                            options=INPUT_VIEWS),
+                 "Plotly selects points (box or lasso, in the view's toolbar) in the plane only: project "
+                 "the input on two of its drawn coordinates to select in it."),
         dcc.Checklist(id=ids.SHOW_LANDMARKS, value=[], options=[
             {"label": " NIEQA landmarks (and their MDS configuration, aligned to the output)", "value": "show"}]),
     ], className="panel")
@@ -133,6 +143,13 @@ def _explore_tab():
             dcc.Graph(id=ids.POINT_IMAGE, className="point-image", style={"display": "none"},
                       config={"displayModeBar": False}),
         ], className="views"),
+        html.Div("Hover a point to ring it in both views; select with the box or lasso tool of a 2-D view to "
+                 "mark points in both; click a point to inspect its neighbourhood below.",
+                 id=ids.SELECTION_TEXT, className="help selection-text", role="status"),
+        html.H3("Neighbourhood inspector"),
+        html.Div("Click a point in either view.", id=ids.INSPECTOR_TEXT, className="help"),
+        dcc.Graph(id=ids.INSPECTOR_GRAPH, figure=empty_figure("Click a point in either view."),
+                  className="inspector", config={"displaylogo": False}),
         dcc.Store(id=ids.RESULT_STORE),
         dcc.Store(id=ids.RESULT_REQUEST),
     ])

@@ -24,7 +24,8 @@ class Preset:
         Menu text, starting with the figure it reproduces.
     state : dict
         View state in URL-state form (``dataset``, ``n``, ``d.<param>``, ``algorithm``, ``k``,
-        ``a.<param>``, ``refine``, ``rescale``, ``color``, ``tab``); what it omits is set to its default.
+        ``a.<param>``, ``refine``, ``rescale``, ``color``, ``view``, ``tab``); what it omits is set to its
+        default.
     caption : str
         What to look for, and where our numbers differ from the paper's and why.
     """
@@ -36,10 +37,10 @@ class Preset:
 
 
 def _view(dataset, algorithm, k, *, tab="explore", color="normalized", n=None, noise=0.0, seed=0, rescale="authors",
-          refine=0, **params):
+          refine=0, view="3d", **params):
     """A full view state: every control named, so a preset never inherits the previous view's values."""
     state = {"dataset": dataset, "n": n, "noise": noise, "seed": seed, "algorithm": algorithm, "k": k,
-             "refine": refine, "rescale": rescale, "color": color, "tab": tab}
+             "refine": refine, "rescale": rescale, "color": color, "view": view, "tab": tab}
     state.update({(f"a.{key[2:]}" if key.startswith("a_") else f"d.{key}"): value for key, value in params.items()})
     return state
 

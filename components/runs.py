@@ -19,6 +19,7 @@ __all__ = [
     "SUMMARY_MEASURES",
     "align_to_reference",
     "compute_run",
+    "display_indices",
     "make_request",
     "result_summary",
 ]
@@ -33,6 +34,9 @@ SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASU
                          if measures.spec(name).lower_is_better is not None)
 # Inputs of more dimensions are drawn by their first three principal components.
 DRAWN_INPUT_DIMENSIONS = 3
+# Points drawn per view: WebGL draws 10^5 points, but the page would download every drawn value
+# (coordinates and hover columns, ~1 MB per 10^4 points) on each run. Measures always use every point.
+DISPLAY_CAP = 20_000
 
 
 def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors, algorithm_params,
@@ -136,6 +140,37 @@ def _drawn_input(X):
         return X, [f"x{i + 1}" for i in range(X.shape[1])]
     return (algorithms.embed("pca", X, n_neighbors=1, n_components=DRAWN_INPUT_DIMENSIONS),
             [f"PC{i + 1}" for i in range(DRAWN_INPUT_DIMENSIONS)])
+
+
+def display_indices(n_samples, cap=DISPLAY_CAP, keep=()):
+    """The rows a view draws: all of them up to ``cap``, else a seeded uniform subsample plus ``keep``.
+
+    Parameters
+    ----------
+    n_samples : int
+    cap : int
+        Most rows drawn (``keep`` may add a few more).
+    keep : array-like of int
+        Rows always drawn (NIEQA's landmarks, so their overlay has its points).
+
+    Returns
+    -------
+    ndarray of int or None
+        Sorted row indices, or None when every row is drawn. The same for the same arguments: a
+        redraw, and the other view, show the same points.
+
+    Examples
+    --------
+    >>> display_indices(10, cap=20) is None
+    True
+    >>> rows = display_indices(1000, cap=50, keep=[999])
+    >>> len(rows) == len(set(rows)) and 999 in rows and 50 <= len(rows) <= 51
+    True
+    """
+    if n_samples <= cap:
+        return None
+    drawn = np.random.default_rng(0).choice(n_samples, size=cap, replace=False)
+    return np.union1d(drawn, np.asarray(keep, dtype=int))
 
 
 def result_summary(result):

@@ -1,5 +1,6 @@
 """Browser-test helpers shared by the component tests."""
 
+import numpy as np
 import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
@@ -27,21 +28,43 @@ def choose(dash_duo):
     return pick
 
 
+def _send_pointer_events(dash_duo, graph_id, events):
+    """Dispatch ``(type, x, y)`` mouse events at data coordinates to a 2-D graph's drag layer.
+
+    Plotly maps data to pixels with each axis's ``l2p``; the events go where a user's pointer
+    lands, and bubble to the document, where Plotly follows a drag, so its own hover, click and
+    select handling runs.
+    """
+    dash_duo.driver.execute_script(
+        f"const gd = document.getElementById('{graph_id}').querySelector('.js-plotly-plot');"
+        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
+        "const drag = gd.querySelector('.nsewdrag');"
+        "for (const [type, x, y] of arguments[0]) {"
+        "  const px = box.left + xa._offset + xa.l2p(x), py = box.top + ya._offset + ya.l2p(y);"
+        "  drag.dispatchEvent(new MouseEvent(type, {clientX: px, clientY: py, bubbles: true, buttons: 1}));"
+        "}",
+        [[kind, float(x), float(y)] for kind, x, y in events])
+
+
 @pytest.fixture
 def mouse_at(dash_duo):
-    """``mouse_at(graph_id, x, y, events=("mousemove",))``: mouse events at data coordinates (x, y).
-
-    Plotly maps data to pixels with each axis's ``l2p``; the events go to the plot's drag layer, where
-    a user's pointer lands, so Plotly's own hover and click handling runs.
-    """
+    """``mouse_at(graph_id, x, y, events=("mousemove",))``: mouse events at data coordinates (x, y)."""
     def send(graph_id, x, y, events=("mousemove",)):
-        dash_duo.driver.execute_script(
-            f"const gd = document.getElementById('{graph_id}').querySelector('.js-plotly-plot');"
-            "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
-            "const px = box.left + xa._offset + xa.l2p(arguments[0]), py = box.top + ya._offset + ya.l2p(arguments[1]);"
-            "const drag = gd.querySelector('.nsewdrag');"
-            "for (const type of arguments[2])"
-            "  drag.dispatchEvent(new MouseEvent(type, {clientX: px, clientY: py, bubbles: true}));",
-            float(x), float(y), list(events))
+        _send_pointer_events(dash_duo, graph_id, [(kind, x, y) for kind in events])
+
+    return send
+
+
+@pytest.fixture
+def drag(dash_duo):
+    """``drag(graph_id, start, end)``: press at data point ``start``, move in steps, release at ``end``.
+
+    With the box-select tool chosen this selects the points in the box, as a user's drag does.
+    """
+    def send(graph_id, start, end, steps=10):
+        path = [(1 - t) * np.asarray(start, dtype=float) + t * np.asarray(end, dtype=float)
+                for t in np.linspace(0.0, 1.0, steps + 1)]
+        _send_pointer_events(dash_duo, graph_id, [("mousedown", *path[0]), *[("mousemove", *p) for p in path[1:]],
+                                                  ("mouseup", *path[-1])])
 
     return send

@@ -171,7 +171,7 @@ def test_nieqa_cards_asim_colouring_and_landmark_overlay(dash_duo, tmp_path):
                                nieqa.asim_values, rtol=1e-10, atol=1e-14)
     dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
     count = f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot').data.length;"
-    until(lambda: dash_duo.driver.execute_script(count) == 5, timeout=WAIT)
-    landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[3].x")
+    until(lambda: dash_duo.driver.execute_script(count) == 6, timeout=WAIT)
+    landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[4].x")
     np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-12)
     assert severe_logs(dash_duo) == []

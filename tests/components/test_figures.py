@@ -7,6 +7,8 @@ from components.figures import (
     comparison_grid,
     measure_bars,
     HIGHLIGHT_TRACE,
+    inspector_figure,
+    SELECTION_TRACE,
     input_figure,
     output_figure,
     point_columns,
@@ -61,7 +63,29 @@ def test_hover_shows_index_and_both_positions_of_each_point(views):
         assert row[0] == 12  # trace 0 keeps the points in order: the linked hover relies on it
         np.testing.assert_array_equal(row[1:4], X[12])
         np.testing.assert_array_equal(row[4:6], Y[12])
-    assert len(inp.data[HIGHLIGHT_TRACE].x) == 0 and len(out.data[HIGHLIGHT_TRACE].x) == 0
+    for trace in (HIGHLIGHT_TRACE, SELECTION_TRACE):
+        assert len(inp.data[trace].x) == 0 and len(out.data[trace].x) == 0
+        assert inp.data[trace].hoverinfo == out.data[trace].hoverinfo == "skip"
+
+
+def test_projected_input_is_a_selectable_plane_of_the_same_points(views):
+    """Plotly selects in 2-D only: a projection keeps trace 0's rows and adds the same empty traces."""
+    X, Y, local, color_range, _ = views
+    columns = point_columns(X, Y, {"local R_N": local})
+    flat = input_figure(local, color_range, "local R_N", columns, axis_titles=("x", "y", "z"), projection=(0, 2),
+                        landmarks=np.array([4]))
+    assert flat.data[0].type == "scattergl"
+    np.testing.assert_array_equal(np.c_[flat.data[0].x, flat.data[0].y], X[:, [0, 2]])
+    assert (flat.layout.xaxis.title.text, flat.layout.yaxis.title.text) == ("x", "z")
+    assert flat.layout.yaxis.scaleanchor == "x"
+    assert len(flat.data[SELECTION_TRACE].x) == 0
+    np.testing.assert_array_equal([flat.data[3].x[0], flat.data[3].y[0]], X[4, [0, 2]])
+
+
+def test_a_drawn_subsample_keeps_each_point_s_own_index():
+    X, Y = np.arange(12.0).reshape(4, 3), np.arange(8.0).reshape(4, 2)
+    columns = point_columns(X, Y, {}, points=np.array([2, 7, 30, 41]))
+    np.testing.assert_array_equal(columns["point"], [2, 7, 30, 41])
 
 
 def test_low_dimensional_points_are_padded_with_zeros():
@@ -105,11 +129,32 @@ def test_landmark_overlay_links_each_landmark_to_its_mds_reference(views):
     inp = input_figure(local, color_range, "local R_N", columns, landmarks=landmarks)
     out = output_figure(local, color_range, "local R_N", columns, landmarks=landmarks,
                         landmark_configuration=reference)
-    assert len(inp.data) == 3 and len(out.data) == 5  # the hover ring keeps its place (trace 1)
-    np.testing.assert_array_equal(np.c_[inp.data[2].x, inp.data[2].y, inp.data[2].z], X[landmarks])
-    segments = np.c_[out.data[2].x, out.data[2].y]
+    # The hover ring and the selection keep their places (traces 1 and 2).
+    assert len(inp.data) == 4 and len(out.data) == 6
+    np.testing.assert_array_equal(np.c_[inp.data[3].x, inp.data[3].y, inp.data[3].z], X[landmarks])
+    segments = np.c_[out.data[3].x, out.data[3].y]
     np.testing.assert_array_equal(segments[0::3], Y[landmarks])
     np.testing.assert_array_equal(segments[1::3], reference)
     assert np.isnan(segments[2::3]).all()  # breaks between segments
-    np.testing.assert_array_equal(np.c_[out.data[4].x, out.data[4].y], reference)
+    np.testing.assert_array_equal(np.c_[out.data[5].x, out.data[5].y], reference)
     assert out.layout.showlegend and not out.data[0].showlegend
+
+
+def test_inspector_draws_each_alignment_with_the_residual_segments_the_measure_sums():
+    import measures
+
+    rng = np.random.default_rng(5)
+    chart = rng.uniform(-1.0, 1.0, size=(60, 2))
+    X = np.c_[chart, np.zeros(60)]
+    Y = 1.5 * chart + 0.2 * chart**2
+    view = measures.inspect_neighbourhood(X, Y, measures.nearest_neighbors(X, 8), 3)
+    figure = inspector_figure(view)
+    titles = [annotation.text for annotation in figure.layout.annotations]
+    assert titles[0].startswith(f"R_N {view.normalized:.4f}") and titles[2].startswith(f"ASIM {view.asim_value:.4f}")
+    scale = np.sum(view.input_local**2)
+    for panel, value in zip(range(3), (view.normalized, view.conformal_value, view.asim_value)):
+        segments = np.c_[figure.data[4 * panel].x, figure.data[4 * panel].y]
+        squared = np.sum((segments[0::3] - segments[1::3]) ** 2)
+        assert squared / scale == pytest.approx(value, rel=1e-9)  # flat input: nothing is off the plane
+    np.testing.assert_array_equal([figure.data[3].x[0], figure.data[3].y[0]], view.input_local[0])
+    assert figure.layout.yaxis3.scaleanchor == "x3"

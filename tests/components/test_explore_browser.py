@@ -1,0 +1,126 @@
+"""Browser tests of the explore tab's linked views: selection in either view, the neighbourhood inspector.
+
+Run with ``python -m pytest --headless``. The expected values come from the libraries, computed
+here independently of the page.
+"""
+
+import numpy as np
+import pytest
+from dash.testing.wait import until
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+
+from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title
+
+
+def marked(dash_duo, graph_id, axes):
+    """The points of a view's selection trace (trace 2), one row per point."""
+    return np.column_stack([browser_array(dash_duo, graph_id, f"data[2].{axis}") for axis in axes])
+
+
+def marked_count(dash_duo, graph_id):
+    script = f"return document.getElementById('{graph_id}').querySelector('.js-plotly-plot').data[2].x.length;"
+    return dash_duo.driver.execute_script(script)
+
+
+def choose_tool(dash_duo, graph_id, tool):
+    """Click a tool of a graph's mode bar, as a user does ("select" is box select, "lasso")."""
+    dash_duo.find_element(f"#{graph_id} .modebar-btn[data-val='{tool}']").click()
+
+
+def selected_box(dash_duo, graph_id):
+    """The data-coordinate box Plotly selected (pixel-rounded from the drag): (low, high)."""
+    box = dash_duo.driver.execute_script(
+        f"return document.getElementById('{graph_id}').querySelector('.js-plotly-plot').layout.selections[0];")
+    return np.array([min(box["x0"], box["x1"]), min(box["y0"], box["y1"])]), \
+        np.array([max(box["x0"], box["x1"]), max(box["y0"], box["y1"])])
+
+
+def sorted_rows(points):
+    return points[np.lexsort(points.T[::-1])]
+
+
+@pytest.fixture
+def default_run():
+    data = datasets.load("swissroll")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    return data, Y, measures.evaluate(data.X, Y, 10, which=["normalized", "conformal", "asim"])
+
+
+def test_box_selection_in_the_output_marks_the_same_points_in_the_input(dash_duo, tmp_path, drag, default_run):
+    data, Y, evaluation = default_run
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    card_mean(dash_duo, "normalized")
+    choose_tool(dash_duo, ids.OUTPUT_GRAPH, "select")
+    low, high = np.percentile(Y, 20, axis=0), np.percentile(Y, 45, axis=0)
+    drag(ids.OUTPUT_GRAPH, low, high)
+    until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) > 0, timeout=WAIT)
+    low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
+    inside = np.flatnonzero(np.all((Y >= low) & (Y <= high), axis=1))
+    assert 20 < len(inside) < len(Y) // 2
+    selected = np.flatnonzero(np.isin(data.X[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
+    np.testing.assert_array_equal(selected, inside)
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(data.X[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y[selected]))
+    # The summary is the selection's mean local R_N beside every point's.
+    expected = np.nanmean(evaluation.per_point["normalized"][selected])
+    dash_duo.wait_for_contains_text(f"#{ids.SELECTION_TEXT}", f"{len(selected)} points selected", timeout=WAIT)
+    text = dash_duo.find_element(f"#{ids.SELECTION_TEXT}").text
+    assert f"R_N {expected:.4f} (all points {evaluation.mean['normalized']:.4f})" in text
+    assert severe_logs(dash_duo) == []
+
+
+def test_selecting_in_a_projected_input_marks_the_points_in_the_output(dash_duo, tmp_path, choose, drag,
+                                                                      default_run):
+    data, Y, _ = default_run
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    choose(ids.INPUT_VIEW, "02")  # the roll's spiral: x₁ against x₃
+    until(lambda: dash_duo.driver.execute_script(
+        f"return document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[0].type;")
+        == "scattergl", timeout=WAIT)
+    choose_tool(dash_duo, ids.INPUT_GRAPH, "select")
+    plane = data.X[:, [0, 2]]
+    low, high = np.array([0.0, 0.0]), plane.max(axis=0)  # the roll's quarter x₁ > 0, x₃ > 0
+    drag(ids.INPUT_GRAPH, low, high)
+    until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
+    marks = marked(dash_duo, ids.OUTPUT_GRAPH, "xy")
+    selected = np.flatnonzero(np.isin(Y[:, 0], marks[:, 0]))
+    low, high = selected_box(dash_duo, ids.INPUT_GRAPH)
+    inside = np.flatnonzero(np.all((plane >= low) & (plane <= high), axis=1))
+    assert 100 < len(inside) < len(Y) // 2
+    np.testing.assert_array_equal(selected, inside)
+    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y[selected]))
+    assert severe_logs(dash_duo) == []
+
+
+def test_clicking_a_point_opens_its_neighbourhood_in_the_inspector(dash_duo, tmp_path, mouse_at, default_run):
+    data, Y, evaluation = default_run
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    card_mean(dash_duo, "normalized")
+    mouse_at(ids.OUTPUT_GRAPH, *Y[123], ("mousemove", "mousedown", "mouseup", "click"))
+    dash_duo.wait_for_contains_text(f"#{ids.INSPECTOR_TEXT}", "input neighbours", timeout=WAIT)
+    text = dash_duo.find_element(f"#{ids.INSPECTOR_TEXT}").text
+    # Plotly clicks the point nearest the pointer (123 or one drawn on top of it).
+    clicked = int(text.split()[1])
+    assert np.linalg.norm(Y[clicked] - Y[123]) < 1.0
+    view = measures.inspect_neighbourhood(data.X, Y, measures.nearest_neighbors(data.X, 10), clicked)
+    assert f"local R_N {evaluation.per_point['normalized'][clicked]:.4f}" in text
+    assert f"R_C {evaluation.per_point['conformal'][clicked]:.4f}" in text
+    assert f"ASIM {evaluation.per_point['asim'][clicked]:.4f}" in text
+    # The panels hold the input patch and each alignment of its embedding (signs of axes may differ).
+    inspector = f"document.getElementById('{ids.INSPECTOR_GRAPH}').querySelector('.js-plotly-plot')"
+    until(lambda: dash_duo.driver.execute_script(f"return {inspector}.data.length;") == 12, timeout=WAIT)
+    drawn_input = np.c_[browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].x"),
+                        browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].y")]
+    np.testing.assert_allclose(np.abs(drawn_input), np.abs(view.input_local), rtol=1e-9, atol=1e-12)
+    titles = dash_duo.driver.execute_script(
+        f"return {inspector}.layout.annotations.map((a) => a.text);")
+    assert titles[0].startswith(f"R_N {view.normalized:.4f}")
+    assert severe_logs(dash_duo) == []
