@@ -7,7 +7,6 @@ cancel) whose computations go through the app's :class:`components.jobs.ResultCa
 """
 
 import functools
-import logging
 
 import numpy as np
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, html, no_update
@@ -26,16 +25,24 @@ from .figures import (
     inspector_figure,
     measure_bars,
     output_figure,
+    phi_ratio_figure,
     point_columns,
     robust_color_range,
     sweep_figure,
 )
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, TIME_CARD, color_options
-from .runs import SUMMARY_MEASURES, align_to_reference, compute_run, display_indices, make_request, result_summary
+from .runs import (
+    SUMMARY_MEASURES,
+    align_to_reference,
+    compute_run,
+    display_indices,
+    failure_message,
+    make_request,
+    result_summary,
+)
+from .normalization import SHAPES, normalization_study
 from .presets import preset
 from .urlstate import decode_state, encode_state, owned_parameters
-
-logger = logging.getLogger(__name__)
 
 NO_RESULT = "—"
 DATASET_INPUTS = (
@@ -46,6 +53,7 @@ DATASET_INPUTS = (
     Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
 )
+DATASET_STATES = tuple(State(i.component_id, i.component_property) for i in DATASET_INPUTS)
 VIEW_INPUTS = (
     *DATASET_INPUTS,
     Input(ids.ALGORITHM, "value"),
@@ -155,14 +163,6 @@ def _dataset_request_part(dataset, size, noise, seed, values, control_ids):
     return dict(dataset=dataset, n=size, noise=noise, seed=seed, dataset_params=params)
 
 
-def _failure(error):
-    """The message for an exception from a run: a library error as it is, a bug as a pointer to the log."""
-    if isinstance(error, measures.ProcrustesLabError):
-        return str(error)
-    logger.error("run failed", exc_info=error)
-    return f"Internal error ({type(error).__name__}); the server log has the details."
-
-
 def _card_text(mean, median):
     """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
     return [html.Span(f"{mean:.4f}", className="card-mean"),
@@ -182,7 +182,7 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
             output_scale=output_scale, refine_iterations=refine_iterations)
         result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
     except Exception as error:  # every failure becomes a message; the server keeps serving
-        return None, None, _failure(error), "message error", *[NO_RESULT] * cards
+        return None, None, failure_message(error), "message error", *[NO_RESULT] * cards
     entry = algorithms.spec(algorithm)
     scale = entry.output_scale if output_scale in (None, "authors") else output_scale
     if refine_iterations:
@@ -257,7 +257,7 @@ def inspect_point(results, input_click, output_click, run):
         view = measures.inspect_neighbourhood(result["X"], result["Y"], measures.nearest_neighbors(result["X"], k),
                                               index)
     except Exception as error:  # e.g. a neighbourhood of coincident points: say so, keep serving
-        return empty_figure(_failure(error)), _failure(error)
+        return empty_figure(failure_message(error)), failure_message(error)
     return inspector_figure(view), (
         f"Point {index} and its k = {k} input neighbours: local R_N {view.normalized:.4f}, R_C "
         f"{view.conformal_value:.4f}, ASIM {view.asim_value:.4f}, lower bound {view.lower_bound:.4f}. Circles: "
@@ -335,7 +335,7 @@ def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_i
             row.update(result_summary(result))
             computed += not cached
         except Exception as error:  # one failing cell (e.g. a disconnected graph at small k) is reported
-            row["error"] = _failure(error)
+            row["error"] = failure_message(error)
         rows.append(row)
     failures = sum("error" in row for row in rows)
     message = f"{len(cells)} runs: {computed} computed, {len(cells) - computed - failures} from the cache"
@@ -380,7 +380,7 @@ def compare(results, report, dataset, size, noise, seed, dataset_values, dataset
             request = make_request(**data_part, algorithm=algorithm, n_neighbors=n_neighbors, algorithm_params={})
             result, _ = results.get_or_compute(request, compute_run)
         except Exception as error:  # one failing algorithm does not hide the others
-            failures.append(f"{entry.label}: {_failure(error)}")
+            failures.append(f"{entry.label}: {failure_message(error)}")
             continue
         truth = result["truth"]
         Y = result["Y"]
@@ -402,6 +402,24 @@ def draw_compare(stored):
     panels = stored["panels"]
     return (comparison_grid(panels, np.asarray(stored["color"], dtype=float), stored["color_title"]),
             measure_bars(panels, [(name, measures.spec(name).label) for name in CARD_MEASURES]))
+
+
+def draw_normalization(stored):
+    """The normalization study's table (collapse, Φ(Y), Φ(Z), verdict), Φ ratio curve and outputs."""
+    if not stored:
+        blank = empty_figure("Press Run.")
+        return blank, blank, None
+    header = html.Tr([html.Th(text) for text in ("algorithm", "collapse score", "Φ(Y)", "Φ(Z)", "Φ(Y)/Φ(Z)",
+                                                 "verdict")])
+    body = [html.Tr([html.Td(row["label"]), html.Td(f"{row['collapse']:.3f}"),
+                     *[html.Td("—" if row[key] is None else f"{row[key]:.4g}") for key in ("phi_y", "phi_z", "ratio")],
+                     html.Td(row["verdict"], className="cell-error" if (row["ratio"] or 0) > 1 else "")])
+            for row in stored["rows"]]
+    curve = stored["curve"]
+    return (comparison_grid(stored["panels"], np.asarray(stored["color"], dtype=float), stored["color_title"]),
+            phi_ratio_figure(curve["aspects"], curve["ratios"], stored["aspect"], stored["aspect_label"])
+            if curve["ratios"] else empty_figure("Φ is written for LEM, LLE and LTSA only (PN §2)."),
+            html.Table([html.Thead(header), html.Tbody(body)]))
 
 
 def open_sweep_point(click):
@@ -443,22 +461,24 @@ def _progress_reporter(set_progress):
 
 
 def _register_button_job(app, job, button, store, message, states, work):
-    """A background job started by ``button`` on the data set chosen on the left.
+    """A background job started by ``button``, reading ``states``.
 
-    ``work(report, *dataset_values, *state_values)`` returns ``(stored, message)``; the button is
-    disabled while the job runs, its click count stays out of the work.
+    ``work(report, *state_values)`` returns ``(stored, message)``; the button is disabled while the
+    job runs, its click count stays out of the work.
     """
     @app.callback(
         Output(store, "data"),
         Output(message, "children"),
         Input(button, "n_clicks"),
-        *[State(i.component_id, i.component_property) for i in DATASET_INPUTS],
         *states,
         prevent_initial_call=True,
         **_job_options(job, (Output(button, "disabled"), True, False)),
     )
     def run_job(set_progress, _clicks, *inputs):
-        return work(_progress_reporter(set_progress), *inputs)
+        try:
+            return work(_progress_reporter(set_progress), *inputs)
+        except Exception as error:  # a bad control value: the message line says so, the server keeps serving
+            return None, failure_message(error)
 
 
 def register_callbacks(app, results):
@@ -551,7 +571,7 @@ def register_callbacks(app, results):
     )(draw)
 
     _register_button_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
-                         [State(ids.SWEEP_ALGORITHMS, "value"), State(ids.SWEEP_K_RANGE, "value"),
+                         [*DATASET_STATES, State(ids.SWEEP_ALGORITHMS, "value"), State(ids.SWEEP_K_RANGE, "value"),
                           State(ids.SWEEP_K_STEP, "value")], functools.partial(sweep, results))
     app.callback(
         Output(ids.SWEEP_GRAPH, "figure"),
@@ -560,13 +580,30 @@ def register_callbacks(app, results):
         Input(ids.SWEEP_MEASURE, "value"),
     )(draw_sweep)
     _register_button_job(app, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
-                         [State(ids.ALGORITHM_NEIGHBORS, "value"), State(ids.COMPARE_ALGORITHMS, "value"),
-                          State(ids.COMPARE_ALIGN, "value")], functools.partial(compare, results))
+                         [*DATASET_STATES, State(ids.ALGORITHM_NEIGHBORS, "value"),
+                          State(ids.COMPARE_ALGORITHMS, "value"), State(ids.COMPARE_ALIGN, "value")],
+                         functools.partial(compare, results))
     app.callback(
         Output(ids.COMPARE_GRID, "figure"),
         Output(ids.COMPARE_BARS, "figure"),
         Input(ids.COMPARE_STORE, "data"),
     )(draw_compare)
+    _register_button_job(app, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
+                         ids.NORMALIZATION_MESSAGE,
+                         [State(control, "value") for control in (
+                             ids.NORMALIZATION_SHAPE, ids.NORMALIZATION_ASPECT, ids.NORMALIZATION_SIZE,
+                             ids.NORMALIZATION_NEIGHBORS, ids.NORMALIZATION_ALGORITHMS)],
+                         functools.partial(normalization_study, results))
+    app.callback(
+        Output(ids.NORMALIZATION_GRID, "figure"),
+        Output(ids.NORMALIZATION_CURVE, "figure"),
+        Output(ids.NORMALIZATION_TABLE, "children"),
+        Input(ids.NORMALIZATION_STORE, "data"),
+    )(draw_normalization)
+    app.callback(
+        Output(ids.NORMALIZATION_ASPECT_LABEL, "children"),
+        Input(ids.NORMALIZATION_SHAPE, "value"),
+    )(lambda shape: SHAPES[shape].aspect_label)
     app.callback(
         Output(ids.TABS, "value"),
         Output(ids.ALGORITHM, "value"),
@@ -574,7 +611,7 @@ def register_callbacks(app, results):
         Input(ids.SWEEP_GRAPH, "clickData"),
         prevent_initial_call=True,
     )(open_sweep_point)
-    for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB, ids.COMPARE_JOB):
+    for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB, ids.COMPARE_JOB, ids.NORMALIZATION_JOB):
         job_ids = ids.job_controls(job)
         app.callback(
             Output(job_ids["box"], "className"),

@@ -17,6 +17,7 @@ __all__ = [
     "image_figure",
     "comparison_grid",
     "measure_bars",
+    "phi_ratio_figure",
 ]
 
 COLORSCALE = "Viridis"
@@ -291,7 +292,8 @@ def comparison_grid(panels, color, color_title, columns=3):
     ----------
     panels : list of dict
         One per algorithm: ``label``, ``output`` ("isometric" or "normalized"), ``Y`` (n, d) and
-        ``summary`` (measure -> [mean, median]); the title shows R_N and R_C.
+        ``summary`` (measure -> [mean, median]); the title shows R_N and R_C unless the panel
+        has its own ``title``.
     color : ndarray of shape (n_samples,)
         One colouring for every panel (an intrinsic coordinate), so panels read alike.
     color_title : str
@@ -303,7 +305,7 @@ def comparison_grid(panels, color, color_title, columns=3):
     """
     ordered = sorted(panels, key=lambda panel: panel["output"] != "isometric")
     rows = max(1, -(-len(ordered) // columns))
-    titles = [f"{p['label']} ({p['output']})<br>R_N {p['summary']['normalized'][0]:.3f}, "
+    titles = [p.get("title") or f"{p['label']} ({p['output']})<br>R_N {p['summary']['normalized'][0]:.3f}, "
               f"R_C {p['summary']['conformal'][0]:.3f}" for p in ordered]
     figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.04,
                            vertical_spacing=0.14)
@@ -420,4 +422,44 @@ def inspector_figure(view):
                          legend=dict(orientation="h", x=1, xanchor="right", y=1.16))
     figure.update_xaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 1")
     figure.update_yaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 2", col=1)
+    return figure
+
+
+# The Φ ratio chart's floor: LTSA's Φ(Y) on flat input is 0 up to rounding (ratios near 1e-27).
+PHI_RATIO_FLOOR = 1e-3
+
+
+def phi_ratio_figure(aspects, ratios, aspect, aspect_label):
+    """PN's necessary condition along the aspect ratio: ``Φ(Y)/Φ(Z)`` per algorithm, 1 marked.
+
+    Parameters
+    ----------
+    aspects : sequence of float
+    ratios : dict of str to sequence of float
+        Algorithm label -> ``Φ(Y)/Φ(Z)`` at each aspect.
+    aspect : float
+        The current aspect, marked by a vertical line.
+    aspect_label : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Log-scale ratios; above the dashed line at 1 the algorithm prefers the collapsed Z. Ratios
+        below :data:`PHI_RATIO_FLOOR` are drawn at the floor, their legend entry says so.
+    """
+    figure = go.Figure()
+    for label, values in ratios.items():
+        values = np.asarray(values, dtype=float)
+        floored = values < PHI_RATIO_FLOOR
+        name = label + (f" (below {PHI_RATIO_FLOOR:g} where drawn on the floor)" if floored.any() else "")
+        figure.add_trace(go.Scatter(x=list(aspects), y=np.maximum(values, PHI_RATIO_FLOOR), mode="lines+markers",
+                                    name=name, customdata=values,
+                                    hovertemplate=f"{label}<br>{aspect_label} %{{x}}<br>Φ(Y)/Φ(Z) = "
+                                                  "%{customdata:.3g}<extra></extra>"))
+    figure.add_hline(y=1.0, line=dict(color="black", dash="dash", width=1),
+                     annotation_text="Φ(Y) = Φ(Z): above, the collapsed output costs less", annotation_position="top left")
+    figure.add_vline(x=aspect, line=dict(color="crimson", width=1))
+    figure.update_layout(xaxis_title=aspect_label, yaxis_title="Φ(Y) / Φ(Z)", plot_bgcolor="white", height=340,
+                         margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.12),
+                         xaxis=dict(gridcolor="#eee"), yaxis=dict(type="log", gridcolor="#eee"))
     return figure

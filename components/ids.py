@@ -31,6 +31,7 @@ TABS = "view-tabs"
 TAB_EXPLORE = "explore"
 TAB_SWEEP = "sweep"
 TAB_COMPARE = "compare"
+TAB_NORMALIZATION = "normalization"
 TAB_HELP = "help"
 
 # Explore tab: view controls and outputs.
@@ -68,10 +69,25 @@ COMPARE_GRID = "compare-grid"
 COMPARE_BARS = "compare-bars"
 COMPARE_MESSAGE = "compare-message"
 
+# Normalization tab.
+NORMALIZATION_SHAPE = "normalization-shape"
+NORMALIZATION_ASPECT = "normalization-aspect"
+NORMALIZATION_ASPECT_LABEL = "normalization-aspect-label"
+NORMALIZATION_SIZE = "normalization-size"
+NORMALIZATION_NEIGHBORS = "normalization-neighbors"
+NORMALIZATION_ALGORITHMS = "normalization-algorithms"
+NORMALIZATION_RUN = "normalization-run"
+NORMALIZATION_STORE = "normalization-store"
+NORMALIZATION_GRID = "normalization-grid"
+NORMALIZATION_CURVE = "normalization-curve"
+NORMALIZATION_TABLE = "normalization-table"
+NORMALIZATION_MESSAGE = "normalization-message"
+
 # Background jobs, each with a progress bar, its label, a cancel button and a running flag.
 EXPLORE_JOB = "explore"
 SWEEP_JOB = "sweep"
 COMPARE_JOB = "compare"
+NORMALIZATION_JOB = "normalization"
 
 
 def job_controls(job):

@@ -9,6 +9,7 @@ from . import ids
 from .controls import labelled, parameter_controls
 from .figures import empty_figure
 from .help import help_panel
+from .normalization import ASPECT_RANGE, DEFAULT_NEIGHBORS, SHAPES
 from .presets import PRESETS
 import measures
 
@@ -205,6 +206,49 @@ def _compare_tab():
     ])
 
 
+# PN's normalized-output algorithms: Laplacian eigenmaps, diffusion maps, LLE and LTSA.
+NORMALIZATION_DEFAULTS = {"shape": "strip", "aspect": 6.0, "algorithms": ["laplacian", "diffusion_maps", "lle", "ltsa"]}
+
+
+def _normalization_tab():
+    return html.Div([
+        html.P("Normalized-output algorithms fix their output's covariance; on a long shape the faithful "
+               "output then costs more than a curve folded along the long axis (PN §5). Φ(Y) is the cost of "
+               "the faithful output, Φ(Z) that of the folded one: Φ(Y) > Φ(Z) predicts failure. The collapse "
+               "score says whether the output did collapse: about 0.5 for a faithful 2-D output, near 0 for a "
+               "curve.", className="help"),
+        html.Div([
+            labelled("Shape", dcc.Dropdown(id=ids.NORMALIZATION_SHAPE, value=NORMALIZATION_DEFAULTS["shape"],
+                                           clearable=False,
+                                           options=[{"label": s.label, "value": key} for key, s in SHAPES.items()])),
+            html.Div([
+                html.Label(SHAPES[NORMALIZATION_DEFAULTS["shape"]].aspect_label, id=ids.NORMALIZATION_ASPECT_LABEL,
+                           className="control-label"),
+                dcc.Slider(id=ids.NORMALIZATION_ASPECT, min=ASPECT_RANGE[0], max=ASPECT_RANGE[1], step=0.01,
+                           value=NORMALIZATION_DEFAULTS["aspect"], marks={a: str(a) for a in range(1, 9)},
+                           tooltip={"placement": "bottom", "always_visible": True}),
+            ], className="control aspect-control"),
+            labelled("Points n", dcc.Input(id=ids.NORMALIZATION_SIZE, type="number", step=1, debounce=True,
+                                           placeholder="data set's default", className="number-input"),
+                     "Empty: the data set's default size (a grid has as many points as its size)."),
+            labelled("Neighbours k", dcc.Input(id=ids.NORMALIZATION_NEIGHBORS, type="number", step=1, debounce=True,
+                                               value=DEFAULT_NEIGHBORS, className="number-input"),
+                     "For the algorithms and for Φ (PN's figures use K = 8)."),
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.NORMALIZATION_ALGORITHMS, value=NORMALIZATION_DEFAULTS["algorithms"], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()
+                         if s.output == "normalized"])),
+            html.Button("Run", id=ids.NORMALIZATION_RUN, className="run-button"),
+        ], className="normalization-controls"),
+        job_box(ids.NORMALIZATION_JOB),
+        html.Div(id=ids.NORMALIZATION_MESSAGE, className="message", role="status"),
+        html.Div(id=ids.NORMALIZATION_TABLE, className="sweep-table"),
+        dcc.Graph(id=ids.NORMALIZATION_CURVE, config={"displaylogo": False}),
+        dcc.Graph(id=ids.NORMALIZATION_GRID, config={"displaylogo": False}),
+        dcc.Store(id=ids.NORMALIZATION_STORE),
+    ])
+
+
 def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
@@ -221,6 +265,7 @@ def make_layout():
                 dcc.Tab(_explore_tab(), label="Explore", value=ids.TAB_EXPLORE),
                 dcc.Tab(_sweep_tab(), label="Sweep k", value=ids.TAB_SWEEP),
                 dcc.Tab(_compare_tab(), label="Compare", value=ids.TAB_COMPARE),
+                dcc.Tab(_normalization_tab(), label="Normalization", value=ids.TAB_NORMALIZATION),
                 dcc.Tab(help_panel(), label="Help", value=ids.TAB_HELP),
             ]), className="main"),
         ], className="body"),

@@ -4,6 +4,7 @@ No Dash here: a request is a JSON-able dict, a result a dict of arrays and scala
 job can compute it in another process and the result cache can store it.
 """
 
+import logging
 import time
 import warnings
 
@@ -13,6 +14,8 @@ import algorithms
 import datasets
 import measures
 
+logger = logging.getLogger(__name__)
+
 __all__ = [
     "LOCAL_MEASURES",
     "RUN_MEASURES",
@@ -20,6 +23,7 @@ __all__ = [
     "align_to_reference",
     "compute_run",
     "display_indices",
+    "failure_message",
     "make_request",
     "result_summary",
 ]
@@ -171,6 +175,17 @@ def display_indices(n_samples, cap=DISPLAY_CAP, keep=()):
         return None
     drawn = np.random.default_rng(0).choice(n_samples, size=cap, replace=False)
     return np.union1d(drawn, np.asarray(keep, dtype=int))
+
+
+def failure_message(error):
+    """The page's message for an exception: a library error as it is, a bug as a pointer to the log.
+
+    Tracebacks stay in the server log; the page never shows one.
+    """
+    if isinstance(error, measures.ProcrustesLabError):
+        return str(error)
+    logger.error("computation failed", exc_info=error)
+    return f"Internal error ({type(error).__name__}); the server log has the details."
 
 
 def result_summary(result):

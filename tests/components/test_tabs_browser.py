@@ -113,3 +113,26 @@ def test_a_link_setting_controls_to_their_current_values_still_shows_the_result(
     dash_duo.wait_for_text_to_equal(f"#{ids.card_value('normalized')} .card-mean", shown, timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.card_value('time')}", "(cached)", timeout=WAIT)
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_normalization_tab_shows_lem_failing_on_a_long_strip(dash_duo, tmp_path):
+    """PN Fig. 1: on a 6 × 1 strip LEM's faithful output costs more than the folded curve, and collapses."""
+    dash_duo.start_server(create_app(tmp_path))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(4)").click()
+    dash_duo.find_element(f"#{ids.NORMALIZATION_RUN}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.NORMALIZATION_MESSAGE}", "length L (the aspect ratio) = 6, k = 8: 4 "
+                                    "algorithms", timeout=WAIT)
+    rows = until(lambda: {row[0]: row for row in dash_duo.driver.execute_script(
+        f"return Array.from(document.querySelectorAll('#{ids.NORMALIZATION_TABLE} tbody tr'))"
+        ".map(r => Array.from(r.cells).map(c => c.textContent));")}, timeout=WAIT)
+    data = datasets.load("strip", length=6.0)
+    Y = algorithms.embed("laplacian", data.X, n_neighbors=8)
+    cost = measures.normalization_cost(data.truth, data.X, "laplacian", 8)
+    lem = rows["Laplacian eigenmaps"]
+    assert float(lem[1]) == pytest.approx(measures.collapse_score(data.truth, Y), abs=5e-4)
+    assert float(lem[4]) == pytest.approx(cost.ratio, rel=1e-3) and cost.ratio > 1
+    assert lem[5] == cost.verdict
+    assert set(rows) == {"Laplacian eigenmaps", "Diffusion maps", "LLE", "LTSA"}
+    dash_duo.driver.save_screenshot("/tmp/procrustes-lab-normalization.png")
+    assert dash_duo.get_logs() == []
