@@ -4,12 +4,18 @@ Public API: :func:`load` draws a seeded sample as a :class:`Dataset` (input poin
 chart or None, a plot colouring, the image shape of image sets and the parameters used);
 :func:`available`, :func:`spec` and :func:`specs` expose the registry's :class:`DatasetSpec`
 metadata (with the :class:`Chart` each set can return) from which the dashboard builds its
-controls; :class:`DatasetError` (from :mod:`measures.errors`) is raised for every bad request.
+controls; :func:`parse_upload` reads a user's CSV/TSV/text table or NumPy ``.npy``/``.npz``
+file as a :class:`Dataset`, after :func:`inspect_upload` has listed its columns in an
+:class:`UploadTable` for the pickers (bounds in :class:`UploadLimits`; :func:`upload_sha256` is
+the file's part of a cache key; the messages are constants of :mod:`datasets.upload`);
+:class:`DatasetError` (from :mod:`measures.errors`) is raised for every bad request or upload.
 No module here imports dash or plotly.
 """
 
 from measures.errors import DatasetError
 
 from .registry import Chart, Dataset, DatasetSpec, available, load, spec, specs
+from .upload import UploadLimits, UploadTable, inspect_upload, parse_upload, upload_sha256
 
-__all__ = ["Chart", "Dataset", "DatasetError", "DatasetSpec", "available", "load", "spec", "specs"]
+__all__ = ["Chart", "Dataset", "DatasetError", "DatasetSpec", "UploadLimits", "UploadTable", "available",
+           "inspect_upload", "load", "parse_upload", "spec", "specs", "upload_sha256"]

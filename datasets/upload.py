@@ -1,0 +1,897 @@
+"""A user's uploaded file as a :class:`~datasets.registry.Dataset`: text tables and NumPy arrays.
+
+:func:`inspect_upload` reads a file and says what it holds (an :class:`UploadTable`: column names
+and kinds, row count, the arrays of an ``.npz``) so the dashboard can offer column pickers;
+:func:`parse_upload` reads it the same way, takes the chosen columns and checks that they make
+an embeddable point set. Both share one reader, so a file that inspects cleanly fails in
+:func:`parse_upload` only on something the column choice decides (a non-numeric cell in a chosen
+column, NaN values, duplicate points, ...).
+
+Formats, chosen by the file's extension (``.csv``, ``.tsv``, ``.txt``, ``.dat``, ``.npy``,
+``.npz``) and otherwise by its first bytes:
+
+- text: UTF-8 (a byte-order mark is allowed), one point per line; values separated by tabs,
+  semicolons, commas or runs of whitespace (the first of these separators found on more than
+  half of the first 20 lines with content); blank lines and lines starting with ``#`` skipped;
+  double quotes around a value allowed. The first line is a header when one of its cells is not
+  a number while the cell below it is (or, in a one-line file, when any cell is not a number).
+  Numbers use Python's ``float`` syntax (dot as decimal mark; ``nan`` and ``inf`` are read as
+  such); digit-group underscores are not accepted.
+- ``.npy``: one 2-D array of real numbers (integers or floats), read with
+  ``numpy.load(..., allow_pickle=False)``; object arrays are refused from their header, before
+  any data is read.
+- ``.npz``: the array named by the ``array`` option, or the first 2-D numeric array in the file.
+
+Every problem raises :class:`~measures.errors.DatasetError` with a message the dashboard shows as
+it is. The messages are the module constants below, filled with :meth:`str.format`; their fields:
+
+``where``, ``original``
+    a place in the file: ``"line 12"`` (line number in a text file, from 1, header and blank
+    lines counted) or ``"row index 11"`` (row of an array, from 0).
+``column``, ``columns``
+    ``column 3`` (counted from 1) followed by its header name in double quotes when the file has
+    one, e.g. ``column 3 ("height")``; several are joined by ``", "``.
+``rows``, ``points``, ``values``, ``header_columns``
+    a count with its noun, e.g. ``"1 row"``, ``"4 values"``.
+``size_mb``, ``limit_mb``
+    sizes in MB (2**20 bytes): the size with one decimal, the limit with up to 3 significant digits.
+``arrays``
+    the ``.npz`` arrays, e.g. ``'X' with shape (100, 3) and type float64, 'labels' with shape
+    (100,) and type int64``.
+``name``
+    empty for an ``.npy`` file, `` 'X'`` (with a leading space) for an array of an ``.npz`` file.
+
+Column indices given to the API count from 0, like Python's; messages count columns from 1
+like a spreadsheet, and generated names (``"column 1"``, ...) agree with the messages.
+"""
+
+import codecs
+import csv
+import dataclasses
+import hashlib
+import io
+import math
+import os
+import struct
+import tokenize
+import warnings
+import zipfile
+import zlib
+
+import numpy as np
+
+from measures.errors import DatasetError, ProcrustesLabWarning
+from measures.parameters import Parameter, validate_parameters
+
+from .registry import Dataset, _read_only
+
+__all__ = ["UploadLimits", "UploadTable", "inspect_upload", "parse_upload", "upload_sha256"]
+
+_MEGABYTE = 1024 * 1024
+
+# --- messages (module docstring: what the fields hold) ------------------------------------------
+
+EMPTY_FILE = "The file is empty."
+TOO_LARGE = ("The file is {size_mb} MB, more than the {limit_mb} MB limit: upload fewer rows or columns, "
+             "or reduce the dimension with PCA first.")
+BINARY_FILE = ("The file is neither text nor a NumPy array file: upload a CSV, TSV or text table of numbers, "
+               "or an array saved with numpy.save (.npy) or numpy.savez (.npz).")
+SPREADSHEET_FILE = ("Spreadsheet workbooks ({extension}) cannot be read: save the sheet as CSV (in Excel: "
+                    "'CSV UTF-8') and upload that file.")
+NOT_UTF8 = ("The file is not UTF-8 text ({detail}): save it as UTF-8 (in Excel: 'CSV UTF-8') "
+            "and upload it again.")
+NO_DATA_ROWS = ("The file holds no data rows, only a header, blank lines or # comments: "
+                "add one row of numbers per point.")
+UNCLOSED_QUOTE = ("Line {line} opens a double quote that is not closed on the same line: close the quote, "
+                  "as every point must fit on one line.")
+UNREADABLE_LINE = "Line {line} cannot be split into values ({reason}): check its quotes and separators."
+RAGGED_HEADER = ("Line {line} has {values}, but the header has {header_columns}: "
+                 "every row needs the same number of values.")
+RAGGED = ("Line {line} has {values}, but line {first_line} has {expected}: "
+          "every row needs the same number of values.")
+TOO_MANY_ROWS = ("The file has {rows}, more than the {limit} allowed: upload a random subset of at most "
+                 "{limit} rows.")
+NON_NUMERIC = ("Line {line}, {column} holds '{text}', which is not a number: coordinate and ground-truth "
+               "columns must hold numbers only, written with a dot as decimal mark (a column of labels can "
+               "be the colour column).")
+EMPTY_CELL = ("Line {line}, {column} is empty: coordinate and ground-truth columns need a number in every "
+              "row (write nan for a missing value and drop its row with drop_nonfinite=True).")
+NONFINITE = ("NaN or infinite values appear in {rows}, the first at {where}: fix or remove those rows, "
+             "or drop them on upload (option drop_nonfinite=True).")
+ALL_NONFINITE = ("Every row holds NaN or infinite values in the chosen columns, so dropping them leaves no "
+                 "point: fix the file or choose other columns.")
+TOO_FEW_POINTS = ("The data has {points}, but n_neighbors = {n_neighbors} needs at least {needed} "
+                  "(n_neighbors + 2): upload more points or choose fewer neighbours.")
+NO_COORDINATES = ("No coordinate column is left once the colour and ground-truth columns are set aside: "
+                  "choose at least two coordinate columns.")
+SINGLE_COORDINATE = ("Only one coordinate column is chosen, {column}: an embedding needs at least two, "
+                     "so choose more coordinate columns.")
+CONSTANT_COLUMNS = ("Some coordinate columns hold the same value in every row: {columns}. Leave them out "
+                    "of the coordinates, as constant columns carry no information.")
+DUPLICATE_POINTS = ("The data holds {rows} repeating an earlier row's coordinates, the first at {where} "
+                    "(a copy of {original}): remove the copies, as embedding algorithms break on "
+                    "duplicate points.")
+MORE_COLUMNS_THAN_ROWS = ("The data has {dim} coordinate columns but only {rows}: each row must be one "
+                          "point, so transpose the table if it holds one point per column, or choose "
+                          "fewer columns.")
+PCA_SUGGESTED = ("The data has {dim} coordinate columns, more than {limit}: consider reducing them with "
+                 "PCA first, as neighbourhoods in high dimension are slow to find and dominated by noise.")
+OBJECT_ARRAY = ("The array{name} holds Python objects, which are refused because loading them would "
+                "execute code stored in the file (pickle): save a plain array of numbers.")
+NON_NUMERIC_ARRAY = ("The array{name} holds values of type {dtype}, not real numbers: save a 2-D array of "
+                     "floats or integers.")
+NOT_2D = ("The array{name} has shape {shape}: save a 2-D array with one row per point and one column per "
+          "coordinate.")
+NPY_INVALID = ("The file is not a readable .npy file (it is damaged, truncated or not a NumPy array file): "
+               "save the array again with numpy.save.")
+NPZ_INVALID = ("The file is not a readable .npz file (it is damaged, truncated or not a NumPy archive): "
+               "save the arrays again with numpy.savez.")
+NPZ_NO_ARRAYS = "The .npz file holds no arrays: save the points with numpy.savez(file, X=points)."
+NPZ_NO_NUMERIC_2D = ("The .npz file holds no 2-D array of numbers (it holds {arrays}): save the points as "
+                     "one 2-D array, one row per point.")
+NPZ_UNKNOWN_ARRAY = "The .npz file has no array named '{array}'; it holds {arrays}: choose one of those."
+NPZ_TOO_LARGE = ("The array{name} takes {size_mb} MB once decompressed, more than the {limit_mb} MB limit: "
+                 "upload fewer rows or columns.")
+
+# --- limits and options -----------------------------------------------------------------------
+
+_LIMIT_PARAMETERS = (
+    Parameter("max_bytes", "largest upload (bytes)", "int", 50 * _MEGABYTE, low=1,
+              help="Largest file accepted, and largest array of an .npz once decompressed."),
+    Parameter("max_rows", "most rows", "int", 100_000, low=1, help="Most points (data rows) accepted."),
+    Parameter("suggest_pca_above", "PCA advised above", "int", 50, low=1,
+              help="More coordinate columns than this give a warning suggesting PCA first."),
+)
+_LIMIT_DEFAULTS = {parameter.name: parameter.default for parameter in _LIMIT_PARAMETERS}
+_OPTION_PARAMETERS = (
+    Parameter("drop_nonfinite", "drop NaN rows", "bool", False,
+              help="Drop rows with NaN or infinite values in the chosen columns instead of refusing them."),
+    Parameter("n_neighbors", "neighbours k", "int", None, low=1,
+              help="When given, at least n_neighbors + 2 points are required."),
+)
+_TEXT_EXTENSIONS = (".csv", ".tsv", ".txt", ".dat")
+_SPREADSHEET_EXTENSIONS = (".xlsx", ".xls", ".xlsm", ".ods")
+_NPY_MAGIC = b"\x93NUMPY"
+# A zip archive starts with a local file header, or with the end record when it is empty (an
+# .npz written by numpy.savez with no arrays).
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+# Separators in order of precedence: a tab or semicolon file may hold commas inside values
+# (decimal commas, names), while a comma file rarely holds tabs or semicolons.
+_SEPARATORS = ("\t", ";", ",")
+_SEPARATOR_SAMPLE_LINES = 20
+# Bytes that never appear in text (control characters other than tab, newlines, form feeds).
+_CONTROL_BYTES = bytes([*range(0, 9), *range(14, 32), 127])
+# How much of a bad cell, and how many column names, a message quotes.
+_LONGEST_QUOTED_TEXT = 40
+_LISTED_COLUMNS = 20
+# Errors the zip and .npy readers raise on a damaged file; none of them can come from a sound one.
+_ARCHIVE_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, NotImplementedError,
+                   RuntimeError, struct.error)
+# What numpy's header parser (ast.literal_eval, tokenize, then a sort of the dict's keys) lets
+# escape on some damaged headers besides ValueError.
+_HEADER_PARSE_ERRORS = (SyntaxError, tokenize.TokenError, TypeError)
+
+
+@dataclasses.dataclass(frozen=True)
+class UploadLimits:
+    """Bounds that keep an upload from exhausting the server, and the dimension that suggests PCA.
+
+    Attributes
+    ----------
+    max_bytes : int, default=50 MB (50 * 1024 * 1024)
+        Largest file accepted; also the largest ``.npz`` array once decompressed.
+    max_rows : int, default=100_000
+        Most data rows (points) accepted.
+    suggest_pca_above : int, default=50
+        More coordinate columns than this are accepted with a ``ProcrustesLabWarning`` suggesting PCA.
+
+    Raises
+    ------
+    DatasetError
+        If a value is not a whole number >= 1 (None means the default).
+    """
+
+    max_bytes: int = _LIMIT_DEFAULTS["max_bytes"]
+    max_rows: int = _LIMIT_DEFAULTS["max_rows"]
+    suggest_pca_above: int = _LIMIT_DEFAULTS["suggest_pca_above"]
+
+    def __post_init__(self):
+        values = validate_parameters(_LIMIT_PARAMETERS, dataclasses.asdict(self), "upload limits", DatasetError)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+
+@dataclasses.dataclass(frozen=True)
+class UploadTable:
+    """What an uploaded file holds, before any column is chosen (see :func:`inspect_upload`).
+
+    Attributes
+    ----------
+    filename : str
+        The name the file was uploaded under.
+    format : {"text", "npy", "npz"}
+        How it was read.
+    columns : tuple of str
+        Column names in file order: the header's, or ``"column 1"``, ``"column 2"``, ... where the
+        file has none (arrays, header-less text, empty header cells).
+    kinds : tuple of {"numeric", "text", "mixed"}
+        Per column: every value is a number; no value is; or some are (a column with a typo, or
+        labels that look like numbers). Only numeric columns can be coordinates or ground truth;
+        any column can be the colour column.
+    n_rows : int
+        Number of data rows (points before any is dropped).
+    sha256 : str
+        :func:`upload_sha256` of the file.
+    has_header : bool
+        Whether the first line of a text file was read as column names.
+    separator : {",", "\\t", ";", "whitespace"} or None
+        The separator of a text file; None for arrays.
+    arrays : tuple of str
+        Names of all arrays of an ``.npz`` file, in file order (empty for other formats).
+    array : str or None
+        The ``.npz`` array read.
+    """
+
+    filename: str
+    format: str
+    columns: tuple
+    kinds: tuple
+    n_rows: int
+    sha256: str
+    has_header: bool = False
+    separator: str = None
+    arrays: tuple = ()
+    array: str = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Contents:
+    """An :class:`UploadTable` with the cells it describes.
+
+    Attributes
+    ----------
+    table : UploadTable
+    cells : tuple
+        Per column, a float64 array of shape (n_rows,) for a numeric column, else the stripped
+        text of its cells as a tuple of str.
+    line_numbers : ndarray of shape (n_rows,) or None
+        Line of each data row in a text file (from 1); None for arrays, whose rows are named by index.
+    """
+
+    table: UploadTable
+    cells: tuple
+    line_numbers: np.ndarray = None
+
+
+def upload_sha256(content):
+    """Hex SHA-256 digest of an upload's bytes: the file's part of the cache key.
+
+    Examples
+    --------
+    >>> upload_sha256(b"")[:16]
+    'e3b0c44298fc1c14'
+    """
+    return hashlib.sha256(_check_content(content)).hexdigest()
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+def _count(number, noun):
+    """``"1 row"``, ``"3 rows"``: a count with its noun, for messages."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _megabytes(size, digits):
+    """A byte count in MB: ``digits=".1f"`` for a size, ``".3g"`` for a limit."""
+    return format(size / _MEGABYTE, digits)
+
+
+def _check_content(content):
+    """The upload as bytes; raise :class:`DatasetError` if it is not bytes-like."""
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        return bytes(content)
+    raise DatasetError(f"The upload content must be the file's bytes; got {type(content).__name__} "
+                       "(decode a base64 upload first).")
+
+
+def _column_label(table, index):
+    """``column 3`` or ``column 3 ("height")``: how messages name a column."""
+    label = f"column {index + 1}"
+    return label if table.columns[index] == label else f'{label} ("{table.columns[index]}")'
+
+
+def _where(contents, row):
+    """``"line 12"`` for a text file, ``"row index 11"`` for an array: where a data row is."""
+    if contents.line_numbers is None:
+        return f"row index {row}"
+    return f"line {contents.line_numbers[row]}"
+
+
+def _number(cell):
+    """``float`` of the stripped cell, or None when it is not a number (digit-group underscores refused).
+
+    The cell is stripped first because ``str.strip`` removes more kinds of whitespace than ``float`` does.
+    """
+    if "_" in cell:
+        return None
+    try:
+        return float(cell.strip())
+    except ValueError:
+        return None
+
+
+def _parse_column(cells):
+    """A text column as ``(values, kind)``.
+
+    ``kind`` is ``"numeric"`` (every cell is a number by :func:`_number`), ``"text"`` (no cell is)
+    or ``"mixed"``; ``values`` is the float64 array of a numeric column, else the stripped cells.
+    """
+    # Fast path: a numeric column converts in one pass; only a failure needs the per-cell scan.
+    if "_" not in "".join(cells):
+        try:
+            return np.fromiter(map(float, cells), dtype=np.float64, count=len(cells)), "numeric"
+        except ValueError:
+            pass
+    numbers = [_number(cell) for cell in cells]
+    missing = sum(number is None for number in numbers)
+    if not missing:
+        return np.array(numbers, dtype=np.float64), "numeric"
+    return tuple(cell.strip() for cell in cells), ("text" if missing == len(cells) else "mixed")
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+def _lines(text):
+    """The lines of ``text``, ended by CRLF, CR or LF (not the other breaks ``str.splitlines`` knows)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _decode(content):
+    """The text of an upload, or :class:`DatasetError` saying it is binary or not UTF-8."""
+    if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise DatasetError(NOT_UTF8.format(detail="it is UTF-16 text"))
+    control = len(content) - len(content.translate(None, _CONTROL_BYTES))
+    # A stray control character in a text table is reported as a bad cell later; many of them, or
+    # any NUL (which no text encoding we could read contains), mean a binary file.
+    if b"\x00" in content or control > 0.05 * len(content):
+        raise DatasetError(BINARY_FILE)
+    if content.startswith(codecs.BOM_UTF8):
+        content = content[len(codecs.BOM_UTF8):]
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # Latin-1 or cp1252 text has mostly ASCII bytes; random bytes are half non-ASCII.
+        non_ascii = len(content) - len(content.translate(None, bytes(range(128, 256))))
+        if non_ascii > 0.3 * len(content):
+            raise DatasetError(BINARY_FILE) from error
+        line = len(_lines(content[:error.start].decode("latin-1")))
+        detail = f"byte 0x{content[error.start]:02X} on line {line} is not valid UTF-8"
+        raise DatasetError(NOT_UTF8.format(detail=detail)) from error
+
+
+def _detect_separator(lines):
+    """The first of tab, semicolon, comma found on more than half of ``lines``; else ``"whitespace"``."""
+    for separator in _SEPARATORS:
+        if 2 * sum(separator in line for line in lines) > len(lines):
+            return separator
+    return "whitespace"
+
+
+def _unquote(token):
+    """A whitespace-separated token without the double quotes around it (R's ``write.table``)."""
+    return token[1:-1] if len(token) >= 2 and token[0] == token[-1] == '"' else token
+
+
+def _split_lines(lines, line_numbers, separator):
+    """Each line's cells; :class:`DatasetError` on a quote that runs past its line.
+
+    Cells keep the whitespace before a separator (``float`` ignores it; it is stripped from names
+    and labels when a column turns out not to be numeric), so that numbers are not copied twice.
+    """
+    if separator == "whitespace":
+        return [[_unquote(token) for token in line.split()] if '"' in line else line.split() for line in lines]
+    reader = csv.reader(lines, delimiter=separator, skipinitialspace=True)
+    rows = []
+    try:
+        for row in reader:
+            # The reader joins the next line to a field whose quote is still open.
+            if reader.line_num != len(rows) + 1:
+                raise DatasetError(UNCLOSED_QUOTE.format(line=line_numbers[len(rows)]))
+            rows.append(row)
+    except csv.Error as error:
+        raise DatasetError(UNREADABLE_LINE.format(line=line_numbers[len(rows)], reason=error)) from error
+    if len(rows) != len(lines):
+        raise DatasetError(UNCLOSED_QUOTE.format(line=line_numbers[len(rows)]))
+    return rows
+
+
+def _has_header(first, second):
+    """Whether ``first`` names columns: a cell of it is not a number above one that is.
+
+    With a single row (``second`` None), any cell that is not a number makes it a header.
+    """
+    if second is None:
+        return any(_number(cell) is None for cell in first)
+    return any(_number(cell) is None and _number(below) is not None for cell, below in zip(first, second))
+
+
+def _read_text(content, filename, sha256, limits):
+    """Read a text table: separator, header, one row per point, every row as long as the first."""
+    text = _decode(content)
+    if not text.strip():
+        raise DatasetError(EMPTY_FILE)
+    numbered = [(number, line) for number, line in enumerate(_lines(text), start=1)
+                if line.strip() and not line.lstrip().startswith("#")]
+    if not numbered:
+        raise DatasetError(NO_DATA_ROWS)
+    line_numbers = [number for number, _ in numbered]
+    lines = [line for _, line in numbered]
+    separator = _detect_separator(lines[:_SEPARATOR_SAMPLE_LINES])
+    first_rows = _split_lines(lines[:2], line_numbers, separator)
+    has_header = _has_header(first_rows[0], first_rows[1] if len(first_rows) > 1 else None)
+    n_rows = len(lines) - has_header
+    if n_rows == 0:
+        raise DatasetError(NO_DATA_ROWS)
+    if n_rows > limits.max_rows:
+        raise DatasetError(TOO_MANY_ROWS.format(rows=_count(n_rows, "row"), limit=limits.max_rows))
+    rows = _split_lines(lines, line_numbers, separator)
+    width = len(rows[0])
+    for row, number in zip(rows, line_numbers):
+        if len(row) != width:
+            values = _count(len(row), "value")
+            if has_header:
+                raise DatasetError(RAGGED_HEADER.format(line=number, values=values,
+                                                        header_columns=_count(width, "column")))
+            raise DatasetError(RAGGED.format(line=number, values=values, first_line=line_numbers[0],
+                                             expected=width))
+    header = rows[0] if has_header else [""] * width
+    names = tuple(name.strip() or f"column {index + 1}" for index, name in enumerate(header))
+    cells, kinds = [], []
+    for column in zip(*rows[has_header:]):
+        values, kind = _parse_column(column)
+        cells.append(values)
+        kinds.append(kind)
+    table = UploadTable(filename=filename, format="text", columns=names, kinds=tuple(kinds), n_rows=n_rows,
+                        sha256=sha256, has_header=has_header, separator=separator)
+    return _Contents(table, tuple(cells), np.array(line_numbers[has_header:]))
+
+
+# --- NumPy arrays ---------------------------------------------------------------------------------
+
+def _array_header(stream):
+    """``(shape, dtype, data_offset)`` from the header of the .npy data ``stream`` starts with.
+
+    Only the header is read (numpy parses it with ``ast.literal_eval``), so the shape and type can
+    be checked before any data is: an object array is refused unread, and a shape larger than
+    the bytes present is caught before numpy allocates for it.
+
+    Raises
+    ------
+    ValueError
+        If the stream does not start with a valid .npy header.
+    """
+    version = np.lib.format.read_magic(stream)
+    # Format 3.0 differs from 2.0 only in encoding field names as UTF-8; structured arrays are
+    # refused anyway, so the 2.0 reader serves both (read_array rejects unknown versions later).
+    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    try:
+        shape, _, dtype = read_header(stream)
+    except _HEADER_PARSE_ERRORS as error:
+        raise ValueError(f"cannot parse the .npy header: {error}") from error
+    return shape, dtype, stream.tell()
+
+
+def _describe_arrays(headers):
+    """``'X' with shape (100, 3) and type float64, ...``: the arrays of an .npz, for messages."""
+    return ", ".join(f"'{name}' with shape {shape} and type {dtype}" for name, (shape, dtype, _) in headers.items())
+
+
+def _is_numeric_2d(shape, dtype):
+    """Whether an array of this header can hold points: 2-D, integers or real floats."""
+    return len(shape) == 2 and dtype.kind in "iuf"
+
+
+def _check_array_header(shape, dtype, name, limits):
+    """Refuse an array by its header: objects, non-numbers, not 2-D or empty, too many rows."""
+    if dtype.hasobject:
+        raise DatasetError(OBJECT_ARRAY.format(name=name))
+    if dtype.kind not in "iuf":
+        raise DatasetError(NON_NUMERIC_ARRAY.format(name=name, dtype=dtype))
+    if len(shape) != 2 or 0 in shape:
+        raise DatasetError(NOT_2D.format(name=name, shape=shape))
+    if shape[0] > limits.max_rows:
+        raise DatasetError(TOO_MANY_ROWS.format(rows=_count(shape[0], "row"), limit=limits.max_rows))
+
+
+def _load_array(open_stream, size, name, limits, invalid_message):
+    """Check the header of the .npy data ``open_stream()`` gives, then load it without pickle.
+
+    Parameters
+    ----------
+    open_stream : callable
+        Returns a new binary stream at the start of the .npy data each time it is called.
+    size : int
+        Number of bytes the stream holds.
+    name : str
+        How messages name the array (``""`` or ``" 'X'"``).
+    limits : UploadLimits
+    invalid_message : str
+        Message for a damaged file (:data:`NPY_INVALID` or :data:`NPZ_INVALID`).
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_columns), float64
+    """
+    try:
+        with open_stream() as stream:
+            shape, dtype, offset = _array_header(stream)
+        _check_array_header(shape, dtype, name, limits)
+        if math.prod(shape) * dtype.itemsize > size - offset:
+            raise DatasetError(invalid_message)
+        with open_stream() as stream:
+            array = np.load(stream, allow_pickle=False)
+    except DatasetError:
+        raise  # a ValueError too, but already the message to show
+    except _ARCHIVE_ERRORS as error:
+        raise DatasetError(invalid_message) from error
+    return np.asarray(array, dtype=np.float64)
+
+
+def _array_contents(points, filename, sha256, file_format, arrays=(), array=None):
+    """The :class:`_Contents` of a loaded 2-D float64 array."""
+    names = tuple(f"column {index + 1}" for index in range(points.shape[1]))
+    table = UploadTable(filename=filename, format=file_format, columns=names, kinds=("numeric",) * len(names),
+                        n_rows=points.shape[0], sha256=sha256, arrays=arrays, array=array)
+    return _Contents(table, tuple(points.T))
+
+
+def _read_npy(content, filename, sha256, limits):
+    """Read a .npy file: one 2-D numeric array."""
+    points = _load_array(lambda: io.BytesIO(content), len(content), "", limits, NPY_INVALID)
+    return _array_contents(points, filename, sha256, "npy")
+
+
+def _read_npz(content, filename, sha256, limits, array):
+    """Read the array ``array`` of a .npz file, or its first 2-D numeric array when ``array`` is None."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            members = {info.filename[:-len(".npy")]: info for info in archive.infolist()
+                       if info.filename.endswith(".npy")}
+            if len(members) != sum(info.filename.endswith(".npy") for info in archive.infolist()):
+                # Two members of one name: numpy would read one while we checked the other.
+                raise DatasetError(NPZ_INVALID)
+            if not members:
+                raise DatasetError(NPZ_NO_ARRAYS)
+            headers = {}
+            for member_name, info in members.items():
+                with archive.open(info) as stream:
+                    headers[member_name] = _array_header(stream)
+            if array is None:
+                array = next((member_name for member_name, (shape, dtype, _) in headers.items()
+                              if _is_numeric_2d(shape, dtype)), None)
+                if array is None:
+                    raise DatasetError(NPZ_NO_NUMERIC_2D.format(arrays=_describe_arrays(headers)))
+            elif array not in members:
+                raise DatasetError(NPZ_UNKNOWN_ARRAY.format(array=array, arrays=_describe_arrays(headers)))
+            info = members[array]
+            if info.file_size > limits.max_bytes:
+                raise DatasetError(NPZ_TOO_LARGE.format(name=f" '{array}'", size_mb=_megabytes(info.file_size, ".1f"),
+                                                        limit_mb=_megabytes(limits.max_bytes, ".3g")))
+            points = _load_array(lambda: archive.open(info), info.file_size, f" '{array}'", limits, NPZ_INVALID)
+    except DatasetError:
+        raise  # a ValueError too, but already the message to show
+    except _ARCHIVE_ERRORS as error:
+        raise DatasetError(NPZ_INVALID) from error
+    return _array_contents(points, filename, sha256, "npz", arrays=tuple(members), array=array)
+
+
+# --- the shared reader ---------------------------------------------------------------------------
+
+def _file_format(content, filename):
+    """``"text"``, ``"npy"`` or ``"npz"``: by extension, else by the file's first bytes."""
+    extension = os.path.splitext(filename)[1].lower()
+    if extension in _SPREADSHEET_EXTENSIONS:
+        raise DatasetError(SPREADSHEET_FILE.format(extension=extension))
+    if extension in _TEXT_EXTENSIONS:
+        return "text"
+    if extension in (".npy", ".npz"):
+        return extension[1:]
+    if content.startswith(_NPY_MAGIC):
+        return "npy"
+    if content.startswith(_ZIP_MAGICS):
+        return "npz"
+    return "text"
+
+
+def _read(content, filename, limits, array):
+    """The one reader behind :func:`inspect_upload` and :func:`parse_upload` (arguments checked)."""
+    if len(content) > limits.max_bytes:
+        raise DatasetError(TOO_LARGE.format(size_mb=_megabytes(len(content), ".1f"),
+                                            limit_mb=_megabytes(limits.max_bytes, ".3g")))
+    if not content:
+        raise DatasetError(EMPTY_FILE)
+    file_format = _file_format(content, filename)
+    if array is not None and file_format != "npz":
+        raise DatasetError(f"The option array = '{array}' chooses an array of an .npz file, but this file is "
+                           f"read as {file_format}: leave array unset.")
+    sha256 = upload_sha256(content)
+    if file_format == "npy":
+        return _read_npy(content, filename, sha256, limits)
+    if file_format == "npz":
+        return _read_npz(content, filename, sha256, limits, array)
+    return _read_text(content, filename, sha256, limits)
+
+
+def _check_read_arguments(content, filename, limits, array):
+    """Check the arguments :func:`_read` takes; return ``(content, limits)`` with defaults filled in."""
+    content = _check_content(content)
+    if not isinstance(filename, str):
+        raise DatasetError(f"The file name must be a string; got {filename!r}.")
+    if limits is None:
+        limits = UploadLimits()
+    elif not isinstance(limits, UploadLimits):
+        raise DatasetError(f"limits must be an UploadLimits or None; got {limits!r}.")
+    if array is not None and not isinstance(array, str):
+        raise DatasetError(f"array must be the name of an .npz array (a string) or None; got {array!r}.")
+    return content, limits
+
+
+def inspect_upload(content, filename, *, array=None, limits=None):
+    """Read an uploaded file and say what it holds, for the column pickers.
+
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    filename : str
+        The name it was uploaded under; its extension picks the format.
+    array : str, optional
+        For an ``.npz`` file, the array to describe; default the first 2-D numeric one.
+    limits : UploadLimits, optional
+        Size bounds; default ``UploadLimits()``.
+
+    Returns
+    -------
+    UploadTable
+
+    Raises
+    ------
+    DatasetError
+        On a file that cannot be read whatever columns are chosen: empty, too large, binary, not
+        UTF-8, ragged rows, too many rows, an object array, an .npz without a usable array. The
+        messages are this module's constants.
+
+    Examples
+    --------
+    >>> table = inspect_upload(b"x,y,kind\\n0,1,a\\n1,0,b\\n", "points.csv")
+    >>> table.columns, table.kinds, table.n_rows, table.separator
+    (('x', 'y', 'kind'), ('numeric', 'numeric', 'text'), 2, ',')
+    """
+    content, limits = _check_read_arguments(content, filename, limits, array)
+    return _read(content, filename, limits, array).table
+
+
+# --- from a table to a Dataset -------------------------------------------------------------------
+
+def _column_index(table, key, option):
+    """The 0-based index of the column ``key`` (a name or an index) names."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        if not 0 <= key < len(table.columns):
+            raise DatasetError(f"Column index {key} in {option} is out of range: the file has "
+                               f"{_count(len(table.columns), 'column')} (indices 0 to {len(table.columns) - 1}).")
+        return int(key)
+    if isinstance(key, str):
+        matches = [index for index, name in enumerate(table.columns) if name == key]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            names = ", ".join(f"'{name}'" for name in table.columns[:_LISTED_COLUMNS])
+            if len(table.columns) > _LISTED_COLUMNS:
+                names += f", ... ({len(table.columns)} in all)"
+            raise DatasetError(f"There is no column named '{key}' (in {option}); the columns are {names}.")
+        raise DatasetError(f"{len(matches)} columns are named '{key}' (in {option}): choose them by index "
+                           f"instead ({', '.join(map(str, matches))}).")
+    raise DatasetError(f"{option} must hold column names or indices; got {key!r}.")
+
+
+def _column_indices(table, keys, option):
+    """The indices of a list of column names or indices, each listed once."""
+    if not isinstance(keys, (list, tuple)):
+        raise DatasetError(f"{option} must be a list of column names or indices; got {keys!r}.")
+    indices = [_column_index(table, key, option) for key in keys]
+    repeated = next((index for position, index in enumerate(indices) if index in indices[:position]), None)
+    if repeated is not None:
+        label = _column_label(table, repeated)
+        raise DatasetError(f"{label[0].upper()}{label[1:]} is listed twice in {option}: "
+                           "list each column once.")
+    return indices
+
+
+def _numeric_cells(contents, index):
+    """The float64 values of a coordinate or truth column; a message naming the first bad cell otherwise."""
+    cells = contents.cells[index]
+    if isinstance(cells, np.ndarray):
+        return cells
+    row = next(row for row, cell in enumerate(cells) if _number(cell) is None)
+    text = cells[row]
+    line = contents.line_numbers[row]
+    column = _column_label(contents.table, index)
+    if not text:
+        raise DatasetError(EMPTY_CELL.format(line=line, column=column))
+    if len(text) > _LONGEST_QUOTED_TEXT:
+        text = text[:_LONGEST_QUOTED_TEXT] + "…"
+    raise DatasetError(NON_NUMERIC.format(line=line, column=column, text=text))
+
+
+def _category_codes(cells):
+    """Codes 0..m-1 of text labels in order of first appearance, and the labels in code order."""
+    codes = {}
+    values = np.array([codes.setdefault(cell, len(codes)) for cell in cells], dtype=np.float64)
+    return values, list(codes)
+
+
+def _check_embeddable(X, contents, coordinates):
+    """Refuse a point set embedding algorithms cannot use: constant columns, duplicate points."""
+    constant = np.flatnonzero((X == X[0]).all(axis=0))
+    if constant.size:
+        labels = ", ".join(_column_label(contents.table, coordinates[index]) for index in constant)
+        raise DatasetError(CONSTANT_COLUMNS.format(columns=labels))
+    # np.unique sorts by value, so -0.0 and 0.0 count as one coordinate, as they are one point.
+    _, first, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    original = first[inverse]
+    repeats = np.flatnonzero(original != np.arange(X.shape[0]))
+    if repeats.size:
+        raise DatasetError(DUPLICATE_POINTS.format(rows=_count(repeats.size, "row"),
+                                                   where=_where(contents, repeats[0]),
+                                                   original=_where(contents, original[repeats[0]])))
+
+
+def parse_upload(content, filename, *, columns=None, color_column=None, truth_columns=None,
+                 drop_nonfinite=False, n_neighbors=None, array=None, limits=None):
+    """Read an uploaded file as a :class:`~datasets.registry.Dataset` of points to embed.
+
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    filename : str
+        The name it was uploaded under; its extension picks the format (see the module notes).
+    columns : list of str or int, optional
+        The coordinate columns, by name or 0-based index; default every column not chosen as
+        colour or truth whose kind (:attr:`UploadTable.kinds`) is not ``"text"`` (a ``"mixed"``
+        column is included, so a typo in a number is reported, never silently left out).
+    color_column : str or int, optional
+        A column to colour the points by: its numbers, or for text labels the codes 0..m-1 in
+        order of first appearance (labels in ``params["color_categories"]``).
+    truth_columns : list of str or int, optional
+        1 to 3 numeric columns holding a ground-truth chart of the points.
+    drop_nonfinite : bool, default=False
+        Drop the rows with NaN or infinite values in the chosen columns, instead of refusing them;
+        how many is recorded in ``params["dropped_rows"]``.
+    n_neighbors : int, optional
+        When given, require at least ``n_neighbors + 2`` points.
+    array : str, optional
+        For an ``.npz`` file, the array holding the points; default the first 2-D numeric one.
+    limits : UploadLimits, optional
+        Size bounds and the PCA suggestion threshold; default ``UploadLimits()``.
+
+    Returns
+    -------
+    Dataset
+        ``name`` ``"upload"``; ``X`` the coordinates (float64, read-only); ``truth`` the truth
+        columns or None; ``color`` the colour column, else the first truth column, else the first
+        coordinate; ``truth_labels`` the truth columns' names, else the colouring's name (as
+        :func:`~datasets.registry.load` does for a set without truth); ``isometric`` and
+        ``conformal`` False (unknown). ``params`` holds ``n``, ``dim``, ``filename``, ``sha256``,
+        ``format``, the options as resolved (``columns``, ``color_column``, ``truth_columns`` as
+        0-based indices, ``array``, ``drop_nonfinite``, ``n_neighbors``), ``column_names`` of the
+        coordinates, ``dropped_rows``, ``color_categories`` (None for a numeric colouring) and
+        ``warnings`` (the messages of the warnings given). Passing the options back gives the
+        same data.
+
+    Raises
+    ------
+    DatasetError
+        On every problem :func:`inspect_upload` reports, on a bad option, and on a non-numeric or
+        empty cell in a coordinate or truth column, NaN or infinite values (unless dropped), fewer
+        than ``n_neighbors + 2`` points, fewer than two coordinate columns, more coordinate columns
+        than points, constant coordinate columns and duplicate points. The messages are this
+        module's constants.
+
+    Warns
+    -----
+    ProcrustesLabWarning
+        With :data:`PCA_SUGGESTED` when there are more than ``limits.suggest_pca_above`` coordinate columns.
+
+    Examples
+    --------
+    A header is detected, the label column is left out of the coordinates and colours the points:
+
+    >>> data = parse_upload(b"x,y,kind\\n0,0,a\\n1,0,b\\n0,1,a\\n", "points.csv", color_column="kind")
+    >>> data.X.tolist(), data.color.tolist(), data.truth_labels
+    ([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [0.0, 1.0, 0.0], ('kind',))
+    >>> data.params["columns"], data.params["color_categories"]
+    ([0, 1], ['a', 'b'])
+    """
+    content, limits = _check_read_arguments(content, filename, limits, array)
+    options = validate_parameters(_OPTION_PARAMETERS, {"drop_nonfinite": drop_nonfinite, "n_neighbors": n_neighbors},
+                                  "parse_upload", DatasetError)
+    contents = _read(content, filename, limits, array)
+    table = contents.table
+
+    truth = None
+    if truth_columns is not None:
+        truth = _column_indices(table, truth_columns, "truth_columns")
+        if not 1 <= len(truth) <= 3:
+            raise DatasetError(f"truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); "
+                               f"got {len(truth)}.")
+    color = None if color_column is None else _column_index(table, color_column, "color_column")
+    if columns is None:
+        coordinates = [index for index, kind in enumerate(table.kinds)
+                       if kind != "text" and index != color and index not in (truth or ())]
+    else:
+        coordinates = _column_indices(table, columns, "columns")
+    if not coordinates:
+        raise DatasetError(NO_COORDINATES)
+    if len(coordinates) == 1:
+        raise DatasetError(SINGLE_COORDINATE.format(column=_column_label(table, coordinates[0])))
+
+    X = np.column_stack([_numeric_cells(contents, index) for index in coordinates])
+    truth_values = None if truth is None else np.column_stack([_numeric_cells(contents, index) for index in truth])
+    categories = None
+    if color is None:
+        color_values = (X if truth_values is None else truth_values)[:, 0].copy()
+    elif isinstance(contents.cells[color], np.ndarray):
+        color_values = contents.cells[color].copy()
+    else:
+        color_values, categories = _category_codes(contents.cells[color])
+
+    used = [X, color_values[:, None]] + ([] if truth_values is None else [truth_values])
+    finite = np.all([np.isfinite(values).all(axis=1) for values in used], axis=0)
+    dropped = int(X.shape[0] - finite.sum())
+    if dropped:
+        if not options["drop_nonfinite"]:
+            raise DatasetError(NONFINITE.format(rows=_count(dropped, "row"),
+                                                where=_where(contents, np.flatnonzero(~finite)[0])))
+        if dropped == X.shape[0]:
+            raise DatasetError(ALL_NONFINITE)
+        X, color_values = X[finite], color_values[finite]
+        truth_values = None if truth_values is None else truth_values[finite]
+        line_numbers = None if contents.line_numbers is None else contents.line_numbers[finite]
+        contents = dataclasses.replace(contents, line_numbers=line_numbers)
+    n_points, dim = X.shape
+    if dim > n_points:
+        raise DatasetError(MORE_COLUMNS_THAN_ROWS.format(dim=dim, rows=_count(n_points, "row")))
+    k = options["n_neighbors"]
+    if k is not None and n_points < k + 2:
+        raise DatasetError(TOO_FEW_POINTS.format(points=_count(n_points, "point"), n_neighbors=k, needed=k + 2))
+    _check_embeddable(X, contents, coordinates)
+
+    given_warnings = []
+    if dim > limits.suggest_pca_above:
+        given_warnings.append(PCA_SUGGESTED.format(dim=dim, limit=limits.suggest_pca_above))
+        warnings.warn(given_warnings[-1], ProcrustesLabWarning, stacklevel=2)
+
+    if truth is not None:
+        truth_labels = tuple(table.columns[index] for index in truth)
+    else:
+        truth_labels = (table.columns[coordinates[0] if color is None else color],)
+    description = f"Uploaded file '{filename}': {_count(n_points, 'point')} in {dim} dimensions"
+    if dropped:
+        description += f" ({_count(dropped, 'row')} with NaN or infinite values dropped)"
+    return Dataset(
+        X=_read_only(np.ascontiguousarray(X)),
+        truth=None if truth_values is None else _read_only(np.ascontiguousarray(truth_values)),
+        color=_read_only(color_values),
+        name="upload",
+        description=description + ".",
+        isometric=False,
+        params={"n": n_points, "dim": dim, "filename": filename, "sha256": table.sha256, "format": table.format,
+                "array": table.array, "columns": coordinates, "column_names": [table.columns[i] for i in coordinates],
+                "color_column": color, "truth_columns": truth, "drop_nonfinite": options["drop_nonfinite"],
+                "n_neighbors": k, "dropped_rows": dropped, "color_categories": categories,
+                "warnings": given_warnings},
+        conformal=False,
+        truth_labels=truth_labels,
+        image_shape=None,
+    )

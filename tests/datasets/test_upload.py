@@ -1,0 +1,518 @@
+"""Tests of datasets/upload.py: every refusal's exact message, round trips of each format, and fuzzing."""
+
+import hashlib
+import io
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import datasets
+from datasets import upload
+from datasets.upload import UploadLimits, inspect_upload, parse_upload
+from measures import DatasetError, ProcrustesLabWarning
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+POINTS = np.array([[0.0, 0.0, 1.5], [1.0, 0.0, -2.0], [0.0, 1.0, 3.25], [1.0, 1.0, 0.0], [2.0, 0.5, 1e-3]])
+
+
+def _npy(array, allow_pickle=False):
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
+
+
+def _npz(compressed=False, **arrays):
+    buffer = io.BytesIO()
+    (np.savez_compressed if compressed else np.savez)(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _table(points, separator=",", header=None):
+    """Text of ``points`` with exact (repr) numbers, one row per line."""
+    lines = [] if header is None else [separator.join(header)]
+    lines += [separator.join(repr(float(value)) for value in row) for row in points]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _message(content, filename="points.csv", **options):
+    with pytest.raises(DatasetError) as caught:
+        parse_upload(content, filename, **options)
+    return str(caught.value)
+
+
+_PICKLE_LOADED = []
+
+
+def _record_unpickling():
+    _PICKLE_LOADED.append(True)
+    return "unpickled"
+
+
+class _Payload:
+    """An object whose unpickling runs code: it calls ``_record_unpickling``."""
+
+    def __reduce__(self):
+        return _record_unpickling, ()
+
+
+# --- exact messages -------------------------------------------------------------------------------
+
+_POINTS_NPZ_LISTING = "'labels' with shape (5,) and type int64, 'names' with shape (2,) and type <U1"
+
+BAD_UPLOADS = {
+    "empty file": (b"", "points.csv", {}, upload.EMPTY_FILE),
+    "blank file": (b" \n\r\n\t\n", "points.txt", {}, upload.EMPTY_FILE),
+    "binary garbage": (bytes(range(256)) * 4, "points.csv", {}, upload.BINARY_FILE),
+    "binary garbage without extension": (b"\x00\x01\x02garbage", "upload", {}, upload.BINARY_FILE),
+    "random high bytes": (bytes(range(128, 256)) * 8, "points.dat", {}, upload.BINARY_FILE),
+    "spreadsheet": (b"PK\x03\x04whatever", "points.xlsx", {}, upload.SPREADSHEET_FILE.format(extension=".xlsx")),
+    "latin-1 text": ("x,y\n1,2\ncafé,3\n".encode("latin-1"), "points.csv", {},
+                     upload.NOT_UTF8.format(detail="byte 0xE9 on line 3 is not valid UTF-8")),
+    "utf-16 text": ("x,y\n1,2\n3,4\n".encode("utf-16"), "points.csv", {},
+                    upload.NOT_UTF8.format(detail="it is UTF-16 text")),
+    "header only": (b"x,y,z\n", "points.csv", {}, upload.NO_DATA_ROWS),
+    "comments only": (b"# exported by hand\n\n", "points.csv", {}, upload.NO_DATA_ROWS),
+    "non-numeric cell": (b"x,y\n1,2\n3,4\n5,abc\n", "points.csv", {},
+                         upload.NON_NUMERIC.format(line=4, column='column 2 ("y")', text="abc")),
+    "non-numeric cell without header": (b"1 2\n3 4.5.6\n7 8\n", "points.txt", {},
+                                        upload.NON_NUMERIC.format(line=2, column="column 2", text="4.5.6")),
+    "decimal comma": (b"x;y\n1,5;2\n3;4\n", "points.csv", {},
+                      upload.NON_NUMERIC.format(line=2, column='column 1 ("x")', text="1,5")),
+    "long non-numeric cell": (b"x,y\n1,2\n3," + b"z" * 100 + b"\n", "points.csv", {},
+                              upload.NON_NUMERIC.format(line=3, column='column 2 ("y")', text="z" * 40 + "…")),
+    "text column chosen as coordinate": (b"x,y,kind\n1,2,a\n3,4,b\n5,7,a\n", "points.csv",
+                                         {"columns": ["x", "kind"]},
+                                         upload.NON_NUMERIC.format(line=2, column='column 3 ("kind")', text="a")),
+    "empty cell": (b"x,y\n1,2\n3,\n4,5\n", "points.csv", {},
+                   upload.EMPTY_CELL.format(line=3, column='column 2 ("y")')),
+    "ragged row against header": (b"a,b,c\n1,2,3\n4,5,6\n7,8,9\n1,2,3,4\n", "points.csv", {},
+                                  upload.RAGGED_HEADER.format(line=5, values="4 values", header_columns="3 columns")),
+    "ragged row without header": (b"\n1\t2\t3\n4\t5\n", "points.tsv", {},
+                                  upload.RAGGED.format(line=3, values="2 values", first_line=2, expected=3)),
+    "unclosed quote": (b'x,y\n1,"2\n3,4\n', "points.csv", {}, upload.UNCLOSED_QUOTE.format(line=2)),
+    "nan and inf": (b"x,y\n1,2\n3,nan\n4,5\n-inf,6\n", "points.csv", {},
+                    upload.NONFINITE.format(rows="2 rows", where="line 3")),
+    "nan in an array": (_npy(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, np.nan]])), "points.npy", {},
+                        upload.NONFINITE.format(rows="1 row", where="row index 2")),
+    "nan everywhere, dropped": (b"x,y\n1,nan\nnan,2\n", "points.csv", {"drop_nonfinite": True},
+                                upload.ALL_NONFINITE),
+    "fewer than k + 2 points": (_table(POINTS[:4]), "points.csv", {"n_neighbors": 3},
+                                upload.TOO_FEW_POINTS.format(points="4 points", n_neighbors=3, needed=5)),
+    "single coordinate column": (b"x,y\n1,2\n3,4\n", "points.csv", {"columns": ["x"]},
+                                 upload.SINGLE_COORDINATE.format(column='column 1 ("x")')),
+    "single column file": (b"1\n2\n3\n", "points.csv", {}, upload.SINGLE_COORDINATE.format(column="column 1")),
+    "no coordinate left": (b"x,y\n1,2\n3,4\n", "points.csv", {"truth_columns": ["x", "y"]}, upload.NO_COORDINATES),
+    "constant columns": (b"x,y,z,w\n1,2,0,5\n3,4,0,5\n5,6,0,5\n7,9,0,5\n", "points.csv", {},
+                         upload.CONSTANT_COLUMNS.format(columns='column 3 ("z"), column 4 ("w")')),
+    "duplicate points": (b"x,y\n1,2\n3,4\n1,2\n5,6\n3,4\n1,2\n", "points.csv", {},
+                         upload.DUPLICATE_POINTS.format(rows="3 rows", where="line 4", original="line 2")),
+    "duplicate points, signed zero": (_npy(np.array([[0.0, 1.0], [2.0, 3.0], [-0.0, 1.0]])), "points.npy", {},
+                                      upload.DUPLICATE_POINTS.format(rows="1 row", where="row index 2",
+                                                                     original="row index 0")),
+    "object .npy": (_npy(np.array([1, "a", None], dtype=object), allow_pickle=True), "points.npy", {},
+                    upload.OBJECT_ARRAY.format(name="")),
+    "object .npy without extension": (_npy(np.array([[1.0], [2.0]], dtype=object), allow_pickle=True), "upload",
+                                      {}, upload.OBJECT_ARRAY.format(name="")),
+    "object array chosen in .npz": (_npz(X=POINTS, extra=np.array([{}], dtype=object)), "points.npz",
+                                    {"array": "extra"}, upload.OBJECT_ARRAY.format(name=" 'extra'")),
+    "file over the size limit": (b"0" * (50 * 1024 * 1024 + 1), "points.csv", {},
+                                 upload.TOO_LARGE.format(size_mb="50.0", limit_mb="50")),
+    "file over a smaller limit": (b"1,2\n" * 300_000, "points.csv", {"limits": UploadLimits(max_bytes=1024 * 1024)},
+                                  upload.TOO_LARGE.format(size_mb="1.1", limit_mb="1")),
+    "more rows than allowed": (_table(POINTS), "points.csv", {"limits": UploadLimits(max_rows=4)},
+                               upload.TOO_MANY_ROWS.format(rows="5 rows", limit=4)),
+    "more array rows than allowed": (_npy(POINTS), "points.npy", {"limits": UploadLimits(max_rows=4)},
+                                     upload.TOO_MANY_ROWS.format(rows="5 rows", limit=4)),
+    ".npz without arrays": (_npz(), "points.npz", {}, upload.NPZ_NO_ARRAYS),
+    ".npz without a numeric 2-D array": (_npz(labels=np.arange(5), names=np.array(["a", "b"])), "points.npz", {},
+                                         upload.NPZ_NO_NUMERIC_2D.format(arrays=_POINTS_NPZ_LISTING)),
+    ".npz without the array asked for": (_npz(labels=np.arange(5), names=np.array(["a", "b"])), "points.npz",
+                                         {"array": "X"},
+                                         upload.NPZ_UNKNOWN_ARRAY.format(array="X", arrays=_POINTS_NPZ_LISTING)),
+    ".npz array too large once decompressed": (_npz(compressed=True, X=np.zeros((2000, 100))), "points.npz",
+                                               {"limits": UploadLimits(max_bytes=1024 * 1024)},
+                                               upload.NPZ_TOO_LARGE.format(name=" 'X'", size_mb="1.5", limit_mb="1")),
+    "more columns than rows": (_npy(np.arange(15.0).reshape(3, 5) ** 2), "points.npy", {},
+                               upload.MORE_COLUMNS_THAN_ROWS.format(dim=5, rows="3 rows")),
+    "1-D array": (_npy(np.arange(4.0)), "points.npy", {}, upload.NOT_2D.format(name="", shape=(4,))),
+    "empty array": (_npy(np.zeros((0, 3))), "points.npy", {}, upload.NOT_2D.format(name="", shape=(0, 3))),
+    "text array": (_npy(np.array([["a", "b"], ["c", "d"]])), "points.npy", {},
+                   upload.NON_NUMERIC_ARRAY.format(name="", dtype="<U1")),
+    "complex array": (_npy(np.ones((3, 2), dtype=complex)), "points.npy", {},
+                      upload.NON_NUMERIC_ARRAY.format(name="", dtype="complex128")),
+    "truncated .npy": (_npy(POINTS)[:-8], "points.npy", {}, upload.NPY_INVALID),
+    "text named .npy": (b"1,2\n3,4\n", "points.npy", {}, upload.NPY_INVALID),
+    "truncated .npz": (_npz(X=POINTS)[:-30], "points.npz", {}, upload.NPZ_INVALID),
+    "text named .npz": (b"1,2\n3,4\n", "points.npz", {}, upload.NPZ_INVALID),
+}
+
+
+@pytest.mark.parametrize(("content", "filename", "options", "expected"), BAD_UPLOADS.values(), ids=BAD_UPLOADS)
+def test_bad_upload_is_refused_with_its_exact_message(content, filename, options, expected):
+    assert _message(content, filename, **options) == expected
+
+
+def test_messages_are_complete_sentences():
+    templates = [value for name, value in vars(upload).items()
+                 if name.isupper() and not name.startswith("_") and isinstance(value, str)]
+    assert len(templates) >= 30
+    for template in templates:
+        assert template[0].isupper() and template.endswith("."), template
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"columns": ["y", "depth"]}, "There is no column named 'depth' (in columns); the columns are 'x', 'y', 'x', "
+                                  "'kind'."),
+    ({"columns": [0, 7]}, "Column index 7 in columns is out of range: the file has 4 columns (indices 0 to 3)."),
+    ({"columns": ["x", "y"]}, "2 columns are named 'x' (in columns): choose them by index instead (0, 2)."),
+    ({"columns": [0, 1, 0]}, 'Column 1 ("x") is listed twice in columns: list each column once.'),
+    ({"columns": "x"}, "columns must be a list of column names or indices; got 'x'."),
+    ({"columns": [0, 1.0]}, "columns must hold column names or indices; got 1.0."),
+    ({"columns": [True, 1]}, "columns must hold column names or indices; got True."),
+    ({"truth_columns": [0, 1, 2, 3]}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 4."),
+    ({"truth_columns": []}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 0."),
+    ({"color_column": "colour"}, "There is no column named 'colour' (in color_column); the columns are 'x', 'y', "
+                                 "'x', 'kind'."),
+    ({"n_neighbors": 0}, "parse_upload: parameter 'n_neighbors' must be >= 1; got 0."),
+    ({"n_neighbors": 2.5}, "parse_upload: parameter 'n_neighbors' must be a whole number; got 2.5."),
+    ({"drop_nonfinite": "yes"}, "parse_upload: parameter 'drop_nonfinite' must be True or False; got 'yes'."),
+    ({"array": "X"}, "The option array = 'X' chooses an array of an .npz file, but this file is read as text: "
+                     "leave array unset."),
+    ({"array": 3}, "array must be the name of an .npz array (a string) or None; got 3."),
+    ({"limits": {"max_rows": 10}}, "limits must be an UploadLimits or None; got {'max_rows': 10}."),
+])
+def test_bad_option_is_refused_with_its_exact_message(options, expected):
+    content = b"x,y,x,kind\n0,0,1,a\n1,0,2,b\n0,1,3,a\n"
+    assert _message(content, **options) == expected
+
+
+def test_unknown_column_message_lists_at_most_twenty_names():
+    content = _npy(np.arange(30.0 * 31).reshape(31, 30) ** 1.5)
+    names = ", ".join(f"'column {index}'" for index in range(1, 21))
+    assert _message(content, "wide.npy", columns=["x"]) == (
+        f"There is no column named 'x' (in columns); the columns are {names}, ... (30 in all).")
+
+
+@pytest.mark.parametrize(("limits", "expected"), [
+    ({"max_rows": 0}, "upload limits: parameter 'max_rows' must be >= 1; got 0."),
+    ({"max_bytes": 1.5}, "upload limits: parameter 'max_bytes' must be a whole number; got 1.5."),
+    ({"suggest_pca_above": "50"}, "upload limits: parameter 'suggest_pca_above' must be a number; got '50'."),
+])
+def test_bad_limits_are_refused(limits, expected):
+    with pytest.raises(DatasetError) as caught:
+        UploadLimits(**limits)
+    assert str(caught.value) == expected
+
+
+def test_content_must_be_bytes():
+    with pytest.raises(DatasetError, match=r"^The upload content must be the file's bytes; got str \(decode a "
+                                           r"base64 upload first\)\.$"):
+        parse_upload("x,y\n1,2\n", "points.csv")
+
+
+def test_many_dimensions_warn_and_suggest_pca():
+    X = np.random.default_rng(0).standard_normal((80, 60))
+    expected = upload.PCA_SUGGESTED.format(dim=60, limit=50)
+    with pytest.warns(ProcrustesLabWarning) as caught:
+        data = parse_upload(_npy(X), "images.npy")
+    assert [str(warning.message) for warning in caught] == [expected]
+    assert caught[0].filename == __file__  # stacklevel points at the caller
+    assert data.params["warnings"] == [expected]
+    np.testing.assert_array_equal(data.X, X)
+
+
+def test_few_dimensions_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        data = parse_upload(_npy(POINTS), "points.npy", limits=UploadLimits(suggest_pca_above=3))
+    assert data.params["warnings"] == []
+
+
+# --- pickle safety --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("container", ["npy", "npz"])
+def test_pickled_objects_are_refused_without_being_unpickled(container):
+    payload = np.array([_Payload(), _Payload()], dtype=object)
+    if container == "npy":
+        content, options, name = _npy(payload, allow_pickle=True), {}, ""
+    else:
+        content, options, name = _npz(X=payload), {"array": "X"}, " 'X'"
+    _PICKLE_LOADED.clear()
+    assert _message(content, f"evil.{container}", **options) == upload.OBJECT_ARRAY.format(name=name)
+    assert _message(content, "evil", **options) == upload.OBJECT_ARRAY.format(name=name)
+    assert _PICKLE_LOADED == []
+    # The payload is live: numpy with pickles allowed runs it, so the refusal above is what kept it inert.
+    loaded = np.load(io.BytesIO(content), allow_pickle=True)
+    loaded = loaded if container == "npy" else loaded["X"]
+    assert list(loaded) == ["unpickled", "unpickled"] and _PICKLE_LOADED == [True, True]
+
+
+def test_npz_skips_object_arrays_when_choosing_the_first_numeric_one():
+    _PICKLE_LOADED.clear()
+    data = parse_upload(_npz(meta=np.array([_Payload()], dtype=object), X=POINTS), "points.npz")
+    np.testing.assert_array_equal(data.X, POINTS)
+    assert data.params["array"] == "X" and _PICKLE_LOADED == []
+
+
+# --- round trips ----------------------------------------------------------------------------------
+
+ROUND_TRIPS = {
+    "csv with header": (_table(POINTS, ",", ["x", "y", "z"]), "points.csv"),
+    "csv without header": (_table(POINTS, ","), "points.csv"),
+    "tsv": (_table(POINTS, "\t", ["x", "y", "z"]), "points.tsv"),
+    "semicolons": (_table(POINTS, ";", ["x", "y", "z"]), "points.csv"),
+    "whitespace": (_table(POINTS, "   "), "points.txt"),
+    "quoted csv from R": (b'"x","y","z"\n' + _table(POINTS, ","), "points.csv"),
+    "quoted whitespace from R": (b'"x" "y" "z"\n' + _table(POINTS, " "), "points.dat"),
+    "crlf, bom, comments": (b"\xef\xbb\xbf# points\r\nx,y,z\r\n\r\n" + _table(POINTS, ", ").replace(b"\n", b"\r\n"),
+                            "points.csv"),
+    "npy": (_npy(POINTS), "points.npy"),
+    "npy fortran order": (_npy(np.asfortranarray(POINTS)), "points.npy"),
+    "npy big-endian": (_npy(POINTS.astype(">f8")), "points.npy"),
+    "npz": (_npz(labels=np.arange(5), X=POINTS), "points.npz"),
+    "npz compressed": (_npz(compressed=True, X=POINTS), "points.npz"),
+    "csv sniffed": (_table(POINTS, ","), "upload"),
+    "npy sniffed": (_npy(POINTS), "upload"),
+    "npz sniffed": (_npz(X=POINTS), "upload"),
+}
+
+
+@pytest.mark.parametrize(("content", "filename"), ROUND_TRIPS.values(), ids=ROUND_TRIPS)
+def test_round_trip_recovers_the_points(content, filename):
+    data = parse_upload(content, filename)
+    np.testing.assert_array_equal(data.X, POINTS)
+    assert data.X.dtype == np.float64 and data.params["n"] == 5 and data.params["dim"] == 3
+
+
+def test_integer_array_is_read_as_float():
+    data = parse_upload(_npy(np.array([[1, 2], [3, 5], [8, 13]], dtype=np.int16)), "points.npy")
+    assert data.X.dtype == np.float64 and data.X.tolist() == [[1.0, 2.0], [3.0, 5.0], [8.0, 13.0]]
+
+
+def test_npz_array_option_picks_the_array():
+    other = POINTS[:, :2] * 10
+    content = _npz(X=POINTS, Y=other)
+    np.testing.assert_array_equal(parse_upload(content, "points.npz", array="Y").X, other)
+    table = inspect_upload(content, "points.npz")
+    assert table.arrays == ("X", "Y") and table.array == "X" and table.format == "npz"
+
+
+# --- tables, header and separator detection ------------------------------------------------------
+
+def test_inspect_describes_columns_for_the_pickers():
+    content = b"x;y;label;note\n1;2;a;1\n3;4;b;x\n5;7;a;2\n"
+    table = inspect_upload(content, "points.csv")
+    assert table.columns == ("x", "y", "label", "note")
+    assert table.kinds == ("numeric", "numeric", "text", "mixed")
+    assert (table.n_rows, table.separator, table.has_header, table.format) == (3, ";", True, "text")
+    assert table.sha256 == hashlib.sha256(content).hexdigest() == datasets.upload_sha256(content)
+    assert table.arrays == () and table.array is None
+
+
+def test_inspect_reports_structural_problems_as_parse_does():
+    content = b"a,b\n1,2\n3\n"
+    with pytest.raises(DatasetError) as caught:
+        inspect_upload(content, "points.csv")
+    assert str(caught.value) == _message(content)
+
+
+def test_label_column_without_header_is_not_taken_for_a_header():
+    data = parse_upload(b"1,2,cat\n3,4,dog\n5,7,cat\n", "points.csv", color_column=2)
+    assert data.X.tolist() == [[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]
+    assert data.color.tolist() == [0.0, 1.0, 0.0] and data.params["color_categories"] == ["cat", "dog"]
+    assert data.truth_labels == ("column 3",)
+
+
+def test_text_column_is_left_out_of_default_coordinates_but_mixed_column_is_reported():
+    content = b"x,y,kind,z\n1,2,a,1\n3,4,b,oops\n5,7,a,3\n"
+    assert _message(content) == upload.NON_NUMERIC.format(line=3, column='column 4 ("z")', text="oops")
+    data = parse_upload(content, "points.csv", columns=["x", "y"])
+    assert data.params["columns"] == [0, 1] and data.params["color_column"] is None
+
+
+def test_empty_header_cells_get_generated_names():
+    table = inspect_upload(b",y\n1,2\n3,4\n", "points.csv")
+    assert table.columns == ("column 1", "y")
+
+
+def test_whitespace_runs_and_tabs_mix():
+    # A tab on a minority of lines does not make a tab-separated file; whitespace runs separate.
+    data = parse_upload(b"  1   2\n3 4   \n 5\t7\n", "points.txt")
+    assert data.X.tolist() == [[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]
+    assert inspect_upload(b"1 2\n3 4\n", "points.txt").separator == "whitespace"
+
+
+def test_separator_is_found_despite_a_ragged_line():
+    content = b"a,b,c\n1,2,3\n4,5,6\n7\n"
+    assert _message(content) == upload.RAGGED_HEADER.format(line=4, values="1 value", header_columns="3 columns")
+
+
+def test_a_cell_is_a_number_by_one_rule_everywhere():
+    # float() refuses the separator character \x1d that str.strip() removes: the fast and the
+    # per-cell paths must agree, whichever cell of the column holds it.
+    content = b"x,y\n0,1.5\x1d\n1,2\n3,4\n5,6.5\n"
+    assert parse_upload(content, "points.csv").X.tolist() == [[0.0, 1.5], [1.0, 2.0], [3.0, 4.0], [5.0, 6.5]]
+    assert inspect_upload(content, "points.csv").kinds == ("numeric", "numeric")
+
+
+def test_comma_inside_quotes_is_one_value():
+    table = inspect_upload(b'"height, cm",width\n1,2\n3,4\n', "points.csv")
+    assert table.columns == ("height, cm", "width")
+
+
+# --- the Dataset --------------------------------------------------------------------------------
+
+def test_dataset_fields_follow_load_conventions():
+    data = parse_upload(_table(POINTS, ",", ["x", "y", "z"]), "my points.csv")
+    assert data.name == "upload" and data.truth is None
+    assert not data.isometric and not data.conformal and data.image_shape is None
+    assert "my points.csv" in data.description and "5 points in 3 dimensions" in data.description
+    np.testing.assert_array_equal(data.color, POINTS[:, 0])  # first coordinate when nothing else
+    assert data.truth_labels == ("x",)
+    for array in (data.X, data.color):
+        assert array.dtype == np.float64 and not array.flags.writeable
+    with pytest.raises(ValueError):
+        data.X[0, 0] = 1.0
+
+
+def test_truth_and_colour_columns():
+    content = b"x,y,z,u,v,c\n" + _table(np.column_stack([POINTS, POINTS[:, :2] * 2, np.arange(5.0) + 0.5]))
+    with_truth = parse_upload(content, "points.csv", truth_columns=["u", "v"])
+    assert with_truth.params["columns"] == [0, 1, 2, 5]  # by default every numeric column not used otherwise
+    with_truth = parse_upload(content, "points.csv", columns=[0, 1, 2], truth_columns=["u", "v"])
+    np.testing.assert_array_equal(with_truth.truth, POINTS[:, :2] * 2)
+    np.testing.assert_array_equal(with_truth.color, with_truth.truth[:, 0])
+    assert with_truth.truth_labels == ("u", "v") and with_truth.truth.flags.writeable is False
+    coloured = parse_upload(content, "points.csv", color_column="c", truth_columns=[3, 4])
+    np.testing.assert_array_equal(coloured.X, POINTS)
+    np.testing.assert_array_equal(coloured.color, np.arange(5.0) + 0.5)
+    assert coloured.truth_labels == ("u", "v") and coloured.params["color_categories"] is None
+    assert coloured.params["truth_columns"] == [3, 4] and coloured.params["color_column"] == 5
+
+
+def test_text_colour_codes_follow_first_appearance():
+    content = b"x,y,kind\n0,0,b\n1,0,a\n0,1,b\n1,1,c\n"
+    data = parse_upload(content, "points.csv", color_column="kind")
+    assert data.color.tolist() == [0.0, 1.0, 0.0, 2.0]
+    assert data.params["color_categories"] == ["b", "a", "c"] and data.truth_labels == ("kind",)
+
+
+def test_drop_nonfinite_drops_and_records_rows():
+    content = b"x,y\n1,2\nnan,3\n4,inf\n5,6\n7,9\n5,6\n"
+    assert _message(content) == upload.NONFINITE.format(rows="2 rows", where="line 3")
+    # Later messages still name the file's lines once rows are dropped.
+    assert _message(content, drop_nonfinite=True) == upload.DUPLICATE_POINTS.format(
+        rows="1 row", where="line 7", original="line 5")
+    data = parse_upload(content[:-4], "points.csv", drop_nonfinite=True)
+    assert data.X.tolist() == [[1.0, 2.0], [5.0, 6.0], [7.0, 9.0]]
+    assert data.params["dropped_rows"] == 2 and data.params["n"] == 3
+    assert "2 rows with NaN or infinite values dropped" in data.description
+
+
+def test_nonfinite_truth_or_colour_rows_count_too():
+    content = b"x,y,t\n1,2,0\n3,4,nan\n5,7,1\n"
+    assert _message(content, truth_columns=["t"]) == upload.NONFINITE.format(rows="1 row", where="line 3")
+    data = parse_upload(content, "points.csv", color_column="t", drop_nonfinite=True)
+    assert data.color.tolist() == [0.0, 1.0] and data.params["dropped_rows"] == 1
+
+
+def test_enough_points_for_k_pass():
+    data = parse_upload(_table(POINTS), "points.csv", n_neighbors=3)
+    assert data.params["n_neighbors"] == 3
+
+
+def test_params_reproduce_the_dataset():
+    content = _table(np.column_stack([POINTS, np.arange(5.0)]), ",", ["x", "y", "z", "t"])
+    first = parse_upload(content, "points.csv", truth_columns=["t"], n_neighbors=2)
+    again = parse_upload(content, "points.csv", truth_columns=["t"], n_neighbors=2)
+    replayed = parse_upload(content, "points.csv", **{key: first.params[key] for key in (
+        "columns", "color_column", "truth_columns", "drop_nonfinite", "n_neighbors", "array")})
+    for other in (again, replayed):
+        for field in ("X", "truth", "color"):
+            np.testing.assert_array_equal(getattr(other, field), getattr(first, field))
+        assert (other.params, other.description, other.truth_labels) == (first.params, first.description,
+                                                                         first.truth_labels)
+    assert first.params == {
+        "n": 5, "dim": 3, "filename": "points.csv", "sha256": hashlib.sha256(content).hexdigest(), "format": "text",
+        "array": None, "columns": [0, 1, 2], "column_names": ["x", "y", "z"], "color_column": None,
+        "truth_columns": [3], "drop_nonfinite": False, "n_neighbors": 2, "dropped_rows": 0,
+        "color_categories": None, "warnings": []}
+
+
+# --- property-based -------------------------------------------------------------------------------
+
+@st.composite
+def point_sets(draw):
+    """Finite float64 arrays, 2..40 rows >= columns >= 2, all values distinct (so rows are too)."""
+    n_columns = draw(st.integers(2, 6))
+    n_rows = draw(st.integers(max(2, n_columns), 40))
+    elements = st.floats(allow_nan=False, allow_infinity=False, width=64)
+    return draw(hnp.arrays(np.float64, (n_rows, n_columns), elements=elements, unique=True))
+
+
+@FUZZ
+@given(points=point_sets(), layout=st.sampled_from(["csv", "tsv", "semicolon", "whitespace", "npy", "npz"]),
+       header=st.booleans())
+def test_any_point_set_round_trips_exactly(points, layout, header):
+    names = [f"c{index}" for index in range(points.shape[1])] if header else None
+    content, filename = {
+        "csv": lambda: (_table(points, ",", names), "p.csv"),
+        "tsv": lambda: (_table(points, "\t", names), "p.tsv"),
+        "semicolon": lambda: (_table(points, ";", names), "p.csv"),
+        "whitespace": lambda: (_table(points, " ", names), "p.txt"),
+        "npy": lambda: (_npy(points), "p.npy"),
+        "npz": lambda: (_npz(X=points), "p.npz"),
+    }[layout]()
+    data = parse_upload(content, filename)
+    np.testing.assert_array_equal(data.X, points)
+    assert inspect_upload(content, filename).n_rows == points.shape[0]
+
+
+def _parses_or_refuses(content, filename):
+    try:
+        data = parse_upload(content, filename)
+    except DatasetError as error:
+        assert str(error) and str(error)[0].isupper()
+        return
+    assert data.X.ndim == 2 and np.isfinite(data.X).all()
+
+
+@FUZZ
+@given(content=st.binary(max_size=400),
+       filename=st.sampled_from(["f.csv", "f.tsv", "f.txt", "f.npy", "f.npz", "f", "f.bin"]))
+def test_arbitrary_bytes_give_a_dataset_or_a_dataset_error(content, filename):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProcrustesLabWarning)
+        _parses_or_refuses(content, filename)
+
+
+@FUZZ
+@given(text=st.text(alphabet=st.sampled_from(list("0123456789.,;\t -+eEnaif\"#x\r\n")), max_size=300))
+def test_arbitrary_tables_give_a_dataset_or_a_dataset_error(text):
+    _parses_or_refuses(text.encode(), "f.csv")
+
+
+_VALID_FILES = (_npy(POINTS), _npz(X=POINTS, labels=np.arange(5)), _npz(compressed=True, X=POINTS))
+
+
+@FUZZ
+@given(original=st.sampled_from(_VALID_FILES), data=st.data())
+def test_damaged_array_files_give_a_dataset_or_a_dataset_error(original, data):
+    content = bytearray(original)
+    for _ in range(data.draw(st.integers(1, 4))):
+        position = data.draw(st.integers(0, len(content) - 1))
+        content[position] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(1, len(content)))
+    _parses_or_refuses(bytes(content[:cut]), data.draw(st.sampled_from(["f.npy", "f.npz", "f"])))
+
+
+@FUZZ
+@given(magic=st.sampled_from([b"\x93NUMPY", b"\x93NUMPY\x01\x00", b"PK\x03\x04", b"PK\x05\x06"]),
+       rest=st.binary(max_size=300))
+def test_array_signatures_followed_by_garbage_give_a_dataset_error(magic, rest):
+    with pytest.raises(DatasetError):
+        parse_upload(magic + rest, "upload")
