@@ -9,7 +9,7 @@ cancel) whose computations go through the app's :class:`components.jobs.ResultCa
 import functools
 
 import numpy as np
-from dash import ALL, ClientsideFunction, Input, Output, State, ctx, html, no_update
+from dash import ALL, ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
 import algorithms
 import datasets
@@ -30,6 +30,7 @@ from .figures import (
     robust_color_range,
     sweep_figure,
 )
+from .exports import configuration_json, points_csv, read_configuration, run_slug, table_csv, table_json
 from .layout import CARD_MEASURES, LOCAL_COLORINGS, TIME_CARD, color_options
 from .runs import (
     SUMMARY_MEASURES,
@@ -42,6 +43,7 @@ from .runs import (
 )
 from .normalization import SHAPES, normalization_study
 from .presets import preset
+from .uploads import UPLOAD, UploadStore, decode_contents, load_upload, upload_options
 from .urlstate import decode_state, encode_state, owned_parameters
 
 NO_RESULT = "—"
@@ -52,6 +54,7 @@ DATASET_INPUTS = (
     Input(ids.DATASET_SEED, "value"),
     Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
+    Input(ids.UPLOAD_STORE, "data"),
 )
 DATASET_STATES = tuple(State(i.component_id, i.component_property) for i in DATASET_INPUTS)
 VIEW_INPUTS = (
@@ -68,27 +71,105 @@ VIEW_INPUTS = (
 )
 # The explore run's inputs: the view's, less what only changes the drawing (colour, input view, tab).
 RUN_INPUTS = VIEW_INPUTS[:-3]
+# Graphs whose image downloads are named after the explore run, and what each name adds.
+FIGURES = ((ids.INPUT_GRAPH, "input"), (ids.OUTPUT_GRAPH, "output"), (ids.INSPECTOR_GRAPH, "inspector"),
+           (ids.SWEEP_GRAPH, "sweep"), (ids.COMPARE_GRID, "comparison"), (ids.COMPARE_BARS, "comparison-measures"),
+           (ids.NORMALIZATION_GRID, "normalization"), (ids.NORMALIZATION_CURVE, "phi-ratio"))
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
 
 
-def show_dataset_controls(name, color_by, link):
+def _dataset_parameters(name):
+    """The declared parameters of data set ``name`` (an upload has none: the file is the sample)."""
+    return () if name == UPLOAD else datasets.spec(name).parameters
+
+
+def _dataset_label(name, upload):
+    return f"your file {upload['filename']}" if name == UPLOAD and upload else datasets.spec(name).label
+
+
+def show_dataset_controls(name, color_by, link, upload):
     """Swap in the chosen data set's own controls, sample size and intrinsic colourings.
 
     ``link`` holds a shared link's state while it is being applied: its values stand in for the
-    defaults when it names this data set. It is consumed (cleared) here.
+    defaults when it names this data set. It is consumed (cleared) here. ``upload`` is this
+    session's chosen upload, shown when ``name`` is :data:`UPLOAD`.
     """
+    # Keep a local-measure colouring; an intrinsic one names the previous set's coordinates.
+    keep = color_by in {value for value, _ in LOCAL_COLORINGS}
+    if name == UPLOAD:
+        options = color_options(upload["truth_labels"] if upload else ())
+        described = (f"Your file {upload['filename']}: {upload['n']} points in {upload['dim']} dimensions. "
+                     "The file is the sample: n and noise do not apply, the seed seeds the algorithm."
+                     if upload else "Upload a file first (Upload your own data, below).")
+        return [], described, None, options, color_by if keep else options[0]["value"], None
     entry = datasets.spec(name)
     link = link if link and link.get("dataset") == name else {}
     controls = parameter_controls(entry.parameters, lambda parameter: ids.dataset_param(name, parameter),
                                   owned_parameters(link, "d"))
-    options = color_options(entry)
-    # Keep a local-measure colouring; an intrinsic one names the previous set's coordinates.
-    keep = color_by in {value for value, _ in LOCAL_COLORINGS}
+    options = color_options(entry.truth_labels)
     color = link.get("color", color_by if keep else options[0]["value"])
     # A finite set (lattice, image grid, digits) starts with all its points: an empty n box.
     size = link.get("n", None if entry.population else entry.default_n)
     return controls, f"{entry.description} ({entry.citation})", size, options, color, None
+
+
+def dataset_menu(upload):
+    """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
+    options = [{"label": entry.label, "value": entry.name} for entry in datasets.specs()]
+    if upload:
+        options.append({"label": f"Your file: {upload['filename']}", "value": UPLOAD})
+    return options
+
+
+def _upload_failure(error):
+    """Outputs of :func:`receive_upload` for a file that cannot be read: the message, pickers hidden."""
+    return (None, failure_message(error), "message error", {"display": "none"}, [], None, [], None, [], None, [],
+            None, no_update, no_update)
+
+
+def receive_upload(uploads, contents, filename):
+    """A file arrives: a saved run configuration restores its view; a data file is stored and inspected.
+
+    The column pickers are filled from :func:`datasets.inspect_upload`; nothing is used until
+    "Use this data". Every bad file gets the parser's message; the page keeps working.
+    """
+    try:
+        content = decode_contents(contents)
+        if (filename or "").lower().endswith(".json"):
+            search = read_configuration(content)
+            return (no_update, f"Restored the run configuration of {filename}.", "message", no_update,
+                    *[no_update] * 8, search, False)
+        table = datasets.inspect_upload(content, filename or "upload")
+        sha256 = uploads.put(content)
+    except Exception as error:  # a bad file is a message, never a broken page
+        return _upload_failure(error)
+    options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
+    numeric = [index for index, kind in enumerate(table.kinds) if kind != "text"]
+    text = [index for index, kind in enumerate(table.kinds) if kind == "text"]
+    header = "with a header" if table.has_header else "no header"
+    return ({"sha256": sha256, "filename": table.filename}, f"{table.filename}: {table.n_rows} rows, "
+            f"{len(table.columns)} columns ({header}). Choose the columns, then Use this data.", "message",
+            {"display": "block"}, options, numeric, options, text[0] if text else None,
+            [option for option in options if option["value"] in numeric], None,
+            [{"label": name, "value": name} for name in table.arrays], table.array, no_update, no_update)
+
+
+def use_upload(uploads, _clicks, inspected, columns, color_column, truth_columns, drop, array, n_neighbors):
+    """Parse the uploaded file with the chosen columns; on success it becomes this session's data set."""
+    if not inspected:
+        return no_update, no_update, "Upload a file first.", "message error"
+    upload = {**inspected, **upload_options(columns, color_column, truth_columns, "drop" in (drop or []), array)}
+    try:
+        data = load_upload(uploads, upload, n_neighbors)
+    except Exception as error:  # e.g. NaN rows, duplicates, a single column: the parser says which
+        return no_update, no_update, failure_message(error), "message error"
+    notes = " ".join(data.params["warnings"])
+    dropped = data.params["dropped_rows"]
+    chosen = {**upload, "n": data.X.shape[0], "dim": data.X.shape[1], "truth_labels": list(data.truth_labels)}
+    message = (f"Using {upload['filename']}: {data.X.shape[0]} points in {data.X.shape[1]} dimensions"
+               + (f" ({dropped} rows with NaN or infinite values dropped)" if dropped else "") + ". " + notes)
+    return chosen, UPLOAD, message.strip(), "message warning" if notes else "message"
 
 
 def show_algorithm_controls(name, link):
@@ -101,15 +182,16 @@ def show_algorithm_controls(name, link):
     return controls, f"{entry.description} Output: {entry.output}, {scale}. ({entry.citation})", None
 
 
-def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors, algorithm_values,
-               algorithm_ids, refine_iterations, rescale, color_by, input_view, tab):
-    """The view as a flat dict (see :mod:`components.urlstate`)."""
+def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm, n_neighbors,
+               algorithm_values, algorithm_ids, refine_iterations, rescale, color_by, input_view, tab):
+    """The view as a flat dict (see :mod:`components.urlstate`); an upload stays out of links."""
     state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
              "k": n_neighbors, "refine": refine_iterations, "rescale": rescale, "color": color_by,
              "view": input_view, "tab": tab}
-    for prefix, owner, registry, values, control_ids in (("d", dataset, datasets, dataset_values, dataset_ids),
-                                                         ("a", algorithm, algorithms, algorithm_values, algorithm_ids)):
-        read = read_parameter_values(owner, registry.spec(owner).parameters, control_ids, values)
+    for prefix, owner, parameters, values, control_ids in (
+            ("d", dataset, _dataset_parameters(dataset), dataset_values, dataset_ids),
+            ("a", algorithm, algorithms.spec(algorithm).parameters, algorithm_values, algorithm_ids)):
+        read = read_parameter_values(owner, parameters, control_ids, values)
         state.update({f"{prefix}.{name}": value for name, value in read.items()})
     return state
 
@@ -139,13 +221,14 @@ def apply_link(search, applied, dataset, algorithm):
         return True, *[no_update] * (len(LINK_KEYS) + 4)
     same_dataset = link.get("dataset", dataset) == dataset
     same_algorithm = link.get("algorithm", algorithm) == algorithm
-    dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset})[0]
+    dataset_controls = (show_dataset_controls(dataset, None, {**link, "dataset": dataset}, None)[0]
                         if same_dataset else no_update)
     algorithm_controls = (show_algorithm_controls(algorithm, {**link, "algorithm": algorithm})[0]
                           if same_algorithm else no_update)
-    # A link without n asks for the set's default size (a finite set's: all its points, an empty box).
-    entry = datasets.spec(link.get("dataset", dataset))
-    link.setdefault("n", None if entry.population else entry.default_n)
+    # A link without n asks for the set's default size (a finite set's, or a file's: all its points).
+    target = link.get("dataset", dataset)
+    link.setdefault("n", None if target == UPLOAD or datasets.spec(target).population
+                    else datasets.spec(target).default_n)
     return (True, *[link.get(key, no_update) for key in LINK_KEYS],
             dataset_controls, algorithm_controls, None if same_dataset else link, None if same_algorithm else link)
 
@@ -158,9 +241,10 @@ def apply_preset(name):
     return encode_state(chosen.state), False, chosen.caption
 
 
-def _dataset_request_part(dataset, size, noise, seed, values, control_ids):
-    params = read_parameter_values(dataset, datasets.spec(dataset).parameters, control_ids, values)
-    return dict(dataset=dataset, n=size, noise=noise, seed=seed, dataset_params=params)
+def _dataset_request_part(dataset, size, noise, seed, values, control_ids, upload):
+    params = read_parameter_values(dataset, _dataset_parameters(dataset), control_ids, values)
+    return dict(dataset=dataset, n=size, noise=noise, seed=seed, dataset_params=params,
+                upload=upload if dataset == UPLOAD else None)
 
 
 def _card_text(mean, median):
@@ -169,18 +253,18 @@ def _card_text(mean, median):
             html.Span("" if median is None else f"median {median:.4f}", className="card-median")]
 
 
-def explore(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, algorithm, n_neighbors,
+def explore(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm, n_neighbors,
             algorithm_values, algorithm_ids, refine_iterations, output_scale):
     """Run (or fetch from the cache) one embedding and its measures; outputs of the explore view."""
     cards = len(CARD_MEASURES) + 1
     try:
         request = make_request(
-            **_dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids),
+            **_dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids, upload),
             algorithm=algorithm, n_neighbors=n_neighbors,
             algorithm_params=read_parameter_values(algorithm, algorithms.spec(algorithm).parameters,
                                                    algorithm_ids, algorithm_values),
             output_scale=output_scale, refine_iterations=refine_iterations)
-        result, cached = results.get_or_compute(request, lambda r: compute_run(r, progress=report))
+        result, cached = results.get_or_compute(request, lambda r: compute_run(r, report, uploads))
     except Exception as error:  # every failure becomes a message; the server keeps serving
         return None, None, failure_message(error), "message error", *[NO_RESULT] * cards
     entry = algorithms.spec(algorithm)
@@ -200,7 +284,7 @@ def explore(results, report, dataset, size, noise, seed, dataset_values, dataset
         "local": {key: values[rows] for key, values in result["local"].items()},
         "input_axes": result["input_axes"], "truth_labels": result["truth_labels"], "landmarks": landmarks,
         "points": drawn,
-        "input_title": f"Input: {datasets.spec(dataset).label}, n = {n_samples}{projected}{subsample}",
+        "input_title": f"Input: {_dataset_label(dataset, upload)}, n = {n_samples}{projected}{subsample}",
         "output_title": f"Output: {entry.label}, k = {n_neighbors} ({scale.replace('_', ' ')})",
         "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}|{refine_iterations}",
     }
@@ -314,8 +398,8 @@ def draw(result, color_by, show_landmarks, input_view):
                           landmarks=landmarks, landmark_configuration=configuration))
 
 
-def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, chosen_algorithms, k_range,
-          k_step):
+def sweep(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, chosen_algorithms,
+          k_range, k_step):
     """Every (algorithm, k) cell of a sweep, each through the result cache; failures kept per cell."""
     if not chosen_algorithms:
         return None, "Choose at least one algorithm."
@@ -323,7 +407,7 @@ def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_i
         return None, f"The k step must be a positive whole number; got {k_step!r}."
     ks = list(range(k_range[0], k_range[1] + 1, k_step))
     cells = [(algorithm, k) for algorithm in chosen_algorithms for k in ks]
-    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids)
+    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids, upload)
     rows, computed = [], 0
     for done, (algorithm, k) in enumerate(cells):
         label = algorithms.spec(algorithm).label
@@ -331,7 +415,7 @@ def sweep(results, report, dataset, size, noise, seed, dataset_values, dataset_i
         row = {"algorithm": algorithm, "label": label, "k": k}
         try:
             request = make_request(**data_part, algorithm=algorithm, n_neighbors=k, algorithm_params={})
-            result, cached = results.get_or_compute(request, compute_run)
+            result, cached = results.get_or_compute(request, lambda r: compute_run(r, uploads=uploads))
             row.update(result_summary(result))
             computed += not cached
         except Exception as error:  # one failing cell (e.g. a disconnected graph at small k) is reported
@@ -366,19 +450,19 @@ def _summary_text(mean, median):
     return f"{mean:.4f}" if median is None else f"{mean:.4f} / {median:.4f}"
 
 
-def compare(results, report, dataset, size, noise, seed, dataset_values, dataset_ids, n_neighbors, chosen_algorithms,
-            align):
+def compare(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, n_neighbors,
+            chosen_algorithms, align):
     """Each chosen algorithm at one k, through the result cache; failures named in the message."""
     if not chosen_algorithms:
         return None, "Choose at least one algorithm."
-    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids)
+    data_part = _dataset_request_part(dataset, size, noise, seed, dataset_values, dataset_ids, upload)
     panels, failures, color = [], [], None
     for done, algorithm in enumerate(chosen_algorithms):
         entry = algorithms.spec(algorithm)
         report(done / len(chosen_algorithms), f"{entry.label} ({done + 1} of {len(chosen_algorithms)})")
         try:
             request = make_request(**data_part, algorithm=algorithm, n_neighbors=n_neighbors, algorithm_params={})
-            result, _ = results.get_or_compute(request, compute_run)
+            result, _ = results.get_or_compute(request, lambda r: compute_run(r, uploads=uploads))
         except Exception as error:  # one failing algorithm does not hide the others
             failures.append(f"{entry.label}: {failure_message(error)}")
             continue
@@ -420,6 +504,40 @@ def draw_normalization(stored):
             phi_ratio_figure(curve["aspects"], curve["ratios"], stored["aspect"], stored["aspect_label"])
             if curve["ratios"] else empty_figure("Φ is written for LEM, LLE and LTSA only (PN §2)."),
             html.Table([html.Thead(header), html.Tbody(body)]))
+
+
+def export_run(results, _points_clicks, _config_clicks, run, search):
+    """Download the explore run: every point with every local measure (CSV), or its configuration (JSON)."""
+    if not run:
+        return no_update
+    if ctx.triggered_id == ids.EXPORT_CONFIG:
+        text, filename = configuration_json(run["request"], decode_state(search))
+        return dcc.send_string(text, filename)
+    result = _cached_run(results, run)
+    if result is None:  # evicted from the cache: nothing to write (the page says to run again on click)
+        return no_update
+    text, filename = points_csv(result, run["request"], dict(LOCAL_COLORINGS))
+    return dcc.send_string(text, filename)
+
+
+def export_table(stem, csv_button, _csv_clicks, _json_clicks, stored):
+    """Download a sweep's cells or a comparison's panels as CSV or JSON."""
+    rows = stored if isinstance(stored, list) else (stored or {}).get("panels")
+    if not rows:
+        return no_update
+    if ctx.triggered_id == csv_button:
+        text, filename = table_csv(rows, SUMMARY_MEASURES, stem)
+    else:
+        text, filename = table_json(rows, stem)
+    return dcc.send_string(text, filename)
+
+
+def figure_configs(run, image_format):
+    """Every graph's mode bar: the camera saves ``image_format`` under a name that says what it shows."""
+    stem = f"procrustes-lab_{run_slug(run['request'])}" if run else "procrustes-lab"
+    return [{"displaylogo": False, "toImageButtonOptions": {"format": image_format, "filename": f"{stem}_{view}",
+                                                             "scale": 2 if image_format == "png" else 1}}
+            for _, view in FIGURES]
 
 
 def open_sweep_point(click):
@@ -481,8 +599,13 @@ def _register_button_job(app, job, button, store, message, states, work):
             return None, failure_message(error)
 
 
-def register_callbacks(app, results):
-    """Wire every callback to ``app``; background jobs compute through ``results`` (a ResultCache)."""
+def register_callbacks(app, results, uploads=None):
+    """Wire every callback to ``app``; background jobs compute through ``results`` (a ResultCache).
+
+    ``uploads`` (an :class:`~components.uploads.UploadStore`) holds uploaded files; by default the
+    folder ``uploads`` beside the results, so background jobs and web processes share it.
+    """
+    uploads = uploads or UploadStore(results.directory.with_name("uploads"))
     app.callback(
         Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
         Output(ids.DATASET_HELP, "children"),
@@ -493,8 +616,44 @@ def register_callbacks(app, results):
         Input(ids.DATASET, "value"),
         State(ids.COLOR_BY, "value"),
         State(ids.LINK_DATASET, "data"),
+        State(ids.UPLOAD_STORE, "data"),
         prevent_initial_call=True,
     )(show_dataset_controls)
+    app.callback(Output(ids.DATASET, "options"), Input(ids.UPLOAD_STORE, "data"))(dataset_menu)
+    app.callback(
+        Output(ids.UPLOAD_FILE, "data"),
+        Output(ids.UPLOAD_MESSAGE, "children"),
+        Output(ids.UPLOAD_MESSAGE, "className"),
+        Output(ids.UPLOAD_PICKERS, "style"),
+        Output(ids.UPLOAD_COLUMNS, "options"),
+        Output(ids.UPLOAD_COLUMNS, "value"),
+        Output(ids.UPLOAD_COLOR, "options"),
+        Output(ids.UPLOAD_COLOR, "value"),
+        Output(ids.UPLOAD_TRUTH, "options"),
+        Output(ids.UPLOAD_TRUTH, "value"),
+        Output(ids.UPLOAD_ARRAY, "options"),
+        Output(ids.UPLOAD_ARRAY, "value"),
+        Output(ids.URL, "search", allow_duplicate=True),
+        Output(ids.LINK_APPLIED, "data", allow_duplicate=True),
+        Input(ids.UPLOAD, "contents"),
+        State(ids.UPLOAD, "filename"),
+        prevent_initial_call=True,
+    )(functools.partial(receive_upload, uploads))
+    app.callback(
+        Output(ids.UPLOAD_STORE, "data"),
+        Output(ids.DATASET, "value", allow_duplicate=True),
+        Output(ids.UPLOAD_MESSAGE, "children", allow_duplicate=True),
+        Output(ids.UPLOAD_MESSAGE, "className", allow_duplicate=True),
+        Input(ids.UPLOAD_USE, "n_clicks"),
+        State(ids.UPLOAD_FILE, "data"),
+        State(ids.UPLOAD_COLUMNS, "value"),
+        State(ids.UPLOAD_COLOR, "value"),
+        State(ids.UPLOAD_TRUTH, "value"),
+        State(ids.UPLOAD_DROP, "value"),
+        State(ids.UPLOAD_ARRAY, "value"),
+        State(ids.ALGORITHM_NEIGHBORS, "value"),
+        prevent_initial_call=True,
+    )(functools.partial(use_upload, uploads))
     app.callback(
         Output(ids.ALGORITHM_PARAMS, "children", allow_duplicate=True),
         Output(ids.ALGORITHM_HELP, "children"),
@@ -549,7 +708,7 @@ def register_callbacks(app, results):
         **_job_options(ids.EXPLORE_JOB),
     )
     def run_explore(set_progress, *inputs):
-        return explore(results, _progress_reporter(set_progress), *inputs)
+        return explore(results, uploads, _progress_reporter(set_progress), *inputs)
 
     # Events on the points of either view, answered from the cached run (all its points): hover
     # shows an image data set's image, a click opens the inspector, a selection is summarized.
@@ -572,7 +731,7 @@ def register_callbacks(app, results):
 
     _register_button_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
                          [*DATASET_STATES, State(ids.SWEEP_ALGORITHMS, "value"), State(ids.SWEEP_K_RANGE, "value"),
-                          State(ids.SWEEP_K_STEP, "value")], functools.partial(sweep, results))
+                          State(ids.SWEEP_K_STEP, "value")], functools.partial(sweep, results, uploads))
     app.callback(
         Output(ids.SWEEP_GRAPH, "figure"),
         Output(ids.SWEEP_TABLE, "children"),
@@ -582,7 +741,7 @@ def register_callbacks(app, results):
     _register_button_job(app, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
                          [*DATASET_STATES, State(ids.ALGORITHM_NEIGHBORS, "value"),
                           State(ids.COMPARE_ALGORITHMS, "value"), State(ids.COMPARE_ALIGN, "value")],
-                         functools.partial(compare, results))
+                         functools.partial(compare, results, uploads))
     app.callback(
         Output(ids.COMPARE_GRID, "figure"),
         Output(ids.COMPARE_BARS, "figure"),
@@ -611,6 +770,29 @@ def register_callbacks(app, results):
         Input(ids.SWEEP_GRAPH, "clickData"),
         prevent_initial_call=True,
     )(open_sweep_point)
+    app.callback(
+        Output(ids.DOWNLOAD, "data"),
+        Input(ids.EXPORT_POINTS, "n_clicks"),
+        Input(ids.EXPORT_CONFIG, "n_clicks"),
+        State(ids.RESULT_REQUEST, "data"),
+        State(ids.URL, "search"),
+        prevent_initial_call=True,
+    )(functools.partial(export_run, results))
+    for csv_button, json_button, store, stem in (
+            (ids.EXPORT_SWEEP_CSV, ids.EXPORT_SWEEP_JSON, ids.SWEEP_STORE, "sweep"),
+            (ids.EXPORT_COMPARE_CSV, ids.EXPORT_COMPARE_JSON, ids.COMPARE_STORE, "comparison")):
+        app.callback(
+            Output(ids.DOWNLOAD, "data", allow_duplicate=True),
+            Input(csv_button, "n_clicks"),
+            Input(json_button, "n_clicks"),
+            State(store, "data"),
+            prevent_initial_call=True,
+        )(functools.partial(export_table, stem, csv_button))
+    app.callback(
+        *[Output(graph, "config") for graph, _ in FIGURES],
+        Input(ids.RESULT_REQUEST, "data"),
+        Input(ids.FIGURE_FORMAT, "value"),
+    )(figure_configs)
     for job in (ids.EXPLORE_JOB, ids.SWEEP_JOB, ids.COMPARE_JOB, ids.NORMALIZATION_JOB):
         job_ids = ids.job_controls(job)
         app.callback(

@@ -12,6 +12,20 @@ DATASET_SEED = "dataset-seed"
 DATASET_PARAMS = "dataset-params"
 DATASET_HELP = "dataset-help"
 
+# Uploaded data: the file box, its message and column pickers, the inspected file and the chosen
+# upload (both kept in the browser session only).
+UPLOAD = "upload-file"
+UPLOAD_MESSAGE = "upload-message"
+UPLOAD_PICKERS = "upload-pickers"
+UPLOAD_COLUMNS = "upload-columns"
+UPLOAD_COLOR = "upload-color"
+UPLOAD_TRUTH = "upload-truth"
+UPLOAD_ARRAY = "upload-array"
+UPLOAD_DROP = "upload-drop-nonfinite"
+UPLOAD_USE = "upload-use"
+UPLOAD_FILE = "upload-inspected"
+UPLOAD_STORE = "upload-chosen"
+
 # Algorithm controls.
 ALGORITHM = "algorithm-select"
 ALGORITHM_NEIGHBORS = "algorithm-neighbors"
@@ -48,6 +62,15 @@ RESULT_REQUEST = "result-request"
 POINT_IMAGE = "view-point-image"
 MESSAGE = "result-message"
 CARDS = "result-cards"
+# Downloads: the explore run's points and configuration, sweep and comparison tables.
+DOWNLOAD = "download"
+EXPORT_POINTS = "export-points"
+EXPORT_CONFIG = "export-config"
+EXPORT_SWEEP_CSV = "export-sweep-csv"
+EXPORT_SWEEP_JSON = "export-sweep-json"
+EXPORT_COMPARE_CSV = "export-compare-csv"
+EXPORT_COMPARE_JSON = "export-compare-json"
+FIGURE_FORMAT = "view-figure-format"
 
 # Sweep tab.
 SWEEP_ALGORITHMS = "sweep-algorithms"

@@ -42,10 +42,9 @@ RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit varia
                   "best_global_scale": "best global scale"}
 
 
-def color_options(dataset_spec):
-    """Colour-by choices: the data set's intrinsic coordinates, then the local measures."""
-    intrinsic = [{"label": f"intrinsic: {label}", "value": f"truth-{i}"}
-                 for i, label in enumerate(dataset_spec.truth_labels)]
+def color_options(truth_labels):
+    """Colour-by choices: the data set's intrinsic coordinates (or labels), then the local measures."""
+    intrinsic = [{"label": f"intrinsic: {label}", "value": f"truth-{i}"} for i, label in enumerate(truth_labels)]
     return intrinsic + [{"label": label, "value": value} for value, label in LOCAL_COLORINGS]
 
 
@@ -86,6 +85,7 @@ def _control_panel():
             id=ids.DATASET, value=dataset_spec.name, clearable=False,
             options=[{"label": s.label, "value": s.name} for s in datasets.specs()])),
         html.Div(dataset_spec.description, id=ids.DATASET_HELP, className="help"),
+        _upload_panel(),
         labelled("Points n", dcc.Input(id=ids.DATASET_SIZE, type="number", value=dataset_spec.default_n,
                                        step=1, debounce=True, className="number-input"),
                  "Number of points sampled; out-of-range values get a message naming the range."),
@@ -122,14 +122,54 @@ def _control_panel():
                  "Applied after any algorithm: R_N moves with the output's scale, R_C and ASIM do not."),
         html.H3("View"),
         labelled("Colour by", dcc.Dropdown(id=ids.COLOR_BY, value="normalized", clearable=False,
-                                           options=color_options(dataset_spec))),
+                                           options=color_options(dataset_spec.truth_labels))),
         labelled("Input view", dcc.Dropdown(id=ids.INPUT_VIEW, value="3d", clearable=False,
                                             options=INPUT_VIEWS),
                  "Plotly selects points (box or lasso, in the view's toolbar) in the plane only: project "
                  "the input on two of its drawn coordinates to select in it."),
+        labelled("Figure downloads", dcc.RadioItems(id=ids.FIGURE_FORMAT, value="png", inline=True,
+                                                    options=[{"label": " PNG ", "value": "png"},
+                                                             {"label": " SVG", "value": "svg"}]),
+                 "The camera button of every figure saves it in this format, named after the run."),
         dcc.Checklist(id=ids.SHOW_LANDMARKS, value=[], options=[
             {"label": " NIEQA landmarks (and their MDS configuration, aligned to the output)", "value": "show"}]),
     ], className="panel")
+
+
+def _upload_panel():
+    limits = datasets.UploadLimits()
+    picker = {"clearable": True, "placeholder": "none"}
+    return html.Details([
+        html.Summary("Upload your own data"),
+        dcc.Upload(id=ids.UPLOAD, max_size=limits.max_bytes, multiple=False, className="upload-box",
+                   children=html.Div(["Drop a file here or ", html.A("choose one")])),
+        html.Div(f"CSV, TSV or whitespace-separated text (header optional), NumPy .npy or .npz; at most "
+                 f"{limits.max_bytes // 2**20} MB and {limits.max_rows:,} rows. Above {limits.suggest_pca_above} "
+                 "columns, consider reducing with PCA first. A run configuration saved from this page (.json) "
+                 "restores that run. The file stays on this server for a day and is visible only to this "
+                 "browser tab.", className="help"),
+        html.Div(id=ids.UPLOAD_MESSAGE, className="message", role="status"),
+        html.Div([
+            labelled("Coordinates", dcc.Dropdown(id=ids.UPLOAD_COLUMNS, multi=True, placeholder="numeric columns"),
+                     "The columns that are the points' coordinates (at least two)."),
+            labelled("Colour / label column", dcc.Dropdown(id=ids.UPLOAD_COLOR, **picker),
+                     "Optional: colours the points (numbers, or text labels)."),
+            labelled("Ground-truth columns", dcc.Dropdown(id=ids.UPLOAD_TRUTH, multi=True, **picker),
+                     "Optional: 1-3 columns of the true intrinsic coordinates; enables M_t and the collapse score."),
+            labelled("Array", dcc.Dropdown(id=ids.UPLOAD_ARRAY, clearable=False), "The .npz member to read."),
+            dcc.Checklist(id=ids.UPLOAD_DROP, value=[], options=[
+                {"label": " drop rows with NaN or infinite values (drop_nonfinite)", "value": "drop"}]),
+            html.Button("Use this data", id=ids.UPLOAD_USE, className="run-button"),
+        ], id=ids.UPLOAD_PICKERS, style={"display": "none"}),
+        dcc.Store(id=ids.UPLOAD_FILE, storage_type="session"),
+        dcc.Store(id=ids.UPLOAD_STORE, storage_type="session"),
+    ], className="upload")
+
+
+def _export_buttons(*buttons):
+    """A row of download buttons: ``(id, text, tooltip)``."""
+    return html.Div([html.Button(text, id=button, className="export-button", title=tooltip)
+                     for button, text, tooltip in buttons], className="exports")
 
 
 def _explore_tab():
@@ -137,6 +177,10 @@ def _explore_tab():
         html.Div(_cards(), id=ids.CARDS, className="cards"),
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
+        _export_buttons((ids.EXPORT_POINTS, "Points and measures (CSV)",
+                         "Every point: index, input and output coordinates, ground truth, every local measure."),
+                        (ids.EXPORT_CONFIG, "Run configuration (JSON)",
+                         "The full request and view; upload it back (Data, Upload) to restore this run.")),
         html.Div([
             dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False}),
             dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False}),
@@ -177,6 +221,8 @@ def _sweep_tab():
         ], className="sweep-controls"),
         job_box(ids.SWEEP_JOB),
         html.Div(id=ids.SWEEP_MESSAGE, className="message", role="status"),
+        _export_buttons((ids.EXPORT_SWEEP_CSV, "Sweep table (CSV)", "One row per algorithm and k, every measure."),
+                        (ids.EXPORT_SWEEP_JSON, "Sweep (JSON)", "The cells as stored, with the data set's request.")),
         dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config={"displaylogo": False}),
         html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
         dcc.Store(id=ids.SWEEP_STORE),
@@ -200,6 +246,8 @@ def _compare_tab():
         ], className="compare-controls"),
         job_box(ids.COMPARE_JOB),
         html.Div(id=ids.COMPARE_MESSAGE, className="message", role="status"),
+        _export_buttons((ids.EXPORT_COMPARE_CSV, "Comparison table (CSV)", "One row per algorithm, every measure."),
+                        (ids.EXPORT_COMPARE_JSON, "Comparison (JSON)", "Every algorithm's measures, as stored.")),
         dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config={"displaylogo": False}),
         dcc.Graph(id=ids.COMPARE_GRID, config={"displaylogo": False}),
         dcc.Store(id=ids.COMPARE_STORE),
@@ -253,6 +301,7 @@ def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
         dcc.Location(id=ids.URL, refresh=False),
+        dcc.Download(id=ids.DOWNLOAD),
         dcc.Store(id=ids.LINK_APPLIED, data=False),
         dcc.Store(id=ids.LINK_DATASET),
         dcc.Store(id=ids.LINK_ALGORITHM),

@@ -14,6 +14,8 @@ import algorithms
 import datasets
 import measures
 
+from .uploads import OPTION_NAMES, UPLOAD, load_upload
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
@@ -44,7 +46,7 @@ DISPLAY_CAP = 20_000
 
 
 def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors, algorithm_params,
-                 output_scale="authors", refine_iterations=0):
+                 output_scale="authors", refine_iterations=0, upload=None):
     """A canonical run request: plain values, every declared parameter filled in, names sorted.
 
     Parameters are validated against their registry declarations (an emptied number box, None,
@@ -53,13 +55,23 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
     Floats stay floats, so a request that went through JSON (where 0.0 may come back as 0) is
     rebuilt to the same key by ``make_request(**request)``.
 
+    An uploaded file is the data set :data:`components.uploads.UPLOAD`; ``upload`` then names it
+    (``sha256``, ``filename``) with the parser options, and every row is used (no n, no noise).
+
     Raises
     ------
     DatasetError, EmbeddingError
         An unknown name or a parameter out of its declared range.
     """
-    dataset_values = measures.validate_parameters(datasets.spec(dataset).parameters, dataset_params, dataset,
-                                                  measures.DatasetError)
+    if dataset == UPLOAD:
+        if not upload:
+            raise measures.DatasetError("No uploaded file is chosen: upload one, or choose another data set.")
+        upload = {key: upload[key] for key in ("sha256", "filename", *OPTION_NAMES)}
+        n, noise, dataset_values = None, 0.0, {}
+    else:
+        upload = None
+        dataset_values = measures.validate_parameters(datasets.spec(dataset).parameters, dataset_params, dataset,
+                                                      measures.DatasetError)
     algorithm_values = measures.validate_parameters(algorithms.spec(algorithm).parameters, algorithm_params,
                                                     algorithm, measures.EmbeddingError)
     return {
@@ -68,10 +80,11 @@ def make_request(dataset, n, noise, seed, dataset_params, algorithm, n_neighbors
         "dataset_params": dict(sorted(dataset_values.items())), "algorithm": algorithm,
         "n_neighbors": n_neighbors, "algorithm_params": dict(sorted(algorithm_values.items())),
         "output_scale": output_scale or "authors", "refine_iterations": refine_iterations or 0,
+        "upload": upload,
     }
 
 
-def compute_run(request, progress=None):
+def compute_run(request, progress=None, uploads=None):
     """Sample, embed and measure one request.
 
     Parameters
@@ -80,6 +93,8 @@ def compute_run(request, progress=None):
         From :func:`make_request`.
     progress : callable, optional
         ``progress(fraction, stage)``, called before each stage.
+    uploads : components.uploads.UploadStore, optional
+        Where an uploaded data set's file is (needed only for those).
 
     Returns
     -------
@@ -100,13 +115,19 @@ def compute_run(request, progress=None):
     started = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", measures.ProcrustesLabWarning)
-        report(0.05, "sampling the data set")
-        data = datasets.load(request["dataset"], request["n"], noise=request["noise"], seed=request["seed"],
-                             **request["dataset_params"])
+        if request["dataset"] == UPLOAD:
+            report(0.05, f"reading {request['upload']['filename']}")
+            data = load_upload(uploads, request["upload"], request["n_neighbors"])
+            seed = request["seed"]  # seeds the algorithm only: the file is the sample
+        else:
+            report(0.05, "sampling the data set")
+            data = datasets.load(request["dataset"], request["n"], noise=request["noise"], seed=request["seed"],
+                                 **request["dataset_params"])
+            seed = data.params["seed"]
         label = algorithms.spec(request["algorithm"]).label
         report(0.15, f"embedding with {label}")
         Y = algorithms.embed(request["algorithm"], data.X, n_neighbors=request["n_neighbors"],
-                             seed=data.params["seed"], output_scale=request["output_scale"],
+                             seed=seed, output_scale=request["output_scale"],
                              post_refinement=request["refine_iterations"],
                              progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
                              **request["algorithm_params"])

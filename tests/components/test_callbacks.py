@@ -12,9 +12,9 @@ from components.runs import display_indices
 def test_a_large_run_draws_a_subsample_but_keeps_every_landmark_and_each_point_s_index(tmp_path, monkeypatch):
     monkeypatch.setattr(callbacks, "display_indices", functools.partial(display_indices, cap=150))
     results = ResultCache(tmp_path)
-    outputs = callbacks.explore(results, lambda fraction, stage: None, "swissroll", 400, 0.0, 0, [1.0],
-                                [{"type": "dataset-param", "owner": "swissroll", "index": "stretch"}], "pca", 10,
-                                [], [], 0, "authors")
+    outputs = callbacks.explore(results, None, lambda fraction, stage: None, "swissroll", 400, 0.0, 0, [1.0],
+                                [{"type": "dataset-param", "owner": "swissroll", "index": "stretch"}], None, "pca",
+                                10, [], [], 0, "authors")
     stored, run = outputs[0], outputs[1]
     full = results.get(callbacks.make_request(**run["request"]))
     drawn = np.asarray(stored["points"])

@@ -1,0 +1,102 @@
+"""Browser tests of bringing one's own data: upload, column choice, bad files, a saved configuration.
+
+Run with ``python -m pytest --headless``. Files go through the page's file input as a user's do;
+the expected messages come from ``datasets.parse_upload`` itself, so page and API say the same.
+"""
+
+import numpy as np
+import pytest
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+from components.exports import configuration_json
+from components.runs import make_request
+
+from .test_app_browser import WAIT, card_mean, severe_logs, wait_for_output_title
+
+
+def upload_file(dash_duo, path):
+    dash_duo.find_element(f"#{ids.UPLOAD}").find_element("css selector", "input[type=file]").send_keys(str(path))
+
+
+def open_upload_panel(dash_duo, tmp_path):
+    dash_duo.start_server(create_app(tmp_path / "cache"))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    dash_duo.find_element(".upload summary").click()
+
+
+def api_message(content, filename, **options):
+    with pytest.raises(datasets.DatasetError) as raised:
+        datasets.parse_upload(content, filename, **options)
+    return str(raised.value)
+
+
+def test_an_uploaded_table_is_embedded_and_measured_like_its_points(dash_duo, tmp_path):
+    data = datasets.load("swissroll", 400)
+    labels = np.where(data.truth[:, 0] > np.median(data.truth[:, 0]), "outer", "inner")
+    path = tmp_path / "my roll.csv"
+    path.write_text("x,y,z,part\n" + "".join(f"{x!r},{y!r},{z!r},{label}\n"
+                                              for (x, y, z), label in zip(data.X.tolist(), labels)))
+    open_upload_panel(dash_duo, tmp_path)
+    upload_file(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "my roll.csv: 400 rows, 4 columns (with a header)",
+                                    timeout=WAIT)
+    dash_duo.find_element(f"#{ids.UPLOAD_USE}").click()
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "Using my roll.csv: 400 points in 3 dimensions",
+                                    timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Input: your file my roll.csv, n = 400",
+                                    timeout=WAIT)
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    assert card_mean(dash_duo, "normalized") == pytest.approx(measures.procrustes(data.X, Y, 10), abs=6e-5)
+    assert "Your file: my roll.csv" in dash_duo.find_element(f"#{ids.DATASET}").text
+    assert severe_logs(dash_duo) == []
+
+
+@pytest.mark.parametrize("name, content, when", [
+    ("garbage.bin", bytes(range(256)) * 4, "inspect"),
+    ("latin1.csv", "x,y,z\n1,2,caf\xe9\n".encode("latin-1"), "inspect"),
+    ("ragged.csv", b"x,y,z\n1,2,3\n4,5\n6,7,8\n", "inspect"),
+    ("objects.npy", None, "inspect"),
+    ("nan.csv", b"x,y,z\n1,2,3\nnan,5,6\n7,8,9\n1,5,2\n3,3,1\n", "use"),
+    ("single.csv", b"x\n1\n2\n3\n4\n", "use"),
+])
+def test_a_bad_file_gets_the_parser_s_message_and_the_app_keeps_working(dash_duo, tmp_path, name, content, when):
+    path = tmp_path / name
+    if content is None:  # a pickled object array: refused without being unpickled
+        np.save(path, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
+        content = path.read_bytes()
+    else:
+        path.write_bytes(content)
+    expected = api_message(content, name) if when == "inspect" else api_message(content, name, n_neighbors=10)
+    open_upload_panel(dash_duo, tmp_path)
+    shown = card_mean(dash_duo, "normalized")
+    upload_file(dash_duo, path)
+    if when == "use":
+        dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "Use this data", timeout=WAIT)
+        dash_duo.find_element(f"#{ids.UPLOAD_USE}").click()
+    dash_duo.wait_for_text_to_equal(f"#{ids.UPLOAD_MESSAGE}", expected, timeout=WAIT)
+    # The page still serves the run it had, and a new one.
+    assert card_mean(dash_duo, "normalized") == shown
+    dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "PCA (isometric)")
+    wait_for_output_title(dash_duo, "PCA, k = 10")
+    assert severe_logs(dash_duo) == []
+
+
+def test_a_saved_run_configuration_restores_the_run(dash_duo, tmp_path):
+    view = {"dataset": "strip", "n": 500, "d.length": 3.0, "algorithm": "ltsa", "k": 12, "tab": "explore"}
+    text, filename = configuration_json(make_request("strip", 500, 0.0, 0, {"length": 3.0}, "ltsa", 12, {}), view)
+    path = tmp_path / filename
+    path.write_text(text)
+    open_upload_panel(dash_duo, tmp_path)
+    upload_file(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", f"Restored the run configuration of {filename}",
+                                    timeout=WAIT)
+    wait_for_output_title(dash_duo, "LTSA, k = 12")
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Strip", timeout=WAIT)
+    data = datasets.load("strip", 500, length=3.0)
+    Y = algorithms.embed("ltsa", data.X, n_neighbors=12)
+    assert card_mean(dash_duo, "normalized") == pytest.approx(measures.procrustes(data.X, Y, 12), abs=6e-5)
+    assert severe_logs(dash_duo) == []
