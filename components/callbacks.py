@@ -57,7 +57,8 @@ DATASET_INPUTS = (
     Input(ids.UPLOAD_STORE, "data"),
 )
 DATASET_STATES = tuple(State(i.component_id, i.component_property) for i in DATASET_INPUTS)
-VIEW_INPUTS = (
+# The explore run's inputs.
+RUN_INPUTS = (
     *DATASET_INPUTS,
     Input(ids.ALGORITHM, "value"),
     Input(ids.ALGORITHM_NEIGHBORS, "value"),
@@ -65,12 +66,18 @@ VIEW_INPUTS = (
     State({"type": "algorithm-param", "owner": ALL, "index": ALL}, "id"),
     Input(ids.ALGORITHM_REFINE, "value"),
     Input(ids.ALGORITHM_RESCALE, "value"),
+)
+# The normalization tab's own controls, in the order of normalization_study's arguments.
+NORMALIZATION_CONTROLS = (ids.NORMALIZATION_SHAPE, ids.NORMALIZATION_ASPECT, ids.NORMALIZATION_SIZE,
+                          ids.NORMALIZATION_NEIGHBORS, ids.NORMALIZATION_ALGORITHMS)
+# Everything the address bar records: the run, how it is drawn, the tab, the normalization study.
+VIEW_INPUTS = (
+    *RUN_INPUTS,
     Input(ids.COLOR_BY, "value"),
     Input(ids.INPUT_VIEW, "value"),
     Input(ids.TABS, "value"),
+    *[Input(control, "value") for control in NORMALIZATION_CONTROLS[:-1]],
 )
-# The explore run's inputs: the view's, less what only changes the drawing (colour, input view, tab).
-RUN_INPUTS = VIEW_INPUTS[:-3]
 # Graphs whose image downloads are named after the explore run, and what each name adds.
 FIGURES = ((ids.INPUT_GRAPH, "input"), (ids.OUTPUT_GRAPH, "output"), (ids.INSPECTOR_GRAPH, "inspector"),
            (ids.SWEEP_GRAPH, "sweep"), (ids.COMPARE_GRID, "comparison"), (ids.COMPARE_BARS, "comparison-measures"),
@@ -183,11 +190,13 @@ def show_algorithm_controls(name, link):
 
 
 def view_state(dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm, n_neighbors,
-               algorithm_values, algorithm_ids, refine_iterations, rescale, color_by, input_view, tab):
+               algorithm_values, algorithm_ids, refine_iterations, rescale, color_by, input_view, tab,
+               shape, aspect, shape_size, shape_neighbors):
     """The view as a flat dict (see :mod:`components.urlstate`); an upload stays out of links."""
     state = {"dataset": dataset, "n": size, "noise": noise, "seed": seed, "algorithm": algorithm,
              "k": n_neighbors, "refine": refine_iterations, "rescale": rescale, "color": color_by,
-             "view": input_view, "tab": tab}
+             "view": input_view, "tab": tab, "norm.shape": shape, "norm.aspect": aspect, "norm.n": shape_size,
+             "norm.k": shape_neighbors}
     for prefix, owner, parameters, values, control_ids in (
             ("d", dataset, _dataset_parameters(dataset), dataset_values, dataset_ids),
             ("a", algorithm, algorithms.spec(algorithm).parameters, algorithm_values, algorithm_ids)):
@@ -202,7 +211,8 @@ def state_to_url(*controls):
 
 
 # Controls a link sets directly, in the order of apply_link's outputs.
-LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "refine", "rescale", "color", "view", "tab")
+LINK_KEYS = ("dataset", "n", "noise", "seed", "algorithm", "k", "refine", "rescale", "color", "view", "tab",
+             "norm.shape", "norm.aspect", "norm.n", "norm.k")
 
 
 def apply_link(search, applied, dataset, algorithm):
@@ -675,6 +685,7 @@ def register_callbacks(app, results, uploads=None):
         Output(ids.COLOR_BY, "value", allow_duplicate=True),
         Output(ids.INPUT_VIEW, "value"),
         Output(ids.TABS, "value", allow_duplicate=True),
+        *[Output(control, "value") for control in NORMALIZATION_CONTROLS[:-1]],
         Output(ids.DATASET_PARAMS, "children", allow_duplicate=True),
         Output(ids.ALGORITHM_PARAMS, "children", allow_duplicate=True),
         Output(ids.LINK_DATASET, "data", allow_duplicate=True),
@@ -749,9 +760,7 @@ def register_callbacks(app, results, uploads=None):
     )(draw_compare)
     _register_button_job(app, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
                          ids.NORMALIZATION_MESSAGE,
-                         [State(control, "value") for control in (
-                             ids.NORMALIZATION_SHAPE, ids.NORMALIZATION_ASPECT, ids.NORMALIZATION_SIZE,
-                             ids.NORMALIZATION_NEIGHBORS, ids.NORMALIZATION_ALGORITHMS)],
+                         [State(control, "value") for control in NORMALIZATION_CONTROLS],
                          functools.partial(normalization_study, results))
     app.callback(
         Output(ids.NORMALIZATION_GRID, "figure"),

@@ -24,8 +24,8 @@ class Preset:
         Menu text, starting with the figure it reproduces.
     state : dict
         View state in URL-state form (``dataset``, ``n``, ``d.<param>``, ``algorithm``, ``k``,
-        ``a.<param>``, ``refine``, ``rescale``, ``color``, ``view``, ``tab``); what it omits is set to its
-        default.
+        ``a.<param>``, ``refine``, ``rescale``, ``color``, ``view``, ``tab``, ``norm.*``); what it omits is
+        set to its default.
     caption : str
         What to look for, and where our numbers differ from the paper's and why.
     """
@@ -37,10 +37,15 @@ class Preset:
 
 
 def _view(dataset, algorithm, k, *, tab="explore", color="normalized", n=None, noise=0.0, seed=0, rescale="authors",
-          refine=0, view="3d", **params):
-    """A full view state: every control named, so a preset never inherits the previous view's values."""
+          refine=0, view="3d", normalization=None, **params):
+    """A full view state: every control named, so a preset never inherits the previous view's values.
+
+    ``normalization`` is ``(shape, aspect, n, k)`` for the normalization tab (PN's presets).
+    """
     state = {"dataset": dataset, "n": n, "noise": noise, "seed": seed, "algorithm": algorithm, "k": k,
              "refine": refine, "rescale": rescale, "color": color, "view": view, "tab": tab}
+    if normalization:
+        state.update(zip(("norm.shape", "norm.aspect", "norm.n", "norm.k"), normalization))
     state.update({(f"a.{key[2:]}" if key.startswith("a_") else f"d.{key}"): value for key, value in params.items()})
     return state
 
@@ -86,27 +91,46 @@ PRESETS = (
            _view("strip", "ltsa", 8, n=100, color="asim", length=2.0),
            "LTSA returns the rectangle rescaled per axis: ASIM (colour) is about 0 everywhere while R_N is "
            "near 1. ASIM forgives per-axis scaling; R_N does not."),
-    Preset("nq-fig2-swisshole", "NQ Fig. 2: swiss roll with a hole, methods compared (Compare tab)",
+    Preset("nq-fig2-swissroll", "NQ Fig. 2: swiss roll, methods compared (Compare tab)",
+           _view("swissroll", "isomap", 10, n=1000, tab="compare"),
+           "Press Compare (NQ ran LLE, LE, LTSA, Isomap and RML; tick those) and read the ASIM (M_L) and M_G "
+           "bars: they rank LTSA and Isomap best and LE worst, as M_t does, while R_N calls every normalized "
+           "output bad (NQ Figs. 2h-n)."),
+    Preset("nq-fig3-swisshole", "NQ Fig. 3: swiss roll with a hole, methods compared (Compare tab)",
            _view("swisshole", "isomap", 10, n=1000, tab="compare"),
-           "Press Compare and read M_L (ASIM) and M_G: Isomap bends around the hole (geodesics detour), "
-           "LTSA keeps it."),
+           "Press Compare and read M_L (ASIM): LTSA keeps the hole, Isomap bends around it (geodesics detour) "
+           "and LE fails. NQ leave M_G out here: shortest paths around the hole are not geodesics."),
+    Preset("nq-fig4-gaussian", "NQ Fig. 4: gaussian bump, methods compared (Compare tab)",
+           _view("gaussian", "isomap", 10, n=1000, tab="compare"),
+           "Press Compare: all but LE recover the bump's chart. On this isotropic surface R_C also ranks the "
+           "outputs sensibly, as NQ found for M_P^c; on the swiss roll it does not."),
     Preset("nq-fig6-ltsa-k", "NQ Figs. 6, 8(a): choosing LTSA's k (Sweep tab)",
            _view("swisshole", "ltsa", 10, n=1000, tab="sweep"),
            "Tick LTSA, plot ASIM (M_L) and press Run sweep: M_L picks the k at which LTSA unrolls the set."),
-    Preset("pn-fig1-strip", "PN Fig. 1: a strip, Laplacian eigenmaps",
-           _view("strip", "laplacian", 10, n=1000, color="truth-0", length=6.0),
-           "Normalized outputs pay for their constraint: LEM folds a 6 × 1 strip into a curve (colour by u "
-           "runs along it). Φ(Y) > Φ(Z) predicts it from L ≈ 2 (PN §6.1)."),
+    Preset("pn-fig1-strip", "PN Fig. 1: a strip, Laplacian eigenmaps (Normalization tab)",
+           _view("strip", "laplacian", 10, n=1000, color="truth-0", length=6.0, tab="normalization",
+                 normalization=("strip", 6.0, 1000, 8)),
+           "Press Run: LEM and diffusion maps fold the 6 × 1 strip into a curve (collapse score near 0) and "
+           "Φ(Y) > Φ(Z) predicts it; the Φ ratio curve crosses 1 near L = 2 (PN §6.1). LTSA keeps the "
+           "rectangle. Explore shows LEM's output coloured by u."),
     Preset("pn-fig4-grid39", "PN Fig. 4 (D): 81 × 39 grid, diffusion maps",
            _view("grid", "diffusion_maps", 8, color="truth-1", half_width=40, half_height=19),
            "Just past aspect 2 the second coordinate is a function of the first: the grid collapses to a "
            "curve. Set half height 20 (81 × 41) and it stays two-dimensional."),
+    Preset("pn-fig5-random-grid", "PN Fig. 5: 3000 random points, 81 × 39 against 81 × 41 (Normalization tab)",
+           _view("strip", "laplacian", 8, n=3000, color="truth-1", length=81 / 39, tab="normalization",
+                 normalization=("strip", 2.08, 3000, 8)),
+           "Press Run: at aspect 81/39 LEM's Φ(Y)/Φ(Z) is 1.07 and its output collapses (score about 0.12). "
+           "Set the aspect to 1.98 (81/41) and run again: the ratio drops just below 1 and the output "
+           "stays two-dimensional (score about 0.27), the sharp change PN show."),
     Preset("pn-fig7-stretched", "PN Figs. 6 (A), 7: swiss roll stretched × 3, LTSA",
-           _view("swissroll", "ltsa", 12, n=1600, color="truth-0", stretch=3.0),
+           _view("swissroll", "ltsa", 12, n=1600, color="truth-0", stretch=3.0,
+                 normalization=("swissroll", 3.0, 1600, 12)),
            "Stretching the first input coordinate makes the roll longer than wide in places: LTSA's output "
            "folds where normalization costs more than unrolling."),
     Preset("pn-fig8-fishbowl", "PN Figs. 6 (B), 8: fishbowl stretched × 4, LLE",
-           _view("fishbowl", "lle", 12, n=2400, color="truth-0", stretch=4.0),
+           _view("fishbowl", "lle", 12, n=2400, color="truth-0", stretch=4.0,
+                 normalization=("fishbowl", 4.0, 2400, 12)),
            "A sphere without its top cap: normalized methods squash the bowl's rim onto its bottom."),
     Preset("pn-fig9-globe", "PN Fig. 9: globe images (30 × 10 strip), LTSA",
            _view("globe", "ltsa", 8, color="truth-0", elevation_rows=10),

@@ -1,7 +1,8 @@
 """The view's state as a URL query string, so a link reproduces a view (no Dash here).
 
 Keys: ``dataset``, ``n``, ``noise``, ``seed``, ``algorithm``, ``k``, ``refine``, ``rescale``,
-``color``, ``view`` (the input view), ``tab``, and one
+``color``, ``view`` (the input view), ``tab``, the normalization tab's ``norm.shape``, ``norm.aspect``,
+``norm.n`` and ``norm.k``, and one
 ``d.<name>`` / ``a.<name>`` per data-set / algorithm parameter. Whole numbers come back as ints,
 other numbers as floats, anything else as text; the libraries validate the values as usual.
 """

@@ -4,6 +4,7 @@ import pytest
 
 import algorithms
 import datasets
+from components.normalization import ASPECT_RANGE, SHAPES
 from components.presets import PRESETS, preset
 from components.runs import make_request
 from components.urlstate import decode_state, encode_state, owned_parameters
@@ -21,6 +22,9 @@ def test_preset_is_a_valid_request_that_survives_the_url(entry):
     assert state["color"] in colors | {"normalized", "conformal", "lower_bound", "pca", "asim"}
     assert decode_state(encode_state(state)) == {key: value for key, value in state.items() if value is not None}
     assert entry.label.split(":")[0].split()[0] in {"GR", "NQ", "PN", "ML"} and len(entry.caption) > 40
+    if "norm.shape" in state:  # the normalization tab's controls, within their ranges
+        assert state["norm.shape"] in SHAPES and ASPECT_RANGE[0] <= state["norm.aspect"] <= ASPECT_RANGE[1]
+        assert state["norm.k"] >= 3 and state["norm.n"] >= 100
 
 
 def test_presets_cover_each_paper_and_have_unique_names():

@@ -115,18 +115,21 @@ def test_a_link_setting_controls_to_their_current_values_still_shows_the_result(
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 
-def test_normalization_tab_shows_lem_failing_on_a_long_strip(dash_duo, tmp_path):
-    """PN Fig. 1: on a 6 × 1 strip LEM's faithful output costs more than the folded curve, and collapses."""
+def test_pn_fig5_preset_opens_the_normalization_study_where_lem_just_fails(dash_duo, tmp_path, choose):
+    """PN Fig. 5: 3000 uniform points at aspect 81/39, K = 8: LEM's faithful output costs more than the
+    folded curve, and it collapses. The preset sets the tab and its controls through the URL."""
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
-    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(4)").click()
+    choose(ids.PRESET, "pn-fig5-random-grid")
+    dash_duo.wait_for_contains_text(f"#{ids.PRESET_CAPTION}", "81/39", timeout=WAIT)
+    until(lambda: dash_duo.find_element(f"#{ids.NORMALIZATION_SIZE}").get_attribute("value") == "3000", timeout=WAIT)
     dash_duo.find_element(f"#{ids.NORMALIZATION_RUN}").click()
-    dash_duo.wait_for_contains_text(f"#{ids.NORMALIZATION_MESSAGE}", "length L (the aspect ratio) = 6, k = 8: 4 "
+    dash_duo.wait_for_contains_text(f"#{ids.NORMALIZATION_MESSAGE}", "length L (the aspect ratio) = 2.08, k = 8: 4 "
                                     "algorithms", timeout=WAIT)
     rows = until(lambda: {row[0]: row for row in dash_duo.driver.execute_script(
         f"return Array.from(document.querySelectorAll('#{ids.NORMALIZATION_TABLE} tbody tr'))"
         ".map(r => Array.from(r.cells).map(c => c.textContent));")}, timeout=WAIT)
-    data = datasets.load("strip", length=6.0)
+    data = datasets.load("strip", 3000, length=2.08)
     Y = algorithms.embed("laplacian", data.X, n_neighbors=8)
     cost = measures.normalization_cost(data.truth, data.X, "laplacian", 8)
     lem = rows["Laplacian eigenmaps"]
@@ -134,5 +137,6 @@ def test_normalization_tab_shows_lem_failing_on_a_long_strip(dash_duo, tmp_path)
     assert float(lem[4]) == pytest.approx(cost.ratio, rel=1e-3) and cost.ratio > 1
     assert lem[5] == cost.verdict
     assert set(rows) == {"Laplacian eigenmaps", "Diffusion maps", "LLE", "LTSA"}
+    assert "norm.aspect=2.08" in dash_duo.driver.current_url
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-normalization.png")
     assert dash_duo.get_logs() == []

@@ -38,4 +38,4 @@ def test_a_link_to_an_unknown_data_set_keeps_the_current_one():
     assert outputs[0] is True and outputs[1] is no_update and outputs[6] == 12
     assert outputs[2] == 1600  # no n in the link: the set's default size
     assert apply_link("?dataset=grid", False, "swissroll", "isomap")[2] is None  # a finite set: all points
-    assert apply_link("?k=12", True, "swissroll", "isomap")[1:] == (no_update,) * 15  # applied once only
+    assert apply_link("?k=12", True, "swissroll", "isomap")[1:] == (no_update,) * 19  # applied once only
