@@ -33,17 +33,48 @@ $$R_C = \frac1n \sum_i \frac{\|X_c\|_F^2 - \mathrm{nuc}(M)^2/\|Y_c\|_F^2}{\|X_c\
 No $d$-dimensional output scores below it, so $\text{bound} \le R_C \le R_N$ at every point; a large
 bound says the data are not locally $d$-dimensional at this $k$ (noise, curvature, a too-large $k$).
 
+**ASIM** (Zhang, Ren & Zhang, NIEQA, Eqs. 5–13) allows an orthonormal $P$ and a separate scale per
+output axis, $D$ diagonal: $\min_{P, D, t} \|X_c - Y_c D P'\|_F^2 / \|X_c\|_F^2 \in [0, 1]$. It forgives
+the per-axis scaling of a normalized output, so **M_L** (Eq. 18), its mean, reads normalized and
+isometric outputs alike. **M_G** (Eq. 19) is ASIM of the output at 10% landmark points (the most
+shortest paths pass through them) against the classical MDS of their graph geodesics; the overlay
+draws both.
+
+**Trustworthiness and continuity** (Venna & Kaski) penalize false and missing output neighbours by
+rank; **1 − M_LC** is the share of input neighbours kept; **residual variance** is $1 - \rho^2$
+between graph geodesics and output distances; **M_t** is ASIM of the whole output against the ground
+truth.
+
+**Price of normalization** (Goldberg, Zakai, Kushnir & Ritov, §5): LEM, LLE and LTSA minimize
+$\Phi(Y) = \sum_i \|W_i Y_i\|_F^2$ under $\mathrm{Cov}(Y) = I$. With $Y$ the whitened truth and $Z$ a
+curve folded along its long axis (Eqs. 9, 10), $\Phi(Y) > \Phi(Z)$ means the algorithm prefers the
+collapsed curve: a necessary condition for success fails. The **collapse score** (whitened output,
+share of variance not explained by the long intrinsic axis) says whether it did: about 0.5 for a
+faithful 2-D output, near 0 for a curve.
+
 ### When to trust which
 
-- **Isometric outputs** (PCA, Isomap; later GP and PSA) keep the input's scale: read **R_N**.
-  Isomap on the swiss roll scores about 0.08 at $k = 10$ with $n = 1600$.
-- **Normalized outputs** (LLE, LTSA, Laplacian eigenmaps) fix their scale by a constraint (unit
-  variance or unit norm per coordinate), so R_N is near 0.8–1 whatever their quality (LTSA 0.99, LLE
-  0.81 on the swiss roll, Goldberg & Ritov Table 2): read **R_C**, which forgives a scale per
-  neighbourhood. Goldberg, Zakai, Kushnir & Ritov (price of normalization) show why such outputs
-  collapse long strips.
-- All three are local: an output can tear the manifold apart (or fold it) and still score well on
-  most neighbourhoods. Look at the colour maps as well as the numbers.
+- **Isometric outputs** (PCA, Isomap, landmark Isomap, MDS, GP, PSA) keep the input's scale: read
+  **R_N**. Isomap on the swiss roll scores about 0.08 at $k = 10$ with $n = 1600$.
+- **Normalized outputs** (LLE, MLLE, HLLE, LTSA, Laplacian eigenmaps, diffusion maps) fix their scale
+  by a constraint (unit variance or unit norm per coordinate), so R_N is near 0.8–1 whatever their
+  quality (LTSA 0.99, LLE 0.81 on the swiss roll, Goldberg & Ritov Table 2): read **R_C**, which
+  forgives a scale per neighbourhood, or **ASIM**, which forgives one per axis. The Normalization tab
+  shows when such outputs collapse long shapes.
+- All of these are local: an output can tear the manifold apart (or fold it) and still score well on
+  most neighbourhoods. Look at the colour maps, M_G and the landmark overlay as well.
+
+### Using the views
+
+- **Hover** a point to ring it in both views; **click** it to open the neighbourhood inspector: the
+  input neighbourhood on its two principal axes beside the output after each measure's best
+  alignment (rotation; rotation and scale; per-axis scales), with the residual segments each measure
+  sums.
+- **Select** with the box or lasso tool of the output view, or of the input drawn in a plane ("Input
+  view"): the same points are marked in the other view, and their mean local measures are compared
+  with all points'.
+- Above 20 000 points the views draw a seeded random subsample (the NIEQA landmarks always among
+  them); every number is computed on all points.
 
 The mathematics, and the decisions taken where a paper is ambiguous, are in the project's SPEC.
 """

@@ -1,4 +1,4 @@
-"""Browser tests of the compare and help tabs."""
+"""Browser tests of the compare, normalization and help tabs, links and presets."""
 
 import json
 
@@ -47,7 +47,7 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
 
 def test_help_tab_typesets_the_measure_definitions(dash_duo, tmp_path):
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(4)").click()
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(5)").click()
     dash_duo.wait_for_contains_text(".help-text", "When to trust which", timeout=WAIT)
     # MathJax replaced the TeX source of the formulas by rendered math.
     until(lambda: dash_duo.driver.execute_script("return document.querySelectorAll('.help-text mjx-container').length")
