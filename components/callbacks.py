@@ -259,12 +259,14 @@ def _dataset_request_part(dataset, size, noise, seed, values, control_ids, uploa
 
 def _card_text(mean, median):
     """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
+    if mean is None:  # not computed (a quadratic measure on a large input; the message says so)
+        return [html.Span(NO_RESULT, className="card-mean"), html.Span("not computed", className="card-median")]
     return [html.Span(f"{mean:.4f}", className="card-mean"),
             html.Span("" if median is None else f"median {median:.4f}", className="card-median")]
 
 
-def explore(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm, n_neighbors,
-            algorithm_values, algorithm_ids, refine_iterations, output_scale):
+def explore(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm,
+            n_neighbors, algorithm_values, algorithm_ids, refine_iterations, output_scale):
     """Run (or fetch from the cache) one embedding and its measures; outputs of the explore view."""
     cards = len(CARD_MEASURES) + 1
     try:
@@ -387,6 +389,8 @@ def draw(result, color_by, show_landmarks, input_view):
     X, Y = np.asarray(result["drawn_X"], dtype=float), np.asarray(result["Y"], dtype=float)
     local = {key: np.asarray(values, dtype=float) for key, values in result["local"].items()}
     local_labels = dict(LOCAL_COLORINGS)
+    if color_by in local_labels and color_by not in local:  # not computed for this run (large n)
+        color_by = "normalized"
     if color_by in local:
         color, title = local[color_by], local_labels[color_by]
     else:
@@ -456,7 +460,9 @@ def draw_sweep(rows, measure):
 
 
 def _summary_text(mean, median):
-    """"mean / median" of a per-point measure, the value of a global one."""
+    """"mean / median" of a per-point measure, the value of a global one, a dash if not computed."""
+    if mean is None:
+        return NO_RESULT
     return f"{mean:.4f}" if median is None else f"{mean:.4f} / {median:.4f}"
 
 

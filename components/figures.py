@@ -259,8 +259,8 @@ def sweep_figure(rows, measure, measure_label):
     figure = go.Figure()
     best_points = []
     for algorithm in dict.fromkeys(row["algorithm"] for row in rows):
-        cells = sorted((row for row in rows if row["algorithm"] == algorithm and "summary" in row),
-                       key=lambda row: row["k"])
+        cells = sorted((row for row in rows if row["algorithm"] == algorithm and "summary" in row
+                        and row["summary"][measure][0] is not None), key=lambda row: row["k"])
         if not cells:
             continue
         ks = [row["k"] for row in cells]

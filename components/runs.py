@@ -38,6 +38,10 @@ LOCAL_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURE
 # Scalar summaries that rank embeddings (the collapse score has no better direction): sweeps and bars.
 SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES
                          if measures.spec(name).lower_is_better is not None)
+# Measures whose cost grows with the square of n (ranks over all pairs, graph geodesics): above
+# QUADRATIC_UP_TO points a run reports them as not computed (None) rather than take many minutes.
+QUADRATIC_MEASURES = ("nieqa_global", "trustworthiness", "continuity", "residual_variance")
+QUADRATIC_UP_TO = 20_000
 # Inputs of more dimensions are drawn by their first three principal components.
 DRAWN_INPUT_DIMENSIONS = 3
 # Points drawn per view: WebGL draws 10^5 points, but the page would download every drawn value
@@ -102,7 +106,8 @@ def compute_run(request, progress=None, uploads=None):
         ``X``, ``Y``; ``drawn_X``, the input's first three coordinates or, above three dimensions,
         principal components (``input_axes`` names them); ``truth`` (the colouring when the set has
         none) and ``truth_labels``; per-point ``local`` measures; ``summary``, measure -> [mean,
-        median] (median None for a global measure); ``landmarks`` (NIEQA's landmark indices and
+        median] (median None for a global measure; both None for a measure of
+        :data:`QUADRATIC_MEASURES` skipped above :data:`QUADRATIC_UP_TO` points); ``landmarks`` (NIEQA's landmark indices and
         their MDS configuration aligned to the output); ``image_shape``; ``notes`` (warnings);
         ``seconds``.
 
@@ -133,20 +138,27 @@ def compute_run(request, progress=None, uploads=None):
                              **request["algorithm_params"])
         report(0.7, "measuring")
         which = [name for name in RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
-        evaluation = measures.evaluate(data.X, Y, request["n_neighbors"], truth=data.truth, which=which)
+        skipped = [name for name in which if name in QUADRATIC_MEASURES and len(data.X) > QUADRATIC_UP_TO]
+        evaluation = measures.evaluate(data.X, Y, request["n_neighbors"], truth=data.truth,
+                                       which=[name for name in which if name not in skipped])
         drawn_X, input_axes = _drawn_input(data.X)
     summary = {name: [evaluation.mean[name], evaluation.median.get(name)] for name in evaluation.measures}
+    summary.update({name: [None, None] for name in skipped})
+    notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
+    if skipped:
+        notes.append(f"Above {QUADRATIC_UP_TO:,} points {', '.join(measures.spec(name).label for name in skipped)} "
+                     "are not computed: their cost grows with the square of n.")
     return {
         "X": data.X, "Y": Y, "drawn_X": drawn_X, "input_axes": input_axes,
         "truth": data.truth if data.truth is not None else data.color[:, None],
         "truth_labels": list(data.truth_labels),
-        "local": {name: evaluation.per_point[name] for name, _ in LOCAL_MEASURES},
+        "local": {name: evaluation.per_point[name] for name, _ in LOCAL_MEASURES if name in evaluation.per_point},
         "summary": summary,
         "landmarks": None if evaluation.nieqa is None else {
             "indices": evaluation.nieqa.landmark_indices,
             "configuration": evaluation.nieqa.aligned_landmark_configuration},
         "image_shape": data.image_shape,
-        "notes": [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)],
+        "notes": notes,
         "seconds": time.perf_counter() - started,
     }
 

@@ -89,3 +89,18 @@ def test_a_long_algorithm_reports_its_annealing_through_the_run():
     assert any(stage.startswith("Procrustes subspaces alignment: anneal") and " T " in stage and " f " in stage
                for _, stage in stages)
     assert all(0.15 <= fraction <= 0.65 for fraction, stage in stages if stage.startswith("Procrustes"))
+
+
+def test_quadratic_measures_are_reported_as_not_computed_above_the_limit(monkeypatch):
+    import components.runs as runs
+
+    monkeypatch.setattr(runs, "QUADRATIC_UP_TO", 150)
+    result = runs.compute_run(runs.make_request("swissroll", 200, 0.0, 0, {}, "pca", 8, {}))
+    for name in runs.QUADRATIC_MEASURES:
+        assert result["summary"][name] == [None, None] and name not in result["local"]
+    assert any("are not computed: their cost grows with the square of n" in note for note in result["notes"])
+    assert result["landmarks"] is None
+    # The local measures are untouched by the cut.
+    data = datasets.load("swissroll", 200)
+    expected = measures.procrustes(data.X, algorithms.embed("pca", data.X, n_neighbors=8), 8)
+    assert result["summary"]["normalized"][0] == pytest.approx(expected, rel=1e-12)
