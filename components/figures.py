@@ -95,7 +95,7 @@ def _hover(columns):
     """customdata array and hovertemplate for labelled per-point columns, the point index first."""
     labels = list(columns)
     customdata = np.column_stack([columns[label] for label in labels])
-    lines = [f"point %{{customdata[0]:d}}"] + [
+    lines = ["point %{customdata[0]:d}"] + [
         f"{label}: %{{customdata[{i}]:.4g}}" for i, label in enumerate(labels) if i > 0]
     return customdata, "<br>".join(lines) + "<extra></extra>"
 

@@ -23,6 +23,7 @@ __all__ = [
     "RUN_MEASURES",
     "SUMMARY_MEASURES",
     "align_to_reference",
+    "cached_run",
     "compute_run",
     "display_indices",
     "failure_message",
@@ -219,6 +220,11 @@ def failure_message(error):
         return str(error)
     logger.error("computation failed", exc_info=error)
     return f"Internal error ({type(error).__name__}); the server log has the details."
+
+
+def cached_run(results, run):
+    """The explore run's full result from the cache (all points), or None if it has been evicted."""
+    return results.get(make_request(**run["request"]))  # same key after the JSON round trip
 
 
 def result_summary(result):
