@@ -200,8 +200,9 @@ def _card_text(mean, median):
     """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
     if mean is None:  # not computed (a quadratic measure on a large input; the message says so)
         return [html.Span(NO_RESULT, className="card-mean"), html.Span("not computed", className="card-median")]
-    return [html.Span(f"{mean:.4f}", className="card-mean"),
-            html.Span("" if median is None else f"median {median:.4f}", className="card-median")]
+    # Four significant digits: GP's R_N of 2e-5 must not read as 0.0000.
+    return [html.Span(f"{mean:.4g}", className="card-mean"),
+            html.Span("" if median is None else f"median {median:.4g}", className="card-median")]
 
 
 def explore(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, algorithm,
@@ -228,7 +229,7 @@ def explore(results, uploads, report, dataset, size, noise, seed, dataset_values
     rows = slice(None) if drawn is None else drawn
     if landmarks is not None and drawn is not None:  # landmark rows among the drawn ones
         landmarks = {**landmarks, "indices": np.searchsorted(drawn, landmarks["indices"])}
-    subsample = "" if drawn is None else f"; {len(drawn)} drawn (a random subsample; the measures use all)"
+    subsample = "" if drawn is None else f" ({len(drawn)} drawn)"
     projected = "" if dimensions <= 3 else f", first 3 of {dimensions} dimensions by PCA"
     stored = {
         **{key: result[key][rows] for key in ("drawn_X", "Y", "truth")},
@@ -239,7 +240,9 @@ def explore(results, uploads, report, dataset, size, noise, seed, dataset_values
         "output_title": f"Output: {entry.label}, k = {n_neighbors} ({scale.replace('_', ' ')})",
         "revision": f"{dataset}|{size}|{noise}|{seed}|{algorithm}|{n_neighbors}|{output_scale}|{refine_iterations}",
     }
-    notes = " ".join(result["notes"])
+    notes = " ".join([*result["notes"], *([] if drawn is None else [
+        f"The views draw {len(drawn)} of the {n_samples} points (a seeded random subsample, NIEQA's landmarks "
+        "included); every number uses all of them."])])
     seconds = f"{result['seconds']:.2f} s" + (" (cached)" if cached else "")
     # What the hover, click and selection callbacks need to find a drawn point's row in the cached run.
     run = {"request": request, "image_shape": result["image_shape"], "points": drawn}
@@ -397,7 +400,7 @@ def _summary_text(mean, median):
     """"mean / median" of a per-point measure, the value of a global one, a dash if not computed."""
     if mean is None:
         return NO_RESULT
-    return f"{mean:.4f}" if median is None else f"{mean:.4f} / {median:.4f}"
+    return f"{mean:.4g}" if median is None else f"{mean:.4g} / {median:.4g}"
 
 
 def compare(results, uploads, report, dataset, size, noise, seed, dataset_values, dataset_ids, upload, n_neighbors,
