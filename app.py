@@ -1,31 +1,78 @@
 """Procrustes Lab: the Dash app. Builds the app, sets the layout, registers the callbacks, runs.
 
 Run ``python app.py`` (``--host``/``--port`` or ``PROCRUSTES_HOST``/``PROCRUSTES_PORT`` to override
-127.0.0.1:8050). Everything is embedded: no external service is needed.
+127.0.0.1:8050). By default everything is embedded: background jobs run in processes forked by the
+server. With ``REDIS_URL`` set (or ``--backend celery``) they run on Celery workers instead, started
+with ``celery -A worker worker`` (see :mod:`worker`).
+
+Configuration (environment):
+
+- ``PROCRUSTES_CACHE_DIR``: where results (and the embedded manager's hand-over) live; default ``./cache``.
+- ``REDIS_URL``: Redis for Celery mode (broker and result backend); selects Celery mode when set.
+- ``PROCRUSTES_MAX_REQUEST_MB``: the largest request body the server accepts, in MiB (default 80,
+  room for a 50 MB upload base64-encoded in a callback); larger requests get HTTP 413.
+- ``PROCRUSTES_SECRET_KEY``: the Flask secret, which also signs background-job handles. Set it when
+  several web processes serve one site in Celery mode (see the README).
 """
 
 import argparse
+import math
 import os
 
 from dash import Dash
 
 from components.callbacks import register_callbacks
-from components.jobs import ResultCache, cache_directory, make_background_manager
+from components.jobs import ResultCache, cache_directory, make_background_manager, make_celery_app
 from components.layout import make_layout
 
+__all__ = ["DEFAULT_MAX_REQUEST_MB", "create_app", "main", "max_request_bytes"]
 
-def create_app(cache_dir=None):
-    """A new Dash app with the Procrustes Lab layout (used by ``main`` and by the browser tests).
+DEFAULT_MAX_REQUEST_MB = 80
+BACKENDS = ("diskcache", "celery")
+
+
+def max_request_bytes(megabytes=None):
+    """The request size cap in bytes: ``megabytes`` MiB, else ``$PROCRUSTES_MAX_REQUEST_MB``, else 80.
+
+    Raises
+    ------
+    ValueError
+        If the value is not a positive number.
+    """
+    value = megabytes if megabytes is not None else os.environ.get("PROCRUSTES_MAX_REQUEST_MB", DEFAULT_MAX_REQUEST_MB)
+    message = f"PROCRUSTES_MAX_REQUEST_MB must be a positive number of MiB; got {value!r}."
+    try:
+        size = float(value)
+    except (TypeError, ValueError) as error:
+        raise ValueError(message) from error
+    if not (math.isfinite(size) and size > 0):
+        raise ValueError(message)
+    return int(size * 2**20)
+
+
+def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
+    """A new Dash app with the Procrustes Lab layout (used by ``main``, the worker and the browser tests).
 
     Parameters
     ----------
     cache_dir : path-like, optional
         Where background jobs and cached results live (default ``$PROCRUSTES_CACHE_DIR`` or
         ``./cache``); the browser tests give each app its own.
+    celery_app : celery.Celery, optional
+        Run background jobs on this Celery app's workers (see :func:`components.jobs.make_celery_app`)
+        instead of processes forked by the server.
+    max_request_mb : float, optional
+        Request size cap in MiB (see :func:`max_request_bytes`).
     """
     directory = cache_directory(cache_dir)
     app = Dash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
-               background_callback_manager=make_background_manager(directory))
+               background_callback_manager=make_background_manager(directory, celery_app))
+    # Flask answers a larger body with 413 before any callback reads it.
+    app.server.config["MAX_CONTENT_LENGTH"] = max_request_bytes(max_request_mb)
+    if os.environ.get("PROCRUSTES_SECRET_KEY"):
+        # Dash signs job handles with it; without one, each web process takes a secret stored in
+        # the manager's store, which Celery's Redis backend expires after a day (result_expires).
+        app.server.secret_key = os.environ["PROCRUSTES_SECRET_KEY"]
     app.layout = make_layout
     register_callbacks(app, ResultCache(directory / "results"))
     return app
@@ -35,9 +82,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default=os.environ.get("PROCRUSTES_HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PROCRUSTES_PORT", "8050")))
+    parser.add_argument("--backend", choices=BACKENDS, default="celery" if os.environ.get("REDIS_URL") else "diskcache",
+                        help="where background jobs run: processes of this server (diskcache, the default) or "
+                             "Celery workers on $REDIS_URL (celery, the default when REDIS_URL is set)")
     parser.add_argument("--debug", action="store_true", help="Dash dev tools and reloader (never on a shared host)")
     args = parser.parse_args(argv)
-    create_app().run(host=args.host, port=args.port, debug=args.debug)
+    celery_app = None
+    if args.backend == "celery":
+        try:
+            celery_app = make_celery_app()
+        except ValueError as error:
+            parser.error(str(error))
+    create_app(celery_app=celery_app).run(host=args.host, port=args.port, debug=args.debug)
 
 
 if __name__ == "__main__":

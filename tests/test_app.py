@@ -1,0 +1,119 @@
+"""The server's configuration: where it listens, debug, the background manager, the request size cap."""
+
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+
+import pytest
+import requests
+from dash.testing.wait import until
+from dash import CeleryManager, Dash, DiskcacheManager
+
+import app as app_module
+from app import create_app, main, max_request_bytes
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+MiB = 2**20
+
+
+@pytest.fixture
+def launched(monkeypatch, tmp_path):
+    """``launched(argv)``: run ``main(argv)`` without serving; return Dash.run's arguments and the manager."""
+    for name in ("PROCRUSTES_HOST", "PROCRUSTES_PORT", "REDIS_URL", "PROCRUSTES_MAX_REQUEST_MB",
+                 "PROCRUSTES_SECRET_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PROCRUSTES_CACHE_DIR", str(tmp_path))
+    record, make_background_manager = {}, app_module.make_background_manager
+
+    def make_manager(directory, celery_app=None):
+        record["manager"] = manager = make_background_manager(directory, celery_app)
+        return manager
+
+    monkeypatch.setattr(app_module, "make_background_manager", make_manager)
+    monkeypatch.setattr(Dash, "run", lambda self, **options: record.update(options, server=self.server))
+
+    def launch(argv):
+        main(argv)
+        return record
+
+    return launch
+
+
+def test_by_default_it_listens_on_localhost_without_debug_and_embeds_its_jobs(launched):
+    record = launched([])
+    assert (record["host"], record["port"], record["debug"]) == ("127.0.0.1", 8050, False)
+    assert isinstance(record["manager"], DiskcacheManager)
+    assert record["server"].config["MAX_CONTENT_LENGTH"] == 80 * MiB
+
+
+def test_host_port_and_debug_are_asked_for_explicitly(launched, monkeypatch):
+    monkeypatch.setenv("PROCRUSTES_HOST", "0.0.0.0")
+    monkeypatch.setenv("PROCRUSTES_PORT", "8123")
+    assert (launched([])["host"], launched([])["port"]) == ("0.0.0.0", 8123)
+    record = launched(["--host", "10.0.0.7", "--port", "9000", "--debug"])
+    assert (record["host"], record["port"], record["debug"]) == ("10.0.0.7", 9000, True)
+
+
+def test_redis_url_selects_celery_mode_and_diskcache_can_still_be_chosen(launched, monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6399/0")  # nothing is sent before a job starts
+    manager = launched([])["manager"]
+    assert isinstance(manager, CeleryManager)
+    assert manager.handle.conf.broker_url == manager.handle.conf.result_backend == "redis://127.0.0.1:6399/0"
+    assert isinstance(launched(["--backend", "diskcache"])["manager"], DiskcacheManager)
+
+
+def test_celery_mode_without_redis_url_names_the_fix(launched, capsys):
+    with pytest.raises(SystemExit) as stop:
+        launched(["--backend", "celery"])
+    assert stop.value.code == 2
+    assert "set REDIS_URL (e.g. redis://127.0.0.1:6379/0)" in capsys.readouterr().err
+
+
+def test_secret_key_comes_from_the_environment(launched, monkeypatch):
+    assert not launched([])["server"].secret_key
+    monkeypatch.setenv("PROCRUSTES_SECRET_KEY", "shared by every web process")
+    assert launched([])["server"].secret_key == "shared by every web process"
+
+
+def test_request_cap_follows_the_environment_and_refuses_nonsense(monkeypatch):
+    monkeypatch.setenv("PROCRUSTES_MAX_REQUEST_MB", "2.5")
+    assert max_request_bytes() == int(2.5 * MiB)
+    assert max_request_bytes(1) == MiB  # an explicit value wins
+    for bad in ("eighty", "0", "-3", "nan", "inf"):
+        monkeypatch.setenv("PROCRUSTES_MAX_REQUEST_MB", bad)
+        with pytest.raises(ValueError, match=f"must be a positive number of MiB; got '{bad}'"):
+            max_request_bytes()
+
+
+def test_an_oversize_request_gets_413_and_the_server_keeps_serving(tmp_path):
+    """``python app.py`` as a user starts it, with a 1 MiB cap from the environment."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {**os.environ, "PROCRUSTES_CACHE_DIR": str(tmp_path), "PROCRUSTES_MAX_REQUEST_MB": "1"}
+    environment.pop("REDIS_URL", None)
+    log = tmp_path / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, env=environment,
+                                  stdout=output, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+
+    def answers():
+        assert server.poll() is None, f"the server exited:\n{log.read_text()}"
+        try:
+            return requests.get(url, timeout=10).status_code == 200
+        except requests.ConnectionError:
+            return False
+
+    try:
+        until(answers, timeout=120)
+        oversize = requests.post(f"{url}/_dash-update-component", data=b"x" * (2 * MiB),
+                                 headers={"Content-Type": "application/json"}, timeout=60)
+        assert oversize.status_code == 413
+        layout = requests.get(f"{url}/_dash-layout", timeout=60)
+        assert layout.status_code == 200 and "Procrustes Lab" in layout.text
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
