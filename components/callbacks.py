@@ -55,7 +55,9 @@ DATASET_INPUTS = (
     Input(ids.DATASET_SEED, "value"),
     Input({"type": "dataset-param", "owner": ALL, "index": ALL}, "value"),
     State({"type": "dataset-param", "owner": ALL, "index": ALL}, "id"),
-    Input(ids.UPLOAD_STORE, "data"),
+    # A State: the session store announces its data when the page loads, which would start the run
+    # twice; choosing an upload sets the data-set menu too, and that triggers the run.
+    State(ids.UPLOAD_STORE, "data"),
 )
 DATASET_STATES = tuple(State(i.component_id, i.component_property) for i in DATASET_INPUTS)
 # The explore run's inputs.

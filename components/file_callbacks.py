@@ -29,10 +29,10 @@ FIGURES = ((ids.INPUT_GRAPH, "input"), (ids.OUTPUT_GRAPH, "output"), (ids.INSPEC
 
 def dataset_menu(upload):
     """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
+    if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
+        return no_update
     options = [{"label": entry.label, "value": entry.name} for entry in datasets.specs()]
-    if upload:
-        options.append({"label": f"Your file: {upload['filename']}", "value": UPLOAD})
-    return options
+    return [*options, {"label": f"Your file: {upload['filename']}", "value": UPLOAD}]
 
 
 def _upload_failure(error):
