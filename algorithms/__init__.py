@@ -1,19 +1,21 @@
 """Manifold-embedding algorithms behind one registry and one entry point, :func:`embed`.
 
 Each algorithm returns its authors' output scale and says which in its registry entry (SPEC §2):
-isometric (PCA, classical MDS, Isomap), normalized (LLE, MLLE, Laplacian eigenmaps: unit variance;
-LTSA, HLLE: unit norm; diffusion maps: diffusion coordinates) or t-SNE's own. ``embed(...,
-output_scale=...)`` rescales any of them uniformly (:data:`RESCALE_OPTIONS`). Failures a user can
-act on are typed (:mod:`algorithms.errors`). The Procrustes algorithms of GR §4, greedy
-Procrustes (``gp``) and Procrustes subspace alignment (``psa``), minimize R directly; :func:`refine`
-(GR §4.4) improves any embedding, and both are also scikit-learn estimators. No module here imports
-dash or plotly.
+isometric (PCA, classical MDS, Isomap, and Landmark Isomap for samples too large for Isomap),
+normalized (LLE, MLLE, Laplacian eigenmaps: unit variance; LTSA, HLLE: unit norm; diffusion maps:
+diffusion coordinates) or t-SNE's own. ``embed(..., output_scale=...)`` rescales any of them
+uniformly (:data:`RESCALE_OPTIONS`). Failures a user can act on are typed (:mod:`algorithms.errors`).
+The Procrustes algorithms of GR §4, greedy Procrustes (``gp``) and Procrustes subspace alignment
+(``psa``), minimize R directly; :func:`refine` (GR §4.4) improves any embedding, and both are also
+scikit-learn estimators. No module here imports dash or plotly.
 """
 
 from measures.errors import DisconnectedGraphError, EmbeddingError, SolverError
 
 # Importing the algorithm modules registers them, in this (display) order.
-from . import pca, isomap, mds, locally_linear, laplacian, diffusion_maps, tsne, gp, psa  # noqa: F401  isort: skip
+from . import (  # noqa: F401  isort: skip
+    pca, isomap, landmark_isomap, mds, locally_linear, laplacian, diffusion_maps, tsne, gp, psa,
+)
 from .embedding import embed
 from .longrun import Cancelled
 from .procrustes_estimators import GreedyProcrustes, ProcrustesSubspaceAlignment

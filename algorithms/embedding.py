@@ -34,7 +34,8 @@ def _check_int(value, name, low, high, hint):
 
 
 def _check_sample_limit(entry, n_samples):
-    """Refuse ``n_samples`` above the entry's ``max_samples``, saying what its dense step would take."""
+    """Refuse ``n_samples`` above the entry's ``max_samples``, saying what its dense step would take and
+    naming the entry's scalable ``alternative`` if it has one."""
     if entry.max_samples is None or n_samples <= entry.max_samples:
         return
     if entry.dense_bytes is None:
@@ -43,8 +44,12 @@ def _check_sample_limit(entry, n_samples):
         needed = entry.dense_bytes(n_samples)
         reason = (f"its dense n x n step would take {format_bytes(needed)} at n = {n_samples}, "
                   f"{format_bytes(entry.dense_bytes(entry.max_samples))} at the limit")
+    fix = "Use fewer points."
+    if entry.alternative is not None:
+        fix = (f"Use fewer points, or {spec(entry.alternative).label} (algorithm {entry.alternative!r}), "
+               "which has no n x n step.")
     raise SampleLimitError(f"{entry.label} is limited to {entry.max_samples} points here ({reason}); "
-                           f"got {n_samples}. Use fewer points.", n_samples, entry.max_samples, needed)
+                           f"got {n_samples}. {fix}", n_samples, entry.max_samples, needed, entry.alternative)
 
 
 def _check_distinct(X):
@@ -116,7 +121,8 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
     TooFewNeighborsError
         k below the method's bound for this d (HLLE: k > d(d+3)/2).
     SampleLimitError
-        n above the method's limit (a dense n x n step); the message states the memory it needs.
+        n above the method's limit (a dense n x n step); the message states the memory it needs and
+        names the scalable alternative where there is one (Isomap: Landmark Isomap).
     DuplicatePointsError
         Repeated rows in X; the message gives their number and the first one.
     DisconnectedGraphError

@@ -66,11 +66,15 @@ class SampleLimitError(EmbeddingError):
     n_samples, max_samples : int
     bytes_needed : int or None
         Memory the dense step would take at ``n_samples``, when the method states it.
+    alternative : str or None
+        Registry name of a method that scales to this n (the refused entry's ``alternative``),
+        which the message names too.
     """
 
-    def __init__(self, message, n_samples, max_samples, bytes_needed=None):
+    def __init__(self, message, n_samples, max_samples, bytes_needed=None, alternative=None):
         super().__init__(message)
         self.n_samples, self.max_samples, self.bytes_needed = n_samples, max_samples, bytes_needed
+        self.alternative = alternative
 
 
 class ConvergenceError(SolverError):

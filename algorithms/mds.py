@@ -9,7 +9,7 @@ References
 
 from scipy.spatial.distance import cdist
 
-from .isomap import classical_scaling, dense_matrix_bytes
+from .isomap import ISOMAP_MAX_SAMPLES, classical_scaling, dense_matrix_bytes
 from .registry import AlgorithmSpec, register
 
 __all__ = ["classical_mds"]
@@ -62,6 +62,7 @@ register(AlgorithmSpec(
     citation="Torgerson (1952); lecture (classical scaling)",
     description="Classical scaling of all pairwise Euclidean distances; for a point cloud it equals PCA.",
     uses_neighbors=False,
-    max_samples=20_000,
+    max_samples=ISOMAP_MAX_SAMPLES,
     dense_bytes=dense_matrix_bytes,
+    alternative="pca",
 ))

@@ -77,6 +77,10 @@ class AlgorithmSpec:
     dense_bytes : callable or None
         ``dense_bytes(n_samples) -> int``: memory of the method's dense n x n step, stated when
         ``max_samples`` refuses an input.
+    alternative : str or None
+        Registry name of the method to suggest when ``max_samples`` refuses an input: one that
+        gives the same kind of embedding without the dense n x n step (Isomap: Landmark Isomap;
+        classical MDS: PCA). Named in the refusal's message and carried by the error.
     """
 
     name: str
@@ -93,6 +97,7 @@ class AlgorithmSpec:
     reports_progress: bool = False
     too_few_neighbors: object = None
     dense_bytes: object = None
+    alternative: str = None
 
     def __post_init__(self):
         if self.output not in OUTPUTS or self.output_scale not in OUTPUT_SCALES:

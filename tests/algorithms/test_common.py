@@ -34,6 +34,7 @@ SMALL_SAMPLE_PARAMETERS = {"tsne": {"perplexity": 10.0}}
 # t-SNE's own layout are their authors' outputs, neither a normalization nor isometric.
 SPEC_OUTPUT_SCALES = {
     "pca": "isometric", "isomap": "isometric", "mds": "isometric", "gp": "isometric", "psa": "isometric",
+    "landmark_isomap": "isometric",  # Isomap's, by de Silva & Tenenbaum's construction (SPEC §2 predates it)
     "lle": "unit_variance", "mlle": "unit_variance", "laplacian": "unit_variance",
     "ltsa": "unit_norm", "hlle": "unit_norm", "diffusion_maps": "diffusion", "tsne": "tsne",
 }
@@ -259,10 +260,14 @@ def test_sample_limit_is_enforced(name, replace_entry):
 
     X = datasets.load("strip", 51, seed=0).X
     entry = replace_entry(name, max_samples=50)
+    fix = (r"Use fewer points\." if entry.alternative is None else
+           rf"Use fewer points, or {re.escape(algorithms.spec(entry.alternative).label)} \(algorithm "
+           rf"'{entry.alternative}'\), which has no n x n step\.")
     with pytest.raises(SampleLimitError, match=rf"{re.escape(entry.label)} is limited to 50 points here .*"
-                                               r"got 51\. Use fewer points\.") as caught:
+                                               rf"got 51\. {fix}") as caught:
         algorithms.embed(name, X, n_neighbors=K)
     assert (caught.value.n_samples, caught.value.max_samples) == (51, 50)
+    assert caught.value.alternative == entry.alternative
     if entry.dense_bytes is not None:  # the message states the memory the dense step would need
         assert caught.value.bytes_needed == entry.dense_bytes(51)
         assert f"would take {format_bytes(entry.dense_bytes(51))} at n = 51" in str(caught.value)
@@ -301,8 +306,16 @@ def test_registry_lists_each_name_once_in_order():
     assert [entry.name for entry in algorithms.specs()] == NAMES
     assert len(set(NAMES)) == len(NAMES)
     # Display order of __init__: linear and isometric methods, then the normalized ones, then t-SNE.
-    assert NAMES[:10] == ["pca", "isomap", "mds", "lle", "mlle", "hlle", "ltsa", "laplacian", "diffusion_maps",
-                          "tsne"]
+    assert NAMES[:11] == ["pca", "isomap", "landmark_isomap", "mds", "lle", "mlle", "hlle", "ltsa", "laplacian",
+                          "diffusion_maps", "tsne"]
+
+
+@pytest.mark.parametrize("name", [entry.name for entry in algorithms.specs() if entry.alternative is not None])
+def test_alternative_is_a_registered_method_of_the_same_kind_without_the_limit(name):
+    entry = algorithms.spec(name)
+    alternative = algorithms.spec(entry.alternative)
+    assert alternative.output == entry.output and alternative.name != name
+    assert alternative.max_samples is None or alternative.max_samples > entry.max_samples
 
 
 def test_registering_a_name_twice_is_refused():

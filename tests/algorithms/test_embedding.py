@@ -188,20 +188,31 @@ def test_k_below_the_minimum_is_a_typed_error_with_the_generic_message(points):
 
 def test_sample_limit_states_the_memory_the_dense_step_needs(replace_entry):
     X = datasets.load("swissroll", 300, seed=0).X
-    replace_entry("isomap", max_samples=200)
+    replace_entry("isomap", max_samples=200, alternative=None)
     # Isomap's geodesic matrix: 8 n² bytes, 720 kB at n = 300 and 320 kB at the limit.
     with pytest.raises(SampleLimitError, match=r"^Isomap is limited to 200 points here \(its dense n x n step would take "
                                                r"720.0 kB at n = 300, 320.0 kB at the limit\); got 300\. Use fewer "
                                                r"points\.$") as caught:
         algorithms.embed("isomap", X, n_neighbors=8)
     assert caught.value.bytes_needed == 8 * 300**2
+    assert caught.value.alternative is None
+
+
+def test_sample_limit_names_the_entrys_scalable_alternative(replace_entry):
+    X = datasets.load("swissroll", 300, seed=0).X
+    replace_entry("lle", max_samples=200, alternative="laplacian")
+    with pytest.raises(SampleLimitError, match=r"; got 300\. Use fewer points, or Laplacian eigenmaps \(algorithm "
+                                               r"'laplacian'\), which has no n x n step\.$") as caught:
+        algorithms.embed("lle", X, n_neighbors=8)
+    assert caught.value.alternative == "laplacian"
 
 
 def test_isomap_refuses_large_n_stating_gigabytes():
     # The real limit, checked before any work: no 7 GB matrix is allocated to find out.
     X = np.zeros((30_000, 3))
     with pytest.raises(SampleLimitError, match=r"Isomap is limited to 20000 points here \(its dense n x n step would "
-                                               r"take 7.2 GB at n = 30000, 3.2 GB at the limit\); got 30000"):
+                                               r"take 7.2 GB at n = 30000, 3.2 GB at the limit\); got 30000\. Use "
+                                               r"fewer points, or Landmark Isomap \(algorithm 'landmark_isomap'\)"):
         algorithms.embed("isomap", X, n_neighbors=8)
 
 

@@ -3,6 +3,7 @@ flat data, where it is exact in the limit (graph geodesics tend to Euclidean dis
 
 import numpy as np
 import pytest
+from scipy.sparse.csgraph import shortest_path
 from scipy.sparse.linalg import ArpackNoConvergence
 from scipy.spatial import procrustes as scipy_procrustes
 from scipy.spatial.distance import cdist
@@ -117,3 +118,13 @@ def test_isomap_coordinates_are_nested_across_dimensions(small_roll):
     one, two, three = (algorithms.embed("isomap", small_roll.X, n_neighbors=8, n_components=d) for d in (1, 2, 3))
     np.testing.assert_allclose(one[:, 0], two[:, 0], atol=1e-10)
     np.testing.assert_allclose(three[:, :2], two, atol=1e-10)
+
+
+def test_two_way_graph_stores_both_directions_and_keeps_the_geodesics(small_roll):
+    neighbors = measures.nearest_neighbors(small_roll.X, 8)
+    one_way = measures.geodesic_graph(small_roll.X, neighbors)
+    graph = measures.geodesic_graph(small_roll.X, neighbors, both_directions=True)
+    assert (graph != graph.T).nnz == 0
+    assert graph.nnz > one_way.nnz  # the one-way graph lacks the reverse of non-mutual edges
+    np.testing.assert_array_equal(shortest_path(graph, method="D", directed=True),
+                                  shortest_path(one_way, method="D", directed=False))
