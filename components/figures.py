@@ -418,8 +418,8 @@ def inspector_figure(view):
         figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=12)
-    figure.update_layout(plot_bgcolor="white", height=360, margin=dict(l=30, r=10, t=50, b=40),
-                         legend=dict(orientation="h", x=1, xanchor="right", y=1.16))
+    figure.update_layout(plot_bgcolor="white", height=380, margin=dict(l=30, r=10, t=50, b=70),
+                         legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.22))
     figure.update_xaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 1")
     figure.update_yaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 2", col=1)
     return figure
