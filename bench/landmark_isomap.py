@@ -17,7 +17,6 @@ and, at n = 5 000, the Procrustes disparity between the two embeddings.
 Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
 
-import argparse
 import os
 import pathlib
 import sys
@@ -29,7 +28,7 @@ from scipy.spatial import procrustes as procrustes_disparity  # noqa: E402
 
 import algorithms  # noqa: E402
 import datasets  # noqa: E402
-from bench.harness import SLOW_SECONDS, Row, format_table, measure  # noqa: E402
+from bench.harness import SLOW_SECONDS, Row, measure, run_standalone  # noqa: E402
 from measures import procrustes  # noqa: E402
 
 SUITE = "landmark_isomap"
@@ -65,12 +64,9 @@ def rows(quick=False):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="n <= 20 000, one timed run")
-    args = parser.parse_args(argv)
-    print(format_table(rows(quick=args.quick),
-                       title=f"{SUITE}: algorithms.embed on the swiss roll (seed 0); {os.cpu_count()} CPU(s), "
-                             f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} at start"))
+    run_standalone(rows, f"{SUITE}: algorithms.embed on the swiss roll (seed 0); {os.cpu_count()} CPU(s), load average "
+                         f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at start", "n <= 20 000, one timed run",
+                   argv)
 
 
 if __name__ == "__main__":

@@ -1,42 +1,76 @@
-"""Time a k sweep through the result cache: first run (computed) and repeat (served from disk).
+"""Time a k sweep through the result cache: computed (fresh cache) and repeated (served from disk).
 
-Run ``python bench/sweep.py``. Five algorithms x k in {6, 9, 12, 15, 18} on the 1 600-point swiss
-roll, as the dashboard's Sweep tab runs it (components.callbacks.sweep), in a fresh cache folder.
+Five algorithms x k in {6, 9, 12, 15, 18} on the 1 600-point swiss roll, as the dashboard's Sweep tab
+runs it (``components.callbacks.sweep``, without Dash). The computed sweep gets a new, empty cache
+folder for every call (timed once: it takes tens of seconds); the repeat reads the folder the first
+(traced) computed sweep filled, and its baseline is the computed sweep of the same run.
+``rows(quick=True)``: two algorithms, k in {6, 9, 12}, one timed run. Run from the repo root:
+
+    python bench/sweep.py [--quick]       (or: python -m bench.sweep; all suites: python -m bench)
+
+Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
 
+import inspect
 import pathlib
-import statistics
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.harness import Row, measure, run_standalone  # noqa: E402
 from components.callbacks import sweep  # noqa: E402
 from components.jobs import ResultCache  # noqa: E402
 
+SUITE = "sweep"
+N_SAMPLES = 1600
 ALGORITHMS = ["pca", "isomap", "lle", "ltsa", "laplacian"]
+K_RANGE, K_STEP = [6, 18], 3
+QUICK = (["pca", "isomap"], [6, 12])
 
 
-def timed_sweep(results):
-    started = time.perf_counter()
-    rows, message = sweep(results, lambda fraction, stage: None, "swissroll", 1600, 0.0, 0, [], [],
-                          ALGORITHMS, [6, 18], 3)
-    return time.perf_counter() - started, message
+def run_sweep(results, chosen_algorithms, k_range):
+    """``(rows, message)`` of one sweep on the swiss roll through ``results``, progress discarded.
+
+    The callback's work function is called by parameter name (its signature grows with the app: an
+    upload store, the uploaded file); a new parameter without a default is named in the error.
+    """
+    values = {"results": results, "uploads": None, "report": lambda fraction, stage: None, "dataset": "swissroll",
+              "size": N_SAMPLES, "noise": 0.0, "seed": 0, "dataset_values": [], "dataset_ids": [], "upload": None,
+              "chosen_algorithms": chosen_algorithms, "k_range": k_range, "k_step": K_STEP}
+    parameters = inspect.signature(sweep).parameters
+    unknown = [name for name, parameter in parameters.items()
+               if name not in values and parameter.default is inspect.Parameter.empty]
+    if unknown:
+        raise TypeError(f"components.callbacks.sweep now also takes {unknown}; give them values in bench/sweep.py")
+    return sweep(**{name: value for name, value in values.items() if name in parameters})
 
 
-def main():
-    first, repeats = [], []
-    for _ in range(3):
-        with tempfile.TemporaryDirectory() as folder:
-            results = ResultCache(folder)
-            seconds, message = timed_sweep(results)
-            first.append(seconds)
-            repeats.extend(timed_sweep(results)[0] for _ in range(3))
-    print(f"sweep of {len(ALGORITHMS)} algorithms x 5 k, swiss roll n = 1600 ({message})")
-    print(f"  first run (computed):  median {statistics.median(first):7.3f} s  [min {min(first):.3f}]")
-    print(f"  repeat (from cache):   median {statistics.median(repeats):7.3f} s  [min {min(repeats):.3f}]")
-    print(f"  ratio first/repeat:    {statistics.median(first) / statistics.median(repeats):7.1f}x")
+def rows(quick=False):
+    """The computed sweep, then the cached repeat against it."""
+    chosen_algorithms, k_range = QUICK if quick else (ALGORITHMS, K_RANGE)
+    cells = len(chosen_algorithms) * len(range(k_range[0], k_range[1] + 1, K_STEP))
+    item = f"sweep {len(chosen_algorithms)} algorithms x {cells // len(chosen_algorithms)} k ({cells} runs)"
+    with tempfile.TemporaryDirectory() as parent:
+        caches = []
+
+        def computed_sweep():
+            # Each call gets a new, empty cache folder; the filled ones serve the cached repeat below.
+            caches.append(ResultCache(pathlib.Path(tempfile.mkdtemp(dir=parent))))
+            return run_sweep(caches[-1], chosen_algorithms, k_range)
+
+        computed = measure(computed_sweep, repeats=1)
+        cached = measure(lambda: run_sweep(caches[0], chosen_algorithms, k_range), repeats=1 if quick else 5)
+    return [
+        Row.from_timing(SUITE, f"{item}, computed (fresh cache)", N_SAMPLES, computed,
+                        note=f"{', '.join(chosen_algorithms)}; every run with all measures; {computed.result[1]}"),
+        Row.from_timing(SUITE, f"{item}, from the cache", N_SAMPLES, cached, baseline="same sweep computed",
+                        baseline_timing=computed, note=cached.result[1]),
+    ]
+
+
+def main(argv=None):
+    run_standalone(rows, f"{SUITE} (times in seconds)", "2 algorithms x 3 k, one timed run", argv)
 
 
 if __name__ == "__main__":

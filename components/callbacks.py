@@ -7,7 +7,11 @@ cancel) whose computations go through the app's :class:`components.jobs.ResultCa
 """
 
 import functools
+import logging
+import math
+import time
 
+import diskcache
 import numpy as np
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, html, no_update
 
@@ -46,6 +50,8 @@ from .presets import preset
 from .file_callbacks import register_file_callbacks
 from .uploads import UPLOAD, UploadStore
 from .urlstate import decode_state, encode_state, owned_parameters
+
+logger = logging.getLogger(__name__)
 
 NO_RESULT = "—"
 DATASET_INPUTS = (
@@ -475,6 +481,16 @@ def show_job_state(running):
     return ("job running" if running else "job idle"), not running
 
 
+# Dash keys a job's hand-over entry by the callback's arguments: two pages asking for the same run
+# shared one entry, the first poll consumed it and the other page waited forever (bench/load.py
+# found it). Every background callback therefore also reads the page's token, which its work never
+# sees; results are still shared, through the result cache.
+PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
+# Seconds between two progress writes of one job: GP and PSA report every step, and each write
+# goes to the store every job and poll shares.
+PROGRESS_INTERVAL = 0.25
+
+
 def _job_options(job, *extra_running):
     """Background-callback options of ``job``: progress bar and label, cancel button, running flag.
 
@@ -494,9 +510,25 @@ def _job_options(job, *extra_running):
     )
 
 
-def _progress_reporter(set_progress):
-    """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box."""
-    return lambda fraction, stage: set_progress((str(int(100 * fraction)), stage))
+def _progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
+    """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box.
+
+    At most one write per ``interval`` seconds; a write that times out on a busy store is skipped,
+    never the run's failure.
+    """
+    last = [-math.inf]
+
+    def report(fraction, stage):
+        now = time.monotonic()
+        if now - last[0] < interval:
+            return
+        last[0] = now
+        try:
+            set_progress((str(int(100 * fraction)), stage))
+        except diskcache.Timeout:
+            logger.warning("progress update skipped: the job store is busy")
+
+    return report
 
 
 def _register_button_job(app, job, button, store, message, states, work):
@@ -510,12 +542,13 @@ def _register_button_job(app, job, button, store, message, states, work):
         Output(message, "children"),
         Input(button, "n_clicks"),
         *states,
+        PAGE_TOKEN_STATE,
         prevent_initial_call=True,
         **_job_options(job, (Output(button, "disabled"), True, False)),
     )
     def run_job(set_progress, _clicks, *inputs):
         try:
-            return work(_progress_reporter(set_progress), *inputs)
+            return work(_progress_reporter(set_progress), *inputs[:-1])
         except Exception as error:  # a bad control value: the message line says so, the server keeps serving
             return None, failure_message(error)
 
@@ -593,10 +626,11 @@ def register_callbacks(app, results, uploads=None):
         Output(ids.MESSAGE, "className"),
         *[Output(ids.card_value(name), "children") for name in (*CARD_MEASURES, TIME_CARD)],
         *RUN_INPUTS,
+        PAGE_TOKEN_STATE,
         **_job_options(ids.EXPLORE_JOB),
     )
     def run_explore(set_progress, *inputs):
-        return explore(results, uploads, _progress_reporter(set_progress), *inputs)
+        return explore(results, uploads, _progress_reporter(set_progress), *inputs[:-1])
 
     # Events on the points of either view, answered from the cached run (all its points): hover
     # shows an image data set's image, a click opens the inspector, a selection is summarized.

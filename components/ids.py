@@ -34,6 +34,9 @@ ALGORITHM_HELP = "algorithm-help"
 ALGORITHM_RESCALE = "algorithm-rescale"
 ALGORITHM_REFINE = "algorithm-refine"
 
+# A fresh token per page load, passed to every background job (see callbacks._job_options).
+PAGE_TOKEN = "page-token"
+
 # Page address: the URL holds the view's state; the stores carry a link's values to the controls.
 URL = "page-url"
 LINK_APPLIED = "page-link-applied"

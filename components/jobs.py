@@ -34,9 +34,11 @@ import logging
 import os
 import pathlib
 import sqlite3
+import threading
 import time
 
 import diskcache
+import psutil
 from celery import Celery
 from dash import CeleryManager, DiskcacheManager
 
@@ -276,6 +278,43 @@ class _CeleryManager(CeleryManager):
         return super().get_result(key, None)
 
 
+class _DiskcacheManager(DiskcacheManager):
+    """Dash's :class:`~dash.DiskcacheManager`, without two races of a job that ends during a poll.
+
+    Both lost a finished job's result under the load test of ``bench/load.py``:
+
+    - Dash checks that the job's process exists, then opens it: a job exiting in between raised
+      ``psutil.NoSuchProcess`` out of the poll (HTTP 500).
+    - A poll reads the result (not there yet), then asks whether the job runs: a job that stores
+      its result and exits in between reads as cancelled, and the page gets nothing. Such a job is
+      reported as running, so the next poll collects the result.
+    """
+
+    def __init__(self, cache):
+        super().__init__(cache)
+        self._polled = threading.local()  # the key the current poll read, per request thread
+
+    def terminate_job(self, job):
+        try:
+            super().terminate_job(job)
+        except psutil.NoSuchProcess:
+            pass
+
+    def get_result(self, key, job):
+        self._polled.key = key
+        return super().get_result(key, job)
+
+    def job_running(self, job):
+        key, self._polled.key = getattr(self._polled, "key", None), None
+        return super().job_running(job) or (key is not None and self.result_ready(key))
+
+
+# Dash's hand-over store is one SQLite database that every job writes progress and results to and
+# every poll reads; with 20 concurrent jobs single-file writes queued past diskcache's timeout. A
+# sharded store takes one lock per shard.
+HANDOVER_SHARDS = 8
+
+
 def make_background_manager(directory, celery_app=None):
     """Dash's background manager: on ``celery_app`` (Celery mode) or, by default, on disk under ``directory``.
 
@@ -283,4 +322,6 @@ def make_background_manager(directory, celery_app=None):
     """
     if celery_app is not None:
         return _CeleryManager(celery_app)
-    return DiskcacheManager(diskcache.Cache(str(pathlib.Path(directory) / "dash")))
+    # FanoutCache's default timeout (10 ms) makes a contended write fail silently: wait as Cache does.
+    return _DiskcacheManager(diskcache.FanoutCache(str(pathlib.Path(directory) / "dash"), shards=HANDOVER_SHARDS,
+                                                   timeout=60))

@@ -1,5 +1,7 @@
 """The page: control panel, headline cards, message line and the linked input/output views."""
 
+import uuid
+
 from dash import dcc, html
 
 import algorithms
@@ -301,6 +303,7 @@ def make_layout():
     """The whole page (a function, so each page load gets fresh components)."""
     return html.Div([
         dcc.Location(id=ids.URL, refresh=False),
+        dcc.Store(id=ids.PAGE_TOKEN, data=uuid.uuid4().hex),
         dcc.Download(id=ids.DOWNLOAD),
         dcc.Store(id=ids.LINK_APPLIED, data=False),
         dcc.Store(id=ids.LINK_DATASET),

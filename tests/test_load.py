@@ -1,0 +1,43 @@
+"""The reduced load test of issue 7: ``bench/load.py`` with 5 simulated users for 10 s.
+
+A real server (a subprocess on a loopback port) gets the requests the browser's Dash renderer
+would send: page loads, control changes, background jobs polled to their end, a job replaced while
+it runs, a sweep. Asserted: no server error, every user served, memory that stays bounded. Never
+a time (STYLE: speed lives in bench/; ``python bench/load.py`` prints the latencies).
+"""
+
+import pytest
+
+from bench.load import run_load_test
+
+USERS, SECONDS, GRACE = 5, 10.0, 120.0
+# Generous: the server process starts near 200 MiB and grows by a few tens while serving.
+RSS_GROWTH_BOUND_MIB = 300
+
+
+@pytest.fixture(scope="module")
+def report():
+    result = run_load_test(users=USERS, seconds=SECONDS, grace=GRACE, seed=0)
+    print(result)  # the figures, shown with pytest -s
+    return result
+
+
+def test_server_answers_without_errors(report):
+    assert report["errors"] == 0, str(report)
+    assert report["server_tracebacks"] == [], str(report)
+    assert report["client_errors"] == 0, str(report)
+
+
+def test_every_user_is_served_to_the_end(report):
+    assert report["client_failures"] == [] and report["stuck_users"] == 0, str(report)
+    assert report["counters"]["page loads"] >= USERS
+    # Each page load starts the explore job; none may be left unfinished within the grace period.
+    assert report["counters"].get("jobs completed", 0) >= USERS, str(report)
+    assert report["counters"].get("jobs abandoned at the deadline", 0) == 0, str(report)
+
+
+def test_server_memory_stays_bounded(report):
+    memory = report["memory_mib"]
+    assert memory["samples"] > 0
+    assert memory["server_end"] - memory["server_start"] < RSS_GROWTH_BOUND_MIB, str(report)
+    assert memory["server_peak"] - memory["server_start"] < 2 * RSS_GROWTH_BOUND_MIB, str(report)
