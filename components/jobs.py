@@ -279,26 +279,49 @@ class _CeleryManager(CeleryManager):
 
 
 class _DiskcacheManager(DiskcacheManager):
-    """Dash's :class:`~dash.DiskcacheManager`, without two races of a job that ends during a poll.
+    """Dash's :class:`~dash.DiskcacheManager`, without three races of a job that ends during a poll.
 
-    Both lost a finished job's result under the load test of ``bench/load.py``:
+    Each lost a finished job's result under the load test of ``bench/load.py``:
 
     - Dash checks that the job's process exists, then opens it: a job exiting in between raised
       ``psutil.NoSuchProcess`` out of the poll (HTTP 500).
     - A poll reads the result (not there yet), then asks whether the job runs: a job that stores
-      its result and exits in between reads as cancelled, and the page gets nothing. Such a job is
+      its result and exits in between read as cancelled, and the page got nothing. Such a job is
       reported as running, so the next poll collects the result.
+    - A job is its process id, and ids are reused (32 768 of them here): a late stop of a finished
+      job could kill a new job that got its id. A process is taken for the job only if it started
+      when the job did.
     """
 
     def __init__(self, cache):
         super().__init__(cache)
         self._polled = threading.local()  # the key the current poll read, per request thread
+        self._started = {}  # job id -> its process's start time
+
+    def call_job_fn(self, key, job_fn, args, context):
+        job = super().call_job_fn(key, job_fn, args, context)
+        try:
+            self._started[job] = psutil.Process(job).create_time()
+        except psutil.NoSuchProcess:  # already done: nothing of it to stop
+            pass
+        return job
+
+    def _is_current(self, job):
+        """Whether process ``job`` is the job started under that id (not a later process reusing it)."""
+        try:
+            return psutil.Process(job).create_time() == self._started.get(job)
+        except psutil.NoSuchProcess:
+            return False
 
     def terminate_job(self, job):
-        try:
-            super().terminate_job(job)
-        except psutil.NoSuchProcess:
-            pass
+        if job is None:
+            return
+        if self._is_current(int(job)):
+            try:
+                super().terminate_job(job)
+            except psutil.NoSuchProcess:
+                pass
+        self._started.pop(int(job), None)
 
     def get_result(self, key, job):
         self._polled.key = key
@@ -306,7 +329,8 @@ class _DiskcacheManager(DiskcacheManager):
 
     def job_running(self, job):
         key, self._polled.key = getattr(self._polled, "key", None), None
-        return super().job_running(job) or (key is not None and self.result_ready(key))
+        running = self._is_current(int(job)) and super().job_running(job)
+        return running or (key is not None and self.result_ready(key))
 
 
 # Dash's hand-over store is one SQLite database that every job writes progress and results to and

@@ -194,3 +194,41 @@ def test_a_process_killed_mid_computation_stores_nothing_and_the_next_call_recom
     assert cache.stats() == {"hits": 0, "computed": 1}
     assert cache.get_or_compute({"x": 5}, lambda request: "done") == ("done", False)
     assert cache.get_or_compute({"x": 1}, large_result)[1]  # the store the child had open is intact
+
+
+@pytest.fixture
+def manager(tmp_path):
+    return jobs.make_background_manager(tmp_path)
+
+
+@pytest.fixture
+def sleeper():
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    yield process
+    process.kill()
+    process.wait()
+
+
+def test_a_process_reusing_a_finished_job_s_id_is_never_stopped(manager, sleeper):
+    """Process ids are reused: a late stop of a finished job must leave a new process alone."""
+    import psutil
+
+    started = psutil.Process(sleeper.pid).create_time()
+    manager._started[sleeper.pid] = started - 5.0  # the job that had this id started earlier
+    manager.terminate_job(str(sleeper.pid))
+    assert sleeper.poll() is None and not manager.job_running(str(sleeper.pid))
+    manager._started[sleeper.pid] = started  # this process is the job: it is stopped
+    manager.terminate_job(str(sleeper.pid))
+    assert sleeper.wait(10) is not None
+
+
+def test_a_job_that_stored_its_result_and_exited_during_a_poll_reads_as_running(manager):
+    """A poll reads the result (absent), then the job stores it and exits: the poll must go on."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    manager._started[ended.pid] = 0.0
+    assert manager.get_result("key", str(ended.pid)) is manager.UNDEFINED
+    manager.handle.set("key", {"answer": 42})  # written by the job between the two checks
+    assert manager.job_running(str(ended.pid))
+    assert manager.get_result("key", str(ended.pid)) == {"answer": 42}
+    assert not manager.job_running(str(ended.pid))  # collected: the job is over
