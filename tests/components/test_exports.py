@@ -103,3 +103,16 @@ def test_an_uploaded_file_runs_like_its_points_and_its_content_is_in_the_key(tmp
     assert load_upload(store, upload).X.shape == (300, 3)
     with pytest.raises(measures.DatasetError, match="No uploaded file is chosen"):
         make_request(UPLOAD, None, 0.0, 0, {}, "isomap", 10, {})
+
+
+def test_every_figure_saves_in_the_chosen_format_under_the_run_s_name(run):
+    from components.file_callbacks import FIGURES, figure_configs
+
+    request, _ = run
+    configs = figure_configs({"request": request}, "svg")
+    assert len(configs) == len(FIGURES)
+    names = [config["toImageButtonOptions"]["filename"] for config in configs]
+    assert names[:2] == ["procrustes-lab_swissroll_isomap_k8_input", "procrustes-lab_swissroll_isomap_k8_output"]
+    assert {config["toImageButtonOptions"]["format"] for config in configs} == {"svg"}
+    assert figure_configs(None, "png")[0]["toImageButtonOptions"] == {"format": "png", "filename": "procrustes-lab_input",
+                                                                      "scale": 2}
