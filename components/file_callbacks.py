@@ -93,7 +93,7 @@ def export_run(results, _points_clicks, _config_clicks, run, search):
         text, filename = configuration_json(run["request"], decode_state(search))
         return dcc.send_string(text, filename)
     result = cached_run(results, run)
-    if result is None:  # evicted from the cache: nothing to write (the page says to run again on click)
+    if result is None:  # evicted from the cache since it was drawn: nothing to write until it is run again
         return no_update
     text, filename = points_csv(result, run["request"], dict(LOCAL_COLORINGS))
     return dcc.send_string(text, filename)
