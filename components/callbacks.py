@@ -7,11 +7,9 @@ cancel) whose computations go through the app's :class:`components.jobs.ResultCa
 """
 
 import functools
-import logging
 import math
 import time
 
-import diskcache
 import numpy as np
 from dash import ALL, ClientsideFunction, Input, Output, State, ctx, html, no_update
 
@@ -50,8 +48,6 @@ from .presets import preset
 from .file_callbacks import register_file_callbacks
 from .uploads import UPLOAD, UploadStore
 from .urlstate import decode_state, encode_state, owned_parameters
-
-logger = logging.getLogger(__name__)
 
 NO_RESULT = "—"
 DATASET_INPUTS = (
@@ -513,8 +509,7 @@ def _job_options(job, *extra_running):
 def _progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
     """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box.
 
-    At most one write per ``interval`` seconds; a write that times out on a busy store is skipped,
-    never the run's failure.
+    At most one write per ``interval`` seconds: every write goes to the store all jobs share.
     """
     last = [-math.inf]
 
@@ -523,10 +518,7 @@ def _progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
         if now - last[0] < interval:
             return
         last[0] = now
-        try:
-            set_progress((str(int(100 * fraction)), stage))
-        except diskcache.Timeout:
-            logger.warning("progress update skipped: the job store is busy")
+        set_progress((str(int(100 * fraction)), stage))
 
     return report
 

@@ -339,6 +339,19 @@ class _DiskcacheManager(DiskcacheManager):
 HANDOVER_SHARDS = 8
 
 
+class _HandoverCache(diskcache.FanoutCache):
+    """The hand-over store, whose writes wait for their shard instead of giving up.
+
+    A job writes its result once, with Dash's ``cache.set(key, value)``: under 20 concurrent jobs
+    that write timed out on the contended SQLite lock (``diskcache.Timeout``, the result lost, the
+    page left waiting), and a FanoutCache would drop it silently. ``retry=True`` retries until the
+    lock is free.
+    """
+
+    def set(self, key, value, expire=None, read=False, tag=None, retry=True):
+        return super().set(key, value, expire=expire, read=read, tag=tag, retry=retry)
+
+
 def make_background_manager(directory, celery_app=None):
     """Dash's background manager: on ``celery_app`` (Celery mode) or, by default, on disk under ``directory``.
 
@@ -346,6 +359,5 @@ def make_background_manager(directory, celery_app=None):
     """
     if celery_app is not None:
         return _CeleryManager(celery_app)
-    # FanoutCache's default timeout (10 ms) makes a contended write fail silently: wait as Cache does.
-    return _DiskcacheManager(diskcache.FanoutCache(str(pathlib.Path(directory) / "dash"), shards=HANDOVER_SHARDS,
-                                                   timeout=60))
+    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), shards=HANDOVER_SHARDS,
+                                            timeout=60))
