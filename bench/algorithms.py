@@ -16,7 +16,6 @@ they change what was timed, and so are R_N and R_C at k = 12.
 Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
 
-import os
 import pathlib
 import sys
 import warnings
@@ -64,9 +63,7 @@ def rows(quick=False):
 
 
 def main(argv=None):
-    run_standalone(rows, f"{SUITE}: algorithms.embed on the swiss roll (seed 0); {os.cpu_count()} CPU(s), load average "
-                         f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at start", "n = 1600 only, one timed run",
-                   argv)
+    run_standalone(rows, f"{SUITE}: algorithms.embed on the swiss roll (seed 0)", "n = 1600 only, one timed run", argv)
 
 
 if __name__ == "__main__":

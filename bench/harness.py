@@ -24,6 +24,7 @@ Nothing here asserts a time (STYLE: speed lives in bench/, tests never assert it
 
 import argparse
 import dataclasses
+import os
 import statistics
 import time
 import tracemalloc
@@ -263,13 +264,16 @@ def run_standalone(rows, title, quick_help, argv=None):
     rows : callable
         The suite's ``rows(quick=False)``.
     title : str
-        The table's title (and the command's description).
+        The table's title (and the command's description); the machine's CPU count and load
+        average at the start follow it (times on a shared machine need them).
     quick_help : str
         What ``--quick`` leaves out.
     """
     parser = argparse.ArgumentParser(description=title)
     parser.add_argument("--quick", action="store_true", help=quick_help)
     args = parser.parse_args(argv)
+    title = (f"{title}; {os.cpu_count()} CPU(s), load average "
+             f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at start")
     try:
         table = rows(quick=args.quick)
     except SuiteSkipped as skipped:

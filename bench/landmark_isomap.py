@@ -17,7 +17,6 @@ and, at n = 5 000, the Procrustes disparity between the two embeddings.
 Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
 
-import os
 import pathlib
 import sys
 
@@ -64,9 +63,7 @@ def rows(quick=False):
 
 
 def main(argv=None):
-    run_standalone(rows, f"{SUITE}: algorithms.embed on the swiss roll (seed 0); {os.cpu_count()} CPU(s), load average "
-                         f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} at start", "n <= 20 000, one timed run",
-                   argv)
+    run_standalone(rows, f"{SUITE}: algorithms.embed on the swiss roll (seed 0)", "n <= 20 000, one timed run", argv)
 
 
 if __name__ == "__main__":
