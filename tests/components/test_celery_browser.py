@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 import redis
 from dash.testing.wait import until
-from selenium.webdriver.common.keys import Keys
 
 import algorithms
 import datasets
@@ -28,6 +27,8 @@ import measures
 from app import create_app
 from components import ids
 from components.jobs import ResultCache, make_celery_app
+
+from .test_sweep_browser import show_sweep_tab
 
 # Celery 5.7's Redis backend still calls redis-py 8's deprecated ``setex``.
 pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated setex:DeprecationWarning")
@@ -151,15 +152,6 @@ def start_celery_app(dash_duo, celery_worker, redis_url):
         "the worker does not know the web app's tasks: the callbacks' source changed on disk after the worker "
         "started (edited while the tests ran?)")
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
-
-
-def show_sweep_tab(dash_duo, n_points):
-    box = dash_duo.find_element(f"#{ids.DATASET_SIZE}")
-    box.send_keys(Keys.CONTROL, "a")
-    box.send_keys(f"{n_points}\n")
-    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", f"n = {n_points}", timeout=WAIT)
-    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(2)").click()
-    dash_duo.wait_for_element(f"#{ids.SWEEP_RUN}", timeout=WAIT)
 
 
 def plotted_trace(dash_duo, graph_id, name):

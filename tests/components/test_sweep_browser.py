@@ -20,6 +20,11 @@ WAIT = 180  # a sweep of 25 runs on a busy 2-core machine
 def start_on_sweep_tab(dash_duo, tmp_path, n_points):
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    show_sweep_tab(dash_duo, n_points)
+
+
+def show_sweep_tab(dash_duo, n_points):
+    """Set the sample size to ``n_points``, wait for that run, then open the sweep tab."""
     box = dash_duo.find_element(f"#{ids.DATASET_SIZE}")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys(f"{n_points}\n")
