@@ -333,19 +333,12 @@ class _DiskcacheManager(DiskcacheManager):
         return running or (key is not None and self.result_ready(key))
 
 
-# Dash's hand-over store is one SQLite database that every job writes progress and results to and
-# every poll reads; with 20 concurrent jobs single-file writes queued past diskcache's timeout. A
-# sharded store takes one lock per shard.
-HANDOVER_SHARDS = 8
-
-
-class _HandoverCache(diskcache.FanoutCache):
-    """The hand-over store, whose writes wait for their shard instead of giving up.
+class _HandoverCache(diskcache.Cache):
+    """Dash's hand-over store (one SQLite database), whose writes wait for the lock instead of giving up.
 
     A job writes its result once, with Dash's ``cache.set(key, value)``: under 20 concurrent jobs
-    that write timed out on the contended SQLite lock (``diskcache.Timeout``, the result lost, the
-    page left waiting), and a FanoutCache would drop it silently. ``retry=True`` retries until the
-    lock is free.
+    that write timed out on the contended lock (``diskcache.Timeout``, the result lost, the page
+    left waiting). ``retry=True`` retries until the lock is free.
     """
 
     def set(self, key, value, expire=None, read=False, tag=None, retry=True):
@@ -359,5 +352,4 @@ def make_background_manager(directory, celery_app=None):
     """
     if celery_app is not None:
         return _CeleryManager(celery_app)
-    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), shards=HANDOVER_SHARDS,
-                                            timeout=60))
+    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash")))
