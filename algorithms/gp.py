@@ -18,9 +18,8 @@ import warnings
 
 import numpy as np
 
-from measures import DisconnectedGraphError, ProcrustesLabWarning, check_random_state, procrustes_rotation
+from measures import DisconnectedGraphError, ProcrustesLabWarning, centred_stack, check_random_state, procrustes_rotation
 from measures.chunks import chunk_slices
-from measures.procrustes import _centred_stack
 
 from .longrun import RunHooks
 from .refine import REFINE_ITERATIONS, REFINE_METHOD, _refine, refinement_parameters
@@ -76,7 +75,7 @@ def local_pca_bases(X, neighbors, n_components):
     q = X.shape[1]
     bases = np.empty((n_neighbourhoods, q, n_components))
     for part in chunk_slices(n_neighbourhoods, 8 * (2 * width * q + q * q)):
-        _, _, right = np.linalg.svd(_centred_stack(X, neighbors[part]), full_matrices=False)
+        _, _, right = np.linalg.svd(centred_stack(X, neighbors[part]), full_matrices=False)
         if right.shape[1] < n_components:
             # Fewer than d points in a neighbourhood is refused upstream (k >= d); guard the kernel anyway.
             raise ValueError(f"a neighbourhood of {width} points cannot span {n_components} dimensions.")
@@ -259,7 +258,7 @@ def greedy_procrustes(X, neighbors, n_components, seed, *, hooks=None):
     grower = _Grower(X, neighbors, n_components)
     start = int(check_random_state(seed).integers(X.shape[0]))
     first = neighbors[start]
-    grower.Y[first] = _centred_stack(X, first[None])[0] @ local_pca_bases(X, first[None], n_components)[0]
+    grower.Y[first] = centred_stack(X, first[None])[0] @ local_pca_bases(X, first[None], n_components)[0]
     grower.mark(first.tolist())
     n_samples, steps = X.shape[0], 0
     while grower.n_embedded < n_samples:

@@ -23,9 +23,10 @@ from .errors import (
     SolverError,
 )
 from .neighbors import check_points, nearest_neighbors, neighbor_graph, neighbor_graph_components
-from .parameters import Parameter, validate_parameters
+from .parameters import Parameter, check_integer, is_integer, validate_parameters
 from .procrustes import (
     LocalProcrustes,
+    centred_stack,
     local_pca_procrustes,
     local_pca_residual,
     local_procrustes,
@@ -65,7 +66,9 @@ __all__ = [
     "asim",
     "asim_fit",
     "available",
+    "centred_stack",
     "check_connected",
+    "check_integer",
     "check_points",
     "check_random_state",
     "classical_mds",
@@ -74,6 +77,7 @@ __all__ = [
     "evaluate",
     "geodesic_graph",
     "inspect_neighbourhood",
+    "is_integer",
     "local_asim",
     "local_pca_procrustes",
     "local_pca_residual",

@@ -29,7 +29,7 @@ import numpy as np
 
 from .chunks import chunk_slices
 from .errors import MeasureError, ProcrustesLabWarning
-from .procrustes import _centred_stack, _check_pair, _divide_by_scale, _triangular_factor_2
+from .procrustes import centred_stack, _check_pair, _divide_by_scale, _triangular_factor_2
 
 __all__ = ["AsimFit", "SOLVERS", "asim", "asim_fit", "local_asim", "truth_match"]
 
@@ -295,8 +295,8 @@ def local_asim(X, Y, neighbors, *, solver="auto"):
     converged = np.ones(n_samples, dtype=bool)
     bytes_per_point = 8 * (width * (q + 2 * d) + 4 * q * d + 4 * d * d)
     for part in chunk_slices(n_samples, bytes_per_point):
-        Xc = _centred_stack(X, neighbors[part])
-        M, correlation, _ = _normalized_cross_covariance(Xc, _centred_stack(Y, neighbors[part]))
+        Xc = centred_stack(X, neighbors[part])
+        M, correlation, _ = _normalized_cross_covariance(Xc, centred_stack(Y, neighbors[part]))
         if d == 2 and solver != "iterative":
             explained[part] = _closed_form_2(M)
         else:

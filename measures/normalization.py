@@ -20,7 +20,7 @@ import numpy as np
 from .chunks import chunk_slices
 from .errors import MeasureError
 from .neighbors import nearest_neighbors
-from .procrustes import _centred_stack, _check_pair, _local_principal_coordinates
+from .procrustes import centred_stack, _check_pair, _local_principal_coordinates
 
 __all__ = ["NORMALIZED_ALGORITHMS", "NormalizationCost", "collapse_score", "normalization_cost"]
 
@@ -161,11 +161,11 @@ def _column_costs(algorithm, X, neighbors, V, n_components):
             residual = V[part] - np.einsum("nk,nkc->nc", weights[part], V[neighbors[part, 1:]])
             costs += np.einsum("nc,nc->c", residual, residual)
         else:
-            coordinates = _local_principal_coordinates(_centred_stack(X, neighbors[part]), n_components)
+            coordinates = _local_principal_coordinates(centred_stack(X, neighbors[part]), n_components)
             norms = np.linalg.norm(coordinates, axis=1, keepdims=True)
             # A neighbourhood of rank < d has a zero coordinate column: no direction to keep there.
             basis = np.where(norms > 0.0, coordinates / np.where(norms > 0.0, norms, 1.0), 0.0)
-            centred = _centred_stack(V, neighbors[part])
+            centred = centred_stack(V, neighbors[part])
             residual = centred - basis @ np.einsum("nkd,nkc->ndc", basis, centred)
             costs += np.einsum("nkc,nkc->c", residual, residual)
     return costs

@@ -10,9 +10,55 @@ import dataclasses
 import math
 import numbers
 
-__all__ = ["Parameter", "validate_parameters"]
+__all__ = ["Parameter", "check_integer", "is_integer", "validate_parameters"]
 
 _KINDS = ("int", "float", "choice", "bool")
+
+
+def is_integer(value):
+    """Whether ``value`` is a whole-number type (Python or NumPy int), booleans excluded.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_integer(3), is_integer(np.int64(3)), is_integer(True), is_integer(3.0)
+    (True, True, False, False)
+    """
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_integer(value, name, low, high=None, *, error, hint=""):
+    """Return ``value`` as an ``int`` if it is an integer in ``[low, high]``, else raise ``error``.
+
+    The one integer-in-range check of the libraries: the message quotes the value and the bound,
+    then ``hint`` (what to change).
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        The argument's name, as the caller wrote it (``"n_neighbors"``).
+    low : int
+    high : int, optional
+        Upper bound, inclusive; None for none.
+    error : type
+        Exception class to raise (``MeasureError``, ``EmbeddingError``, ...).
+    hint : str
+        Appended to the message.
+
+    Examples
+    --------
+    >>> check_integer(5, "k", 1, 10, error=ValueError)
+    5
+    >>> check_integer(11, "k", 1, 10, error=ValueError, hint="Use fewer.")
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer in [1, 10]; got 11. Use fewer.
+    """
+    if is_integer(value) and value >= low and (high is None or value <= high):
+        return int(value)
+    bound = f"an integer >= {low}" if high is None else f"an integer in [{low}, {high}]"
+    raise error(f"{name} must be {bound}; got {value!r}." + (f" {hint}" if hint else ""))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .neighbors import check_points, nearest_neighbors
 
 __all__ = [
     "LocalProcrustes",
+    "centred_stack",
     "local_procrustes",
     "local_pca_procrustes",
     "local_pca_residual",
@@ -86,7 +87,7 @@ class LocalProcrustes:
         return getattr(self, variant)
 
 
-def _centred_stack(points, neighbors):
+def centred_stack(points, neighbors):
     """Neighbourhoods of ``points`` as a centred ``(len(neighbors), k+1, dim)`` stack (``H X_i``)."""
     stack = points[neighbors]
     return stack - stack.mean(axis=1, keepdims=True)
@@ -222,8 +223,8 @@ def local_procrustes(X, Y, neighbors):
     # Work per point: the two stacks, M, and for d = 2 the Gram-Schmidt residual column.
     bytes_per_point = 8 * (width * (q + d) + q * d + q)
     for part in chunk_slices(n_samples, bytes_per_point):
-        Xc = _centred_stack(X, neighbors[part])
-        Yc = _centred_stack(Y, neighbors[part])
+        Xc = centred_stack(X, neighbors[part])
+        Yc = centred_stack(Y, neighbors[part])
         M = np.einsum("nkq,nkd->nqd", Xc, Yc)
         nuc = _nuclear_norm(M)
         xx = np.einsum("nkq,nkq->n", Xc, Xc)
@@ -278,8 +279,8 @@ def local_pca_procrustes(X, Y, neighbors):
     scale = np.empty(n_samples)
     size = min(q, width)
     for part in chunk_slices(n_samples, 8 * (width * (q + 2 * d) + 2 * size * size + 2 * d * d)):
-        Xc = _centred_stack(X, neighbors[part])
-        Yc = _centred_stack(Y, neighbors[part])
+        Xc = centred_stack(X, neighbors[part])
+        Yc = centred_stack(Y, neighbors[part])
         projected = _local_principal_coordinates(Xc, d)
         nuc = _nuclear_norm(np.einsum("nkd,nke->nde", projected, Yc))
         statistic[part] = (np.einsum("nkd,nkd->n", projected, projected) + np.einsum("nkd,nkd->n", Yc, Yc)
@@ -335,7 +336,7 @@ def local_rotations(X, Y, neighbors):
     q, d = X.shape[1], Y.shape[1]
     rotations = np.empty((n_samples, q, d))
     for part in chunk_slices(n_samples, 8 * (width * (q + d) + 3 * q * d)):
-        rotations[part] = procrustes_rotation(_centred_stack(X, neighbors[part]), _centred_stack(Y, neighbors[part]))
+        rotations[part] = procrustes_rotation(centred_stack(X, neighbors[part]), centred_stack(Y, neighbors[part]))
     return rotations
 
 
@@ -369,7 +370,7 @@ def local_pca_residual(X, neighbors, n_components):
     residual = np.empty(n_samples)
     scale = np.empty(n_samples)
     for part in chunk_slices(n_samples, 8 * (width * q + 2 * size * size)):
-        Xc = _centred_stack(X, neighbors[part])
+        Xc = centred_stack(X, neighbors[part])
         gram = np.einsum("nkq,nkr->nqr", Xc, Xc) if q <= width else np.einsum("nkq,njq->nkj", Xc, Xc)
         eigenvalues = np.linalg.eigvalsh(gram)  # ascending
         residual[part] = eigenvalues[:, : max(size - n_components, 0)].sum(axis=1)
