@@ -47,6 +47,11 @@ class MeasureSpec:
     description: str
     uses_geodesics: bool = False
 
+    @property
+    def higher_is_better(self):
+        """Direction of quality: True (trustworthiness), False (the error measures), None (no direction)."""
+        return None if self.lower_is_better is None else not self.lower_is_better
+
 
 _REGISTRY = {}
 
