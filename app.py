@@ -21,8 +21,8 @@ import os
 
 from dash import Dash
 
-from components.callbacks import register_callbacks
-from components.jobs import ResultCache, cache_directory, make_background_manager, make_celery_app
+from components import compare, explore, files, normalization, state_sync, sweep
+from components.jobs import Services, cache_directory, make_background_manager, make_celery_app, register_job_boxes
 from components.layout import make_layout
 
 __all__ = ["DEFAULT_MAX_REQUEST_MB", "create_app", "main", "max_request_bytes"]
@@ -56,7 +56,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
     Parameters
     ----------
     cache_dir : path-like, optional
-        Where background jobs and cached results live (default ``$PROCRUSTES_CACHE_DIR`` or
+        Where background jobs, cached results and uploads live (default ``$PROCRUSTES_CACHE_DIR`` or
         ``./cache``); the browser tests give each app its own.
     celery_app : celery.Celery, optional
         Run background jobs on this Celery app's workers (see :func:`components.jobs.make_celery_app`)
@@ -74,7 +74,11 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
         # the manager's store, which Celery's Redis backend expires after a day (result_expires).
         app.server.secret_key = os.environ["PROCRUSTES_SECRET_KEY"]
     app.layout = make_layout
-    register_callbacks(app, ResultCache(directory / "results"))
+    services = Services.in_directory(directory)
+    state_sync.register(app)
+    for tab in (explore, sweep, compare, normalization, files):
+        tab.register(app, services)
+    register_job_boxes(app)
     return app
 
 

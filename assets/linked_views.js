@@ -41,6 +41,11 @@
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     procrustes: {
+      // The explore run shown: whichever record arrived last, from the cache or from a job.
+      latestRun: function (fromCache, fromJob) {
+        const triggered = window.dash_clientside.callback_context.triggered_id;
+        return triggered === 'explore-run-cached' ? fromCache : fromJob;
+      },
       markHovered: function (inputHover, outputHover, inputFigure, outputFigure) {
         const noUpdate = window.dash_clientside.no_update;
         const hover = triggeredEvent(inputHover, outputHover);

@@ -30,8 +30,9 @@ How a user talks to the server is read from the live app, as the browser's Dash 
   server kills it, and the old job is no longer polled.
 
 Simplifications: each user waits for one request at a time (a browser sends independent callbacks
-at once), clientside callbacks (hover, selection) are not run, and ``MATCH``/``ALLSMALLER``
-callbacks are not fired (the app has none on the controls used).
+at once), clientside callbacks (hover, selection) are not run except the one that passes the
+explore run on (``procrustes.latestRun``: the run shown is the last record from the cache or from
+a job), and ``MATCH``/``ALLSMALLER`` callbacks are not fired (the app has none on the controls used).
 
 Counted as errors (target 0): HTTP status >= 500, a 200 answer that is not JSON, an answer
 carrying the app's "Internal error (...)" message (a bug reported to the user), a background job
@@ -84,7 +85,7 @@ create_app(cache_dir=sys.argv[1]).run(host=sys.argv[2], port=int(sys.argv[3]), d
 REQUEST_TIMEOUT = 120  # seconds; one request never waits longer
 STARTUP_TIMEOUT = 90
 MAX_CALLBACKS_PER_ACTION = 60  # a chain of callbacks longer than this is cut (none is, in this app)
-INTERNAL_ERROR = "Internal error ("  # the app's message for an unexpected exception (callbacks._failure)
+INTERNAL_ERROR = "Internal error ("  # the app's message for an unexpected exception (lab.failure_message)
 # User actions and their weights. Sweeps use cheap algorithms and three k, so one sweep is seconds of work.
 ACTIONS = {"dataset": 2, "algorithm": 3, "k": 3, "colour": 1, "sweep": 1, "replace_job": 1, "reload": 0.5}
 SWEEP_CHOICES = ("pca", "isomap", "lle", "laplacian", "diffusion_maps", "gp")
@@ -522,12 +523,21 @@ class DashUser:
             callback, callback_triggers = ready[0]
             del pending[id(callback)]
             changed = self._fire(callback, callback_triggers)
+            changed |= self._latest_run(changed)
             fired += 1
             for other in self.callbacks:
                 hits = {prop_id for prop_id in changed if other.listens_to(prop_id)}
                 if hits and self._present(other):
                     entry = pending.setdefault(id(other), (other, set()))
                     entry[1].update(hits)
+
+    def _latest_run(self, changed):
+        """The clientside ``procrustes.latestRun``: the explore run record that arrived becomes the run shown."""
+        for source in (ids.RUN_FROM_CACHE, ids.RUN_FROM_JOB):
+            if f"{source}.data" in changed:
+                self.recorder.count("runs shown")
+                return {self._set(f"{ids.RUN_SHOWN}.data", self.prop(source, "data"))}
+        return set()
 
     def changed(self, prop_id, value):
         """A user's change of one prop (a dropdown, a slider, a click): set it and run what it triggers."""
@@ -608,11 +618,12 @@ class DashUser:
             if choices:
                 self.changed(f"{ids.COLOR_BY}.value", self.rng.choice(choices))
         elif action == "sweep":
+            # Each setting goes into the view state, which the sweep job reads, as a user's clicks do.
             offered = [v for v in self._options(ids.SWEEP_ALGORITHMS) if v in SWEEP_CHOICES]
-            self._set(f"{ids.SWEEP_ALGORITHMS}.value", self.rng.sample(offered, min(2, len(offered))))
+            self.changed(f"{ids.SWEEP_ALGORITHMS}.value", self.rng.sample(offered, min(2, len(offered))))
             low = self.rng.randint(5, 14)
-            self._set(f"{ids.SWEEP_K_RANGE}.value", [low, low + 4])
-            self._set(f"{ids.SWEEP_K_STEP}.value", 2)
+            self.changed(f"{ids.SWEEP_K_RANGE}.value", [low, low + 4])
+            self.changed(f"{ids.SWEEP_K_STEP}.value", 2)
             self.changed(f"{ids.SWEEP_RUN}.n_clicks", (self.prop(ids.SWEEP_RUN, "n_clicks") or 0) + 1)
         elif action == "replace_job":
             # Change k, and change it again once the job it started is running: the second replaces it.

@@ -1,7 +1,7 @@
 """Time a k sweep through the result cache: computed (fresh cache) and repeated (served from disk).
 
 Five algorithms x k in {6, 9, 12, 15, 18} on the 1 600-point swiss roll, as the dashboard's Sweep tab
-runs it (``components.callbacks.sweep``, without Dash). The computed sweep gets a new, empty cache
+runs it (:func:`lab.sweep`, without Dash). The computed sweep gets a new, empty cache
 folder for every call (timed once: it takes tens of seconds); the repeat reads the folder the first
 (traced) computed sweep filled, and its baseline is the computed sweep of the same run.
 ``rows(quick=True)``: two algorithms, k in {6, 9, 12}, one timed run. Run from the repo root:
@@ -11,7 +11,6 @@ folder for every call (timed once: it takes tens of seconds); the repeat reads t
 Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
 
-import inspect
 import pathlib
 import sys
 import tempfile
@@ -19,8 +18,7 @@ import tempfile
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from bench.harness import Row, measure, run_standalone  # noqa: E402
-from components.callbacks import sweep  # noqa: E402
-from components.jobs import ResultCache  # noqa: E402
+from lab import DataChoice, ResultCache, SweepChoice, SweepRequest, ViewState, sweep  # noqa: E402
 
 SUITE = "sweep"
 N_SAMPLES = 1600
@@ -30,20 +28,11 @@ QUICK = (["pca", "isomap"], [6, 12])
 
 
 def run_sweep(results, chosen_algorithms, k_range):
-    """``(rows, message)`` of one sweep on the swiss roll through ``results``, progress discarded.
-
-    The callback's work function is called by parameter name (its signature grows with the app: an
-    upload store, the uploaded file); a new parameter without a default is named in the error.
-    """
-    values = {"results": results, "uploads": None, "report": lambda fraction, stage: None, "dataset": "swissroll",
-              "size": N_SAMPLES, "noise": 0.0, "seed": 0, "dataset_values": [], "dataset_ids": [], "upload": None,
-              "chosen_algorithms": chosen_algorithms, "k_range": k_range, "k_step": K_STEP}
-    parameters = inspect.signature(sweep).parameters
-    unknown = [name for name, parameter in parameters.items()
-               if name not in values and parameter.default is inspect.Parameter.empty]
-    if unknown:
-        raise TypeError(f"components.callbacks.sweep now also takes {unknown}; give them values in bench/sweep.py")
-    return sweep(**{name: value for name, value in values.items() if name in parameters})
+    """``(rows, message)`` of one sweep on the swiss roll through ``results``, as the Sweep tab runs it."""
+    state = ViewState(data=DataChoice("swissroll", n=N_SAMPLES),
+                      sweep=SweepChoice(tuple(chosen_algorithms), k_range[0], k_range[1], K_STEP)).validated()
+    result = sweep(SweepRequest.from_state(state), results)
+    return result.rows, result.message
 
 
 def rows(quick=False):

@@ -2,13 +2,19 @@
 
 from dash import dcc, html
 
-__all__ = ["parameter_controls", "labelled"]
+__all__ = ["export_buttons", "labelled", "parameter_controls", "read_parameter_values"]
 
 
 def labelled(label, control, help_text=""):
     """A control under its label, with the help text as a tooltip."""
     return html.Div([html.Label(label, title=help_text, className="control-label"), control],
                     className="control")
+
+
+def export_buttons(*buttons):
+    """A row of download buttons, each ``(id, text, tooltip)``."""
+    return html.Div([html.Button(text, id=button, className="export-button", title=tooltip)
+                     for button, text, tooltip in buttons], className="exports")
 
 
 def _control(parameter, control_id, value):

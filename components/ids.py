@@ -8,7 +8,7 @@ PRESET_CAPTION = "preset-caption"
 DATASET = "dataset-select"
 DATASET_SIZE = "dataset-size"
 DATASET_NOISE = "dataset-noise"
-DATASET_SEED = "dataset-seed"
+DATASET_RANDOM_STATE = "dataset-random-state"
 DATASET_PARAMS = "dataset-params"
 DATASET_HELP = "dataset-help"
 
@@ -32,16 +32,19 @@ ALGORITHM_NEIGHBORS = "algorithm-neighbors"
 ALGORITHM_PARAMS = "algorithm-params"
 ALGORITHM_HELP = "algorithm-help"
 ALGORITHM_RESCALE = "algorithm-rescale"
-ALGORITHM_REFINE = "algorithm-refine"
+ALGORITHM_POST_REFINEMENT = "algorithm-post-refinement"
 
-# A fresh token per page load, passed to every background job (see callbacks._job_options).
+# A fresh token per page load, passed to every background job (see jobs.job_options).
 PAGE_TOKEN = "page-token"
+# The browser session's upload namespace: a server-issued secret kept in session storage.
+SESSION = "page-session"
 
-# Page address: the URL holds the view's state; the stores carry a link's values to the controls.
+# The view state: the URL holds it as a link; VIEW_STATE holds the validated state the controls
+# show; APPLY_STATE hands a whole state (a preset, a saved file, a reverted run) to the controls.
 URL = "page-url"
-LINK_APPLIED = "page-link-applied"
-LINK_DATASET = "page-link-dataset"
-LINK_ALGORITHM = "page-link-algorithm"
+VIEW_STATE = "view-state"
+APPLY_STATE = "view-apply-state"
+STATE_MESSAGE = "view-state-message"
 
 # Tabs.
 TABS = "view-tabs"
@@ -60,8 +63,13 @@ INSPECTOR_GRAPH = "inspector-graph"
 INSPECTOR_TEXT = "inspector-text"
 INPUT_GRAPH = "view-input-graph"
 OUTPUT_GRAPH = "view-output-graph"
-RESULT_STORE = "result-store"
-RESULT_REQUEST = "result-request"
+# The explore run: a cache hit and a computed run arrive in their own stores; RUN_SHOWN is the run
+# the views show (its state, request, cards), DRAWN what they draw now (for colour-only patches).
+RUN_FROM_CACHE = "explore-run-cached"
+RUN_FROM_JOB = "explore-run-computed"
+RUN_SHOWN = "explore-run-shown"
+EXPLORE_REQUEST = "explore-request"
+DRAWN = "explore-drawn"
 POINT_IMAGE = "view-point-image"
 MESSAGE = "result-message"
 CARDS = "result-cards"
@@ -114,6 +122,7 @@ EXPLORE_JOB = "explore"
 SWEEP_JOB = "sweep"
 COMPARE_JOB = "compare"
 NORMALIZATION_JOB = "normalization"
+JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB)
 
 
 def job_controls(job):

@@ -1,4 +1,4 @@
-"""Background work and caching: the Dash background-callback manager and the one cache key.
+"""Background work: Dash's background-callback managers, the job box and the services jobs use.
 
 Background jobs run on one of two Dash managers, chosen once when the app is built:
 
@@ -8,66 +8,45 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
   processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
 
-Computed runs live in :class:`ResultCache` under ``results/`` in the cache directory
-(``PROCRUSTES_CACHE_DIR``, default ``./cache``), keyed by :func:`cache_key` (request plus code
-version) and shared by the explore view and the sweeps: a sweep's (algorithm, k) cell is the explore
-run of the same request. Results survive restarts but never outlive the code that made them. In
-Celery mode the workers write the results and the web server reads them (the hovered point's
-image), so both must see the same directory: one host, or a volume all of them mount. Results stay on
-disk rather than in Redis: a run holds its input and output arrays (megabytes for an image data
-set) and is kept a week, which Redis would hold in memory; the hand-over Dash keeps in Redis is a
-few kilobytes of JSON, deleted once read.
+Computed results live in :class:`lab.ResultCache` under ``results/`` in the cache directory
+(``PROCRUSTES_CACHE_DIR``, default ``./cache``) and uploads in :class:`lab.UploadStore` under
+``uploads/``; :class:`Services` carries both to the callbacks. In Celery mode the workers write the
+results and the web server reads them, so both must see the same directory.
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
-while still spawning a job that races to record the hit; caching the computation instead keeps one
-cache, one key, and an exact record of hits. Nothing a cancelled, failed or killed job half-wrote is
-kept: an entry is written once, whole, after the computation returns (diskcache writes the value
-file, then inserts its row in one transaction). An entry that cannot be read back (a value file
-deleted, truncated or overwritten) is deleted and recomputed; a store whose SQLite database is
-corrupt is moved aside and started anew. Both are logged as warnings.
+while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
+keeps one cache, one key, and an exact record of hits. A request whose result is cached is answered
+without a job at all (see :mod:`components.explore`).
 """
 
-import hashlib
-import importlib.metadata
-import json
-import logging
+import dataclasses
+import math
 import os
 import pathlib
-import sqlite3
 import threading
 import time
 
 import diskcache
 import psutil
 from celery import Celery
-from dash import CeleryManager, DiskcacheManager
+from dash import CeleryManager, DiskcacheManager, Input, Output, State, dcc, html, no_update
 
-__all__ = ["CODE_VERSION", "ResultCache", "cache_directory", "cache_key", "make_background_manager",
-           "make_celery_app"]
+from lab import ResultCache, UploadStore, ViewState, failure_message
 
-logger = logging.getLogger(__name__)
+from . import ids
+
+__all__ = ["PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_options", "make_background_manager",
+           "make_celery_app", "progress_reporter", "register_job_boxes", "register_study_job", "show_job_state"]
 
 _ROOT = pathlib.Path(__file__).resolve().parents[1]
-_LIBRARIES = ("datasets", "algorithms", "measures")
-_PACKAGES = ("numpy", "scipy", "scikit-learn", "dash", "plotly")
-# Results are kept a week after their last use; the code version invalidates them sooner.
-EXPIRE_SECONDS = 7 * 24 * 3600
-_DATABASE = "cache.db"  # diskcache's SQLite file inside a store's directory
-
-
-def _code_version():
-    """Hash of the library sources, the run pipeline and the package versions that shape a result."""
-    digest = hashlib.sha256()
-    sources = sorted(p for name in _LIBRARIES for p in (_ROOT / name).rglob("*.py"))
-    for path in [*sources, _ROOT / "components" / "runs.py"]:
-        digest.update(path.relative_to(_ROOT).as_posix().encode())
-        digest.update(path.read_bytes())
-    for package in _PACKAGES:
-        digest.update(f"{package}=={importlib.metadata.version(package)}".encode())
-    return digest.hexdigest()[:16]
-
-
-CODE_VERSION = _code_version()
+# Dash keys a job's hand-over entry by the callback's arguments: two pages asking for the same run
+# shared one entry, the first poll consumed it and the other page waited forever (bench/load.py
+# found it). Every background callback therefore also reads the page's token, which its work never
+# sees; results are still shared, through the result cache.
+PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
+# Seconds between two progress writes of one job: GP and PSA report every step, and each write
+# goes to the store every job and poll shares.
+PROGRESS_INTERVAL = 0.25
 
 
 def cache_directory(path=None):
@@ -75,164 +54,102 @@ def cache_directory(path=None):
     return pathlib.Path(path or os.environ.get("PROCRUSTES_CACHE_DIR") or _ROOT / "cache")
 
 
-def cache_key(request):
-    """The one cache key: a hash of the canonical JSON of ``request`` and the code version.
+@dataclasses.dataclass(frozen=True)
+class Services:
+    """What the callbacks compute and read through: the result cache and the upload store."""
 
-    ``request`` holds everything that determines the result (data set and its parameters, seed,
-    algorithm and its parameters, k, ...); UI-only values such as button clicks never enter it.
+    results: ResultCache
+    uploads: UploadStore
 
-    Examples
-    --------
-    >>> cache_key({"k": 10, "algorithm": "isomap"}) == cache_key({"algorithm": "isomap", "k": 10})
-    True
+    @classmethod
+    def in_directory(cls, directory):
+        """Both stores under ``directory`` (``results/`` and ``uploads/``), shared by web and job processes."""
+        directory = pathlib.Path(directory)
+        return cls(ResultCache(directory / "results"), UploadStore(directory / "uploads"))
+
+
+def job_box(job):
+    """Progress bar, stage label and cancel button of background ``job``, hidden while idle."""
+    job_ids = ids.job_controls(job)
+    return html.Div([
+        html.Progress(id=job_ids["progress"], value="0", max="100"),
+        html.Span(id=job_ids["label"], className="job-label"),
+        html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
+        dcc.Store(id=job_ids["running"], data=False),
+    ], id=job_ids["box"], className="job idle")
+
+
+def job_options(job, *extra_running):
+    """Background-callback options of ``job``: progress bar and label, cancel button, running flag.
+
+    ``running=`` only sets the job's store (and ``extra_running`` outputs); :func:`show_job_state`
+    turns the store into UI state, so a page change mid-job cannot leave a control stuck.
     """
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(f"{CODE_VERSION}:{canonical}".encode()).hexdigest()
+    job_ids = ids.job_controls(job)
+    return dict(
+        background=True,
+        # Dash keys a job's hand-over entry by its arguments. Two triggers with equal arguments (a
+        # link setting a control to the value it has) would share one entry, and the page polling the
+        # second would never see the result the first poll consumed. The trigger keeps them apart.
+        cache_ignore_triggered=False,
+        progress=[Output(job_ids["progress"], "value"), Output(job_ids["label"], "children")],
+        cancel=[Input(job_ids["cancel"], "n_clicks")],
+        running=[(Output(job_ids["running"], "data"), True, False), *extra_running],
+    )
 
 
-def _is_corruption(error):
-    """Whether an SQLite error means a damaged database file (not a lock, a full disk, a missing folder).
+def progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
+    """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box.
 
-    ``sqlite3.OperationalError`` (locked, I/O, cannot open) subclasses ``DatabaseError`` but is no
-    proof of damage; "file is not a database" and "database disk image is malformed" are plain
-    ``DatabaseError``.
+    At most one write per ``interval`` seconds: every write goes to the store all jobs share.
     """
-    return isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.OperationalError)
+    last = [-math.inf]
 
-
-def _database_is_corrupt(path):
-    """Whether the SQLite file at ``path`` is proven damaged: it fails to open or ``PRAGMA quick_check``.
-
-    A missing file (another process moved it aside) or an inconclusive error (a lock) is no proof.
-    """
-    if not path.exists():
-        return False
-    try:
-        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-        try:
-            return connection.execute("PRAGMA quick_check").fetchone() != ("ok",)
-        finally:
-            connection.close()
-    except sqlite3.DatabaseError as error:
-        return _is_corruption(error)
-
-
-class ResultCache:
-    """Computed results on disk, keyed by :func:`cache_key`, with hit and computation counters.
-
-    Parameters
-    ----------
-    directory : path-like
-        Folder of the diskcache store (created if missing); several processes may share it, on one
-        host or a volume they all mount.
-
-    Notes
-    -----
-    The store is opened per use: a background job runs in a forked process (or a Celery worker),
-    and SQLite handles must not cross a fork. Each use survives the store being damaged under it:
-
-    - a value that cannot be read back (its file deleted, truncated or overwritten) is deleted with
-      a warning and counts as a miss, so the request is computed again;
-    - a corrupt SQLite database makes the whole store move aside, to a sibling folder
-      ``<directory>.corrupt-<time>-<pid>`` kept for inspection (delete it to reclaim the space),
-      with a warning; the use is retried once on a new, empty store;
-    - a deleted directory is created anew by the next use.
-    """
-
-    def __init__(self, directory):
-        self.directory = pathlib.Path(directory)
-
-    def _use(self, operation):
-        """``operation(cache)`` on the open store; a corrupt store is moved aside and the call retried once."""
-        for attempt in range(2):
-            try:
-                with diskcache.Cache(str(self.directory)) as cache:
-                    return operation(cache)
-            except sqlite3.DatabaseError as error:
-                if attempt or not _is_corruption(error):
-                    raise
-                self._move_corrupt_store_aside(error)
-
-    def _move_corrupt_store_aside(self, error):
-        """Rename the store's folder (database and value files together) so the next use starts afresh.
-
-        Two processes may find the same damage: the database is checked again just before the
-        rename, so the second one leaves the store the first one recreated alone. (A narrow race
-        remains in which a just-recreated store is moved aside too; it costs recomputations only.)
-        """
-        if not _database_is_corrupt(self.directory / _DATABASE):
+    def report(fraction, stage):
+        now = time.monotonic()
+        if now - last[0] < interval:
             return
-        stamp = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
-        aside = self.directory.with_name(f"{self.directory.name}.corrupt-{stamp}")
+        last[0] = now
+        set_progress((str(int(100 * fraction)), stage))
+
+    return report
+
+
+def show_job_state(running):
+    """Show a job's progress box and enable its cancel button only while it runs."""
+    return ("job running" if running else "job idle"), not running
+
+
+def register_study_job(app, job, button, store, message, work, describe):
+    """A background job started by ``button`` on the current view state, and what its Cancel says.
+
+    ``work(state, session, report)`` (the state validated) returns ``(stored, message)``; any
+    failure becomes the message and the store keeps what it had. The button is disabled while the
+    job runs. Cancelling says so, and what the page still shows: ``describe(stored)``.
+    """
+    @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
+                  State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
+                  prevent_initial_call=True, **job_options(job, (Output(button, "disabled"), True, False)))
+    def run_job(set_progress, _clicks, state, session, _token):
         try:
-            self.directory.rename(aside)
-        except FileNotFoundError:  # another process moved it first
-            return
-        logger.warning("Result cache database %s is corrupt (%s); moved the store to %s and started an empty "
-                       "one: results will be recomputed. Delete %s once inspected.",
-                       self.directory / _DATABASE, error, aside, aside)
+            return work(ViewState.from_dict(state), session, progress_reporter(set_progress))
+        except Exception as error:  # a bad state or a store that failed: the message line says so
+            return no_update, failure_message(error)
 
-    def _read(self, cache, key):
-        """The value under ``key``, or None if absent or unreadable (an unreadable entry is deleted)."""
-        try:
-            value = cache.get(key, default=None, retry=True)
-        except sqlite3.Error:
-            raise  # the database itself: handled by _use
-        except Exception as error:  # noqa: BLE001 - unpickling damaged bytes may raise almost any type
-            # (the pickle docs name UnpicklingError, EOFError, AttributeError, ImportError, IndexError
-            # "and others"); whatever it is, the entry is useless and the request is computed again.
-            logger.warning("Result cache entry %s in %s is unreadable (%s: %s); deleted, it will be recomputed.",
-                           key, self.directory, type(error).__name__, error)
-            cache.delete(key, retry=True)
-            return None
-        if value is None and key in cache:
-            # diskcache answers a missing value file with the default but keeps the row.
-            logger.warning("Result cache entry %s in %s lost its value file; deleted, it will be recomputed.",
-                           key, self.directory)
-            cache.delete(key, retry=True)
-        return value
+    def say_cancelled(_clicks, stored):
+        shown = describe(ViewState.from_dict(stored["state"])) if stored else "nothing has finished yet"
+        return f"Cancelled. Shown: {shown}."
 
-    def get_or_compute(self, request, compute):
-        """The cached result of ``request``, or ``compute(request)`` stored under its key.
+    app.callback(Output(message, "children", allow_duplicate=True), Input(ids.job_controls(job)["cancel"], "n_clicks"),
+                 State(store, "data"), prevent_initial_call=True)(say_cancelled)
 
-        Returns
-        -------
-        result : object
-        cached : bool
-            Whether the result came from disk.
 
-        An exception from ``compute`` (bad input, a cancelled job) propagates and stores nothing, as
-        does a process killed during ``compute``: the entry is written only after it returns.
-        """
-        key = cache_key(request)
-
-        def read(cache):
-            result = self._read(cache, key)
-            if result is not None:
-                cache.incr("stats:hits", retry=True)
-                cache.touch(key, expire=EXPIRE_SECONDS, retry=True)
-            return result
-
-        result = self._use(read)
-        if result is not None:
-            return result, True
-        result = compute(request)
-
-        def write(cache):
-            cache.set(key, result, expire=EXPIRE_SECONDS, retry=True)
-            cache.incr("stats:computed", retry=True)
-
-        self._use(write)
-        return result, False
-
-    def get(self, request):
-        """The cached result of ``request``, or None (nothing is computed)."""
-        key = cache_key(request)
-        return self._use(lambda cache: self._read(cache, key))
-
-    def stats(self):
-        """``{"hits": int, "computed": int}``: how often a request was served from disk or computed."""
-        return self._use(lambda cache: {"hits": cache.get("stats:hits", 0), "computed": cache.get("stats:computed", 0)})
+def register_job_boxes(app):
+    """Each job's box shows while its job runs (an ordinary callback on the job's running store)."""
+    for job in ids.JOBS:
+        job_ids = ids.job_controls(job)
+        app.callback(Output(job_ids["box"], "className"), Output(job_ids["cancel"], "disabled"),
+                     Input(job_ids["running"], "data"))(show_job_state)
 
 
 def make_celery_app(redis_url=None):

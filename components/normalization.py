@@ -1,149 +1,114 @@
-"""The normalization tab's study: do normalized-output algorithms collapse long shapes? (PN, no Dash)
+"""The normalization tab (PN): do normalized-output algorithms collapse a long shape, and does Φ say so?
 
-For one shape at one aspect ratio (or stretch), each chosen algorithm's output is computed through
-the result cache, with its collapse score; for the algorithms whose cost ``Φ`` PN §2 writes down
-(LEM, LLE, LTSA), PN's necessary condition ``Φ(Y) <= Φ(Z)`` is checked at this aspect and along a
-range of aspects, so the page shows where the condition starts to fail and whether the output did.
+The study is :func:`lab.normalization_study` on the view state's normalization settings, as a
+background job, kept whole in the result cache; the page keeps the state it came from and draws the
+table, the Φ ratio curve and the outputs on the server from the cached result.
 """
 
-import dataclasses
-
-import numpy as np
+from dash import Input, Output, dcc, html
 
 import algorithms
-import datasets
-import measures
-from measures.normalization import NORMALIZED_ALGORITHMS
+from lab import NormalizationRequest, ViewState, normalization_study
+from lab.shapes import SHAPES, NormalizationDefaults
 
-from .runs import compute_run, failure_message, make_request
+from . import ids
+from .controls import labelled
+from .figures import comparison_grid, empty_figure, phi_ratio_figure
+from .jobs import job_box, register_study_job
 
-__all__ = ["ASPECT_RANGE", "CURVE_ASPECTS", "DEFAULT_NEIGHBORS", "SHAPES", "Shape", "normalization_study"]
-
-# PN's figures use K = 8 neighbours (Figs. 4, 5).
-DEFAULT_NEIGHBORS = 8
-ASPECT_RANGE = (1.0, 8.0)
-# Where the Φ ratio curve is evaluated: every half unit over the slider's range.
-CURVE_ASPECTS = tuple(np.arange(ASPECT_RANGE[0], ASPECT_RANGE[1] + 0.25, 0.5).tolist())
+__all__ = ["normalization_tab", "register"]
 
 
-@dataclasses.dataclass(frozen=True)
-class Shape:
-    """A data set whose length-to-width ratio the tab's slider sets.
-
-    Attributes
-    ----------
-    label : str
-    dataset : str
-        Data-set registry key.
-    aspect_label : str
-        What the slider sets, for its label.
-    parameters : callable
-        ``parameters(aspect) -> dict`` of data-set parameters.
-    """
-
-    label: str
-    dataset: str
-    aspect_label: str
-    parameters: object
-
-
-def _grid_parameters(aspect):
-    # 21 rows; the columns that bring (2w + 1) / 21 nearest to the aspect.
-    return {"half_width": max(1, int(round((21 * aspect - 1) / 2))), "half_height": 10}
-
-
-SHAPES = {
-    "strip": Shape("strip [0, L] × [0, 1] (PN Fig. 1, §6.1)", "strip", "length L (the aspect ratio)",
-                   lambda aspect: {"length": float(aspect)}),
-    "grid": Shape("grid of (2w + 1) × 21 points (PN Fig. 4)", "grid", "aspect (2w + 1) / 21",
-                  _grid_parameters),
-    "swissroll": Shape("swiss roll, first coordinate stretched (PN Figs. 6A, 7)", "swissroll", "stretch",
-                       lambda aspect: {"stretch": float(aspect)}),
-    "fishbowl": Shape("fishbowl, first coordinate stretched (PN Figs. 6B, 8)", "fishbowl", "stretch",
-                      lambda aspect: {"stretch": float(aspect)}),
-}
-
-
-def _phi_curve(results, shape, n, k, chosen, report):
-    """``Φ(Y)/Φ(Z)`` of each chosen algorithm with a Φ, along the aspect grid (cached as one entry)."""
-    entry = SHAPES[shape]
-    request = {"study": "phi_ratio_curve", "dataset": entry.dataset, "n": n, "k": k,
-               "algorithms": [name for name in chosen if name in NORMALIZED_ALGORITHMS],
-               "parameters": [entry.parameters(aspect) for aspect in CURVE_ASPECTS]}
-
-    def compute(request):
-        ratios = {name: [] for name in request["algorithms"]}
-        for done, parameters in enumerate(request["parameters"]):
-            report(0.6 + 0.4 * done / len(request["parameters"]), f"Φ along the aspect range ({done + 1} of "
-                   f"{len(request['parameters'])})")
-            data = datasets.load(request["dataset"], request["n"], seed=0, **parameters)
-            for name in ratios:
-                ratios[name].append(measures.normalization_cost(data.truth, data.X, name, request["k"]).ratio)
-        return ratios
-
-    if not request["algorithms"]:
-        return {}
-    return results.get_or_compute(request, compute)[0]
+def normalization_tab(shown):
+    """The tab's layout, its controls showing ``shown``."""
+    controls = shown["controls"]
+    aspect = NormalizationDefaults.aspect_parameter
+    return html.Div([
+        html.P("Normalized-output algorithms fix their output's covariance; on a long shape the faithful "
+               "output then costs more than a curve folded along the long axis (PN §5). Φ(Y) is the cost of "
+               "the faithful output, Φ(Z) that of the folded one: Φ(Y) > Φ(Z) predicts failure. The collapse "
+               "score says whether the output did collapse: about 0.5 for a faithful 2-D output, near 0 for a "
+               "curve.", className="help"),
+        html.Div([
+            labelled("Shape", dcc.Dropdown(id=ids.NORMALIZATION_SHAPE, value=controls["normalization_shape"],
+                                           clearable=False,
+                                           options=[{"label": s.label, "value": key} for key, s in SHAPES.items()])),
+            html.Div([
+                html.Label(SHAPES[controls["normalization_shape"]].aspect_label, id=ids.NORMALIZATION_ASPECT_LABEL,
+                           className="control-label"),
+                dcc.Slider(id=ids.NORMALIZATION_ASPECT, min=aspect.low, max=aspect.high, step=0.01,
+                           value=controls["normalization_aspect"],
+                           marks={a: str(a) for a in range(int(aspect.low), int(aspect.high) + 1)},
+                           tooltip={"placement": "bottom", "always_visible": True}),
+            ], className="control aspect-control"),
+            labelled("Points n", dcc.Input(id=ids.NORMALIZATION_SIZE, type="number", step=1, debounce=True,
+                                           value=controls["normalization_n"], placeholder="data set's default",
+                                           className="number-input"),
+                     "Empty: the data set's default size (a grid has as many points as its size)."),
+            labelled("Neighbours k", dcc.Input(id=ids.NORMALIZATION_NEIGHBORS, type="number", step=1, debounce=True,
+                                               value=controls["normalization_n_neighbors"], className="number-input"),
+                     "For the algorithms and for Φ (PN's figures use K = 8)."),
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.NORMALIZATION_ALGORITHMS, value=controls["normalization_algorithms"], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()
+                         if s.output == "normalized"])),
+            html.Button("Run", id=ids.NORMALIZATION_RUN, className="run-button"),
+        ], className="normalization-controls"),
+        job_box(ids.NORMALIZATION_JOB),
+        html.Div(id=ids.NORMALIZATION_MESSAGE, className="message", role="status"),
+        html.Div(id=ids.NORMALIZATION_TABLE, className="sweep-table"),
+        dcc.Graph(id=ids.NORMALIZATION_CURVE, config={"displaylogo": False}, figure=empty_figure("Press Run.")),
+        dcc.Graph(id=ids.NORMALIZATION_GRID, config={"displaylogo": False}, figure=empty_figure("Press Run.")),
+        dcc.Store(id=ids.NORMALIZATION_STORE),
+    ])
 
 
-def normalization_study(results, report, shape, aspect, n, k, chosen):
-    """Each chosen algorithm on ``shape`` at ``aspect``: output, collapse score, Φ(Y) vs Φ(Z) and its curve.
+def run_study(services, state, _session, report):
+    """The job: the study of ``state``'s normalization tab, kept whole in the cache."""
+    request = NormalizationRequest.from_state(state)
+    result, _ = services.results.get_or_compute(
+        request, lambda chosen: normalization_study(chosen, services.results, report))
+    return {"state": state.to_dict()}, result.message
 
-    Parameters
-    ----------
-    results : components.jobs.ResultCache
-    report : callable
-        ``report(fraction, stage)``.
-    shape : str
-        A key of :data:`SHAPES`.
-    aspect : float
-        The slider's value.
-    n : int or None
-        Points (None: the data set's default).
-    k : int
-        Neighbours, for the algorithms and for Φ.
-    chosen : list of str
-        Algorithm registry keys.
 
-    Returns
-    -------
-    dict or None, str
-        ``panels`` (label, output kind, Y, summary, title), ``color`` and ``color_title`` (the truth's
-        first coordinate), ``rows`` (label, collapse, phi_y, phi_z, ratio, verdict), ``curve``
-        (aspects and each algorithm's Φ ratio), ``aspect``; and the message line.
-    """
-    if not chosen:
-        return None, "Choose at least one algorithm."
-    entry = SHAPES[shape]
-    k = k or DEFAULT_NEIGHBORS
-    n = None if datasets.spec(entry.dataset).population else n  # a grid has as many points as its size
-    panels, rows, failures, color = [], [], [], None
-    for done, name in enumerate(chosen):
-        spec = algorithms.spec(name)
-        report(0.6 * done / len(chosen), f"{spec.label} ({done + 1} of {len(chosen)})")
-        try:
-            request = make_request(entry.dataset, n, 0.0, 0, entry.parameters(aspect), name, k, {})
-            result, _ = results.get_or_compute(request, compute_run)
-            collapse = result["summary"]["collapse"][0]
-            row = {"label": spec.label, "collapse": collapse, "phi_y": None, "phi_z": None, "ratio": None,
-                   "verdict": "No Φ: PN §2 writes the cost of LEM, LLE and LTSA only."}
-            if name in NORMALIZED_ALGORITHMS:
-                cost = measures.normalization_cost(result["truth"], result["X"], name, k)
-                row.update(phi_y=cost.phi_y, phi_z=cost.phi_z, ratio=cost.ratio, verdict=cost.verdict)
-        except Exception as error:  # one failing algorithm does not hide the others
-            failures.append(f"{spec.label}: {failure_message(error)}")
-            continue
-        rows.append(row)
-        color, color_title = result["truth"][:, 0], result["truth_labels"][0]
-        panels.append({"label": spec.label, "output": spec.output, "Y": result["Y"], "summary": result["summary"],
-                       "title": f"{spec.label}<br>collapse {collapse:.2f}"
-                                + ("" if row["ratio"] is None else f", Φ(Y)/Φ(Z) {row['ratio']:.2g}")})
-    if not panels:
-        return None, " ".join(failures)
-    ratios = _phi_curve(results, shape, n, k, chosen, report)
-    stored = {"panels": panels, "color": color, "color_title": color_title, "rows": rows, "aspect": aspect,
-              "aspect_label": entry.aspect_label,
-              "curve": {"aspects": list(CURVE_ASPECTS),
-                        "ratios": {algorithms.spec(name).label: values for name, values in ratios.items()}}}
-    return stored, " ".join(failures) or (f"{entry.label}, {entry.aspect_label} = {aspect:g}, k = {k}: "
-                                          f"{len(panels)} algorithms.")
+def _title(row):
+    ratio = "" if row["ratio"] is None else f", Φ(Y)/Φ(Z) {row['ratio']:.2g}"
+    return f"{row['label']}<br>collapse {row['collapse']:.2f}{ratio}"
+
+
+def draw_study(services, stored):
+    """The study's table (collapse, Φ(Y), Φ(Z), verdict), its Φ ratio curve and its outputs."""
+    if not stored:
+        blank = empty_figure("Press Run.")
+        return blank, blank, None
+    result = services.results.get(NormalizationRequest.from_state(ViewState.from_dict(stored["state"])))
+    rows = [row for row in (result.rows if result else ()) if "error" not in row]
+    if not rows:
+        blank = empty_figure("No output to show: see the message above." if result else
+                             "This study has left the cache: press Run again.")
+        return blank, blank, None
+    header = html.Tr([html.Th(text) for text in ("algorithm", "collapse score", "Φ(Y)", "Φ(Z)", "Φ(Y)/Φ(Z)",
+                                                 "verdict")])
+    body = [html.Tr([html.Td(row["label"]), html.Td(f"{row['collapse']:.3f}"),
+                     *[html.Td("—" if row[key] is None else f"{row[key]:.4g}") for key in ("phi_y", "phi_z", "ratio")],
+                     html.Td(row["verdict"], className="cell-error" if (row["ratio"] or 0) > 1 else "")])
+            for row in rows]
+    panels = [{**row, "title": _title(row)} for row in rows]
+    return (comparison_grid(panels, result.color, result.color_title),
+            phi_ratio_figure(result.aspects, result.curve, result.aspect, result.aspect_label)
+            if result.curve else empty_figure("Φ is written for LEM, LLE and LTSA only (PN §2)."),
+            html.Table([html.Thead(header), html.Tbody(body)]))
+
+
+def register(app, services):
+    """Wire the normalization tab to ``app``."""
+    register_study_job(app, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
+                       ids.NORMALIZATION_MESSAGE,
+                       lambda state, session, report: run_study(services, state, session, report),
+                       lambda state: f"the previous study, {SHAPES[state.normalization.shape].label} at "
+                                     f"{state.normalization.aspect:g}")
+    app.callback(Output(ids.NORMALIZATION_GRID, "figure"), Output(ids.NORMALIZATION_CURVE, "figure"),
+                 Output(ids.NORMALIZATION_TABLE, "children"), Input(ids.NORMALIZATION_STORE, "data"),
+                 prevent_initial_call=True)(lambda stored: draw_study(services, stored))
+    app.callback(Output(ids.NORMALIZATION_ASPECT_LABEL, "children"), Input(ids.NORMALIZATION_SHAPE, "value"),
+                 prevent_initial_call=True)(lambda shape: SHAPES[shape].aspect_label if shape in SHAPES else "")

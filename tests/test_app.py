@@ -12,7 +12,7 @@ from dash.testing.wait import until
 from dash import CeleryManager, Dash, DiskcacheManager
 
 import app as app_module
-from app import create_app, main, max_request_bytes
+from app import main, max_request_bytes
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 MiB = 2**20

@@ -31,8 +31,9 @@ def test_server_answers_without_errors(report):
 def test_every_user_is_served_to_the_end(report):
     assert report["client_failures"] == [] and report["stuck_users"] == 0, str(report)
     assert report["counters"]["page loads"] >= USERS
-    # Each page load starts the explore job; none may be left unfinished within the grace period.
-    assert report["counters"].get("jobs completed", 0) >= USERS, str(report)
+    # Each page load shows a run (from the cache, or from a job); no job is left unfinished.
+    assert report["counters"].get("runs shown", 0) >= USERS, str(report)
+    assert report["counters"].get("jobs completed", 0) >= 1, str(report)
     assert report["counters"].get("jobs abandoned at the deadline", 0) == 0, str(report)
 
 

@@ -26,7 +26,8 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.jobs import ResultCache, make_celery_app
+from components.jobs import make_celery_app
+from lab import ResultCache
 
 from .test_sweep_browser import show_sweep_tab
 
@@ -141,17 +142,17 @@ def celery_worker(redis_url, tmp_path_factory):
 
 def start_celery_app(dash_duo, celery_worker, redis_url):
     """The web server on the worker's Redis and cache directory, its first explore run done."""
-    received = len(celery_worker.tasks("received"))
     dash_duo.start_server(create_app(celery_worker.cache_dir, celery_app=make_celery_app(redis_url)))
-    # The page's first run is a task; a worker that does not know it drops it, and the page would
-    # wait for ever. Dash names a task after its callback's source as read from disk when the app
-    # is built: both sides must build it from the same files.
-    until(lambda: len(celery_worker.tasks("received")) > received or "unregistered task" in celery_worker.text(),
-          timeout=WAIT)
+    # The page's first run is a task unless it is cached already (then the page answers it without a
+    # job). A worker that does not know a task drops it, and the page would wait for ever: Dash names a
+    # task after its callback's source as read from disk when the app is built, so both sides must
+    # build it from the same files.
+    title = f"#{ids.OUTPUT_GRAPH} .gtitle"
+    until(lambda: any("k = 10" in element.text for element in dash_duo.find_elements(title))
+          or "unregistered task" in celery_worker.text(), timeout=WAIT)
     assert "unregistered task" not in celery_worker.text(), (
         "the worker does not know the web app's tasks: the callbacks' source changed on disk after the worker "
         "started (edited while the tests ran?)")
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
 
 
 def plotted_trace(dash_duo, graph_id, name):
@@ -226,7 +227,9 @@ def test_cancel_terminates_the_job_on_the_worker_and_stores_nothing_partial(dash
     assert sweep_task not in [task for _, task in celery_worker.tasks("succeeded")]
     stopped_at = results.stats()["computed"]
     assert stopped_at < start + 35
-    assert dash_duo.find_element(f"#{ids.SWEEP_MESSAGE}").text == ""  # no partial sweep shown
+    # No partial sweep is shown, and the page says the sweep was cancelled.
+    dash_duo.wait_for_text_to_equal(f"#{ids.SWEEP_MESSAGE}", "Cancelled. Shown: nothing has finished yet.",
+                                    timeout=WAIT)
 
     # The worker keeps serving (the pool replaces the killed process), and what the sweep stored is whole.
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()

@@ -63,10 +63,11 @@ def test_box_selection_in_the_output_marks_the_same_points_in_the_input(dash_duo
     low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
     inside = np.flatnonzero(np.all((Y >= low) & (Y <= high), axis=1))
     assert 20 < len(inside) < len(Y) // 2
-    selected = np.flatnonzero(np.isin(data.X[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
+    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+    selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
     np.testing.assert_array_equal(selected, inside)
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(data.X[selected]))
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
     # The summary is the selection's mean local R_N beside every point's.
     expected = np.nanmean(evaluation.per_point["normalized"][selected])
     dash_duo.wait_for_contains_text(f"#{ids.SELECTION_TEXT}", f"{len(selected)} points selected", timeout=WAIT)
@@ -90,12 +91,14 @@ def test_selecting_in_a_projected_input_marks_the_points_in_the_output(dash_duo,
     drag(ids.INPUT_GRAPH, low, high)
     until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
     marks = marked(dash_duo, ids.OUTPUT_GRAPH, "xy")
-    selected = np.flatnonzero(np.isin(Y[:, 0], marks[:, 0]))
+    Y32 = Y.astype(np.float32)  # the views draw float32
+    selected = np.flatnonzero(np.isin(Y32[:, 0], marks[:, 0]))
     low, high = selected_box(dash_duo, ids.INPUT_GRAPH)
+    plane = plane.astype(np.float32)
     inside = np.flatnonzero(np.all((plane >= low) & (plane <= high), axis=1))
     assert 100 < len(inside) < len(Y) // 2
     np.testing.assert_array_equal(selected, inside)
-    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y[selected]))
+    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y32[selected]))
     assert severe_logs(dash_duo) == []
 
 

@@ -4,15 +4,16 @@ import numpy as np
 import pytest
 
 from components.figures import (
-    comparison_grid,
-    measure_bars,
     HIGHLIGHT_TRACE,
-    inspector_figure,
     SELECTION_TRACE,
+    color_update,
+    comparison_grid,
     input_figure,
+    inspector_figure,
+    measure_bars,
     output_figure,
-    point_columns,
     robust_color_range,
+    sweep_figure,
 )
 
 
@@ -22,10 +23,9 @@ def views():
     X, Y = rng.normal(size=(50, 3)), rng.normal(size=(50, 2))
     local = rng.exponential(size=50)
     local[7] = 35.0  # one short-circuited neighbourhood
-    columns = point_columns(X, Y, {"local R_N": local})
     color_range = robust_color_range(local)
-    figures = (input_figure(local, color_range, "local R_N", columns, "in", "rev"),
-               output_figure(local, color_range, "local R_N", columns, "out", "rev"))
+    figures = (input_figure(X, local, color_range, "local R_N", title="in", revision="rev"),
+               output_figure(Y, local, color_range, "local R_N", title="out", revision="rev"))
     return X, Y, local, color_range, figures
 
 
@@ -42,58 +42,81 @@ def test_outlier_does_not_set_the_colour_range_but_keeps_its_raw_value(views):
     for figure in (inp, out):
         marker = figure.data[0].marker
         assert (marker.cmin, marker.cmax) == (cmin, cmax)
-        np.testing.assert_array_equal(marker.color, local)  # data never clipped
-        assert figure.data[0].customdata[7, -1] == 35.0
+        np.testing.assert_array_equal(marker.color, local.astype(np.float32))  # data never clipped
+        assert marker.color[7] == 35.0 and "%{marker.color:.4g}" in figure.data[0].hovertemplate
 
 
 def test_both_views_draw_the_same_points_and_one_colour_bar(views):
     X, Y, _, _, (inp, out) = views
-    np.testing.assert_array_equal(np.c_[inp.data[0].x, inp.data[0].y, inp.data[0].z], X)
-    np.testing.assert_array_equal(np.c_[out.data[0].x, out.data[0].y], Y)
+    np.testing.assert_array_equal(np.c_[inp.data[0].x, inp.data[0].y, inp.data[0].z], X.astype(np.float32))
+    np.testing.assert_array_equal(np.c_[out.data[0].x, out.data[0].y], Y.astype(np.float32))
     assert [inp.data[0].marker.showscale, out.data[0].marker.showscale] == [False, True]
     assert out.layout.yaxis.scaleanchor == "x"  # equal scales: an isometry looks like one
     assert inp.layout.uirevision == out.layout.uirevision == "rev"
 
 
-def test_hover_shows_index_and_both_positions_of_each_point(views):
-    X, Y, _, _, (inp, out) = views
-    assert inp.data[0].hovertemplate.startswith("point %{customdata[0]:d}")
-    for figure in (inp, out):
-        row = figure.data[0].customdata[12]
-        assert row[0] == 12  # trace 0 keeps the points in order: the linked hover relies on it
-        np.testing.assert_array_equal(row[1:4], X[12])
-        np.testing.assert_array_equal(row[4:6], Y[12])
+def test_drawn_values_travel_as_binary_float32(views):
+    """Only what the views draw goes to the browser, as typed arrays: 4 bytes a value."""
+    _, _, _, _, (inp, out) = views
+    encoded = out.to_plotly_json()["data"][0]
+    assert encoded["x"]["dtype"] == "f4" and encoded["marker"]["color"]["dtype"] == "f4"
+    assert "customdata" not in encoded or encoded["customdata"] is None  # all points drawn: the index is the row
+
+
+def test_hover_shows_the_point_its_coordinates_and_its_colour_value(views):
+    _, _, _, _, (inp, out) = views
+    assert inp.data[0].hovertemplate.startswith("point %{pointNumber}<br>x₁ %{x:.4g}, x₂ %{y:.4g}, x₃ %{z:.4g}")
+    assert out.data[0].hovertemplate.startswith("point %{pointNumber}<br>y₁ %{x:.4g}, y₂ %{y:.4g}")
     for trace in (HIGHLIGHT_TRACE, SELECTION_TRACE):
         assert len(inp.data[trace].x) == 0 and len(out.data[trace].x) == 0
         assert inp.data[trace].hoverinfo == out.data[trace].hoverinfo == "skip"
 
 
+def test_a_drawn_subsample_names_each_point_by_its_index_in_the_data_set():
+    Y = np.arange(8.0).reshape(4, 2)
+    ids = np.array([2, 7, 30, 41])
+    figure = output_figure(Y, np.zeros(4), (0.0, 1.0), "c", point_ids=ids)
+    np.testing.assert_array_equal(figure.data[0].customdata, ids)
+    assert figure.data[0].hovertemplate.startswith("point %{customdata}")
+
+
+def test_a_new_colouring_changes_only_the_marker_and_the_hover_text(views):
+    X, Y, local, color_range, (inp, _) = views
+    update = color_update(X[:, 0], robust_color_range(X[:, 0]), "arc length", ("x₁", "x₂", "x₃"))
+    assert set(update) == {"marker", "hovertemplate"} and "arc length" in update["hovertemplate"]
+    redrawn = input_figure(X, X[:, 0], robust_color_range(X[:, 0]), "arc length")
+    assert redrawn.data[0].hovertemplate == update["hovertemplate"]
+    np.testing.assert_array_equal(redrawn.data[0].marker.color, update["marker"]["color"])
+
+
 def test_projected_input_is_a_selectable_plane_of_the_same_points(views):
     """Plotly selects in 2-D only: a projection keeps trace 0's rows and adds the same empty traces."""
     X, Y, local, color_range, _ = views
-    columns = point_columns(X, Y, {"local R_N": local})
-    flat = input_figure(local, color_range, "local R_N", columns, axis_titles=("x", "y", "z"), projection=(0, 2),
+    flat = input_figure(X, local, color_range, "local R_N", axis_titles=("x", "y", "z"), projection=(0, 2),
                         landmarks=np.array([4]))
     assert flat.data[0].type == "scattergl"
-    np.testing.assert_array_equal(np.c_[flat.data[0].x, flat.data[0].y], X[:, [0, 2]])
+    np.testing.assert_array_equal(np.c_[flat.data[0].x, flat.data[0].y], X[:, [0, 2]].astype(np.float32))
     assert (flat.layout.xaxis.title.text, flat.layout.yaxis.title.text) == ("x", "z")
     assert flat.layout.yaxis.scaleanchor == "x"
     assert len(flat.data[SELECTION_TRACE].x) == 0
-    np.testing.assert_array_equal([flat.data[3].x[0], flat.data[3].y[0]], X[4, [0, 2]])
-
-
-def test_a_drawn_subsample_keeps_each_point_s_own_index():
-    X, Y = np.arange(12.0).reshape(4, 3), np.arange(8.0).reshape(4, 2)
-    columns = point_columns(X, Y, {}, points=np.array([2, 7, 30, 41]))
-    np.testing.assert_array_equal(columns["point"], [2, 7, 30, 41])
+    np.testing.assert_array_equal([flat.data[3].x[0], flat.data[3].y[0]], X[4, [0, 2]].astype(np.float32))
 
 
 def test_low_dimensional_points_are_padded_with_zeros():
     X, Y = np.arange(6.0).reshape(3, 2), np.arange(3.0).reshape(3, 1)
-    columns = point_columns(X, Y, {})
-    np.testing.assert_array_equal(columns["x₃"], 0.0)
-    np.testing.assert_array_equal(columns["y₂"], 0.0)
-    np.testing.assert_array_equal(columns["y₁"], Y[:, 0])
+    inp = input_figure(X, np.zeros(3), (0.0, 1.0), "c", axis_titles=("a", "b"))
+    out = output_figure(Y, np.zeros(3), (0.0, 1.0), "c")
+    np.testing.assert_array_equal(inp.data[0].z, 0.0)
+    np.testing.assert_array_equal(out.data[0].y, 0.0)
+    np.testing.assert_array_equal(out.data[0].x, Y[:, 0])
+
+
+def test_the_star_marks_each_algorithm_s_best_k_as_given():
+    rows = [{"algorithm": "ltsa", "label": "LTSA", "k": k, "summary": {"trustworthiness": [t, None]}}
+            for k, t in ((6, 0.998), (12, 0.95), (18, 0.857))]
+    figure = sweep_figure(rows, "trustworthiness", "trustworthiness", {"ltsa": rows[0]})
+    star = figure.data[-1]
+    assert star.name == "best k" and list(star.x) == [6] and list(star.y) == [0.998]
 
 
 def comparison_panels():
@@ -123,12 +146,11 @@ def test_measure_bars_chart_each_measure_by_output_kind():
 
 def test_landmark_overlay_links_each_landmark_to_its_mds_reference(views):
     X, Y, local, color_range, _ = views
-    columns = point_columns(X, Y, {"local R_N": local})
+    X, Y = X.astype(np.float32), Y.astype(np.float32)
     landmarks = np.array([3, 9, 27])
     reference = Y[landmarks] + 0.5
-    inp = input_figure(local, color_range, "local R_N", columns, landmarks=landmarks)
-    out = output_figure(local, color_range, "local R_N", columns, landmarks=landmarks,
-                        landmark_configuration=reference)
+    inp = input_figure(X, local, color_range, "local R_N", landmarks=landmarks)
+    out = output_figure(Y, local, color_range, "local R_N", landmarks=landmarks, landmark_configuration=reference)
     # The hover ring and the selection keep their places (traces 1 and 2).
     assert len(inp.data) == 4 and len(out.data) == 6
     np.testing.assert_array_equal(np.c_[inp.data[3].x, inp.data[3].y, inp.data[3].z], X[landmarks])

@@ -3,7 +3,6 @@
 import json
 
 import numpy as np
-import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.keys import Keys
 
@@ -12,7 +11,7 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.jobs import ResultCache
+from lab import ResultCache
 
 WAIT = 180  # a sweep of 25 runs on a busy 2-core machine
 
@@ -76,7 +75,11 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job idle", timeout=WAIT)
     computed = ResultCache(tmp_path / "results").stats()["computed"]
     assert computed < 35  # the job stopped before the end
-    assert dash_duo.find_element(f"#{ids.SWEEP_MESSAGE}").text == ""  # no partial sweep shown
+    # No partial sweep is shown, and the page says the sweep was cancelled.
+    dash_duo.wait_for_text_to_equal(f"#{ids.SWEEP_MESSAGE}", "Cancelled. Shown: nothing has finished yet.",
+                                    timeout=WAIT)
+    assert dash_duo.driver.execute_script(
+        f"return document.getElementById('{ids.SWEEP_GRAPH}').querySelector('.js-plotly-plot').data.length;") == 0
     # Every stored cell is a complete run, and the explore view still works (served from the cache).
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LLE (normalized)")

@@ -11,8 +11,8 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.layout import COMPARE_DEFAULTS
-from components.presets import preset
+from lab.catalogue import COMPARE_DEFAULTS
+from lab.presets import preset
 
 WAIT = 120
 
@@ -122,6 +122,7 @@ def test_pn_fig5_preset_opens_the_normalization_study_where_lem_just_fails(dash_
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
     choose(ids.PRESET, "pn-fig5-random-grid")
     dash_duo.wait_for_contains_text(f"#{ids.PRESET_CAPTION}", "81/39", timeout=WAIT)
+    until(lambda: dash_duo.find_element(f"#{ids.TABS} .tab--selected").text == "Normalization", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.NORMALIZATION_SIZE}").get_attribute("value") == "3000", timeout=WAIT)
     dash_duo.find_element(f"#{ids.NORMALIZATION_RUN}").click()
     dash_duo.wait_for_contains_text(f"#{ids.NORMALIZATION_MESSAGE}", "length L (the aspect ratio) = 2.08, k = 8: 4 "

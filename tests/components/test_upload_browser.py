@@ -12,8 +12,8 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.exports import configuration_json
-from components.runs import make_request
+from lab import DataChoice, MethodChoice, RunRequest, ViewState
+from lab.exports import view_json
 
 from .test_app_browser import WAIT, card_mean, severe_logs, wait_for_output_title
 
@@ -55,14 +55,17 @@ def test_an_uploaded_table_is_embedded_and_measured_like_its_points(dash_duo, tm
     assert severe_logs(dash_duo) == []
 
 
-@pytest.mark.parametrize("name, content, when", [
+BAD_FILES = [
     ("garbage.bin", bytes(range(256)) * 4, "inspect"),
     ("latin1.csv", "x,y,z\n1,2,caf\xe9\n".encode("latin-1"), "inspect"),
     ("ragged.csv", b"x,y,z\n1,2,3\n4,5\n6,7,8\n", "inspect"),
     ("objects.npy", None, "inspect"),
     ("nan.csv", b"x,y,z\n1,2,3\nnan,5,6\n7,8,9\n1,5,2\n3,3,1\n", "use"),
     ("single.csv", b"x\n1\n2\n3\n4\n", "use"),
-])
+]
+
+
+@pytest.mark.parametrize("name, content, when", BAD_FILES, ids=[name for name, _, _ in BAD_FILES])
 def test_a_bad_file_gets_the_parser_s_message_and_the_app_keeps_working(dash_duo, tmp_path, name, content, when):
     path = tmp_path / name
     if content is None:  # a pickled object array: refused without being unpickled
@@ -85,18 +88,21 @@ def test_a_bad_file_gets_the_parser_s_message_and_the_app_keeps_working(dash_duo
     assert severe_logs(dash_duo) == []
 
 
-def test_a_saved_run_configuration_restores_the_run(dash_duo, tmp_path):
-    view = {"dataset": "strip", "n": 500, "d.length": 3.0, "algorithm": "ltsa", "k": 12, "tab": "explore"}
-    text, filename = configuration_json(make_request("strip", 500, 0.0, 0, {"length": 3.0}, "ltsa", 12, {}), view)
+def test_a_saved_view_restores_the_run_in_a_fresh_session(dash_duo, tmp_path):
+    state = ViewState(data=DataChoice("strip", n=500, params=(("length", 3.0),)),
+                      method=MethodChoice("ltsa", 12)).validated()
+    text, filename = view_json(state, RunRequest.from_state(state))
     path = tmp_path / filename
     path.write_text(text)
     open_upload_panel(dash_duo, tmp_path)
     upload_file(dash_duo, path)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", f"Restored the run configuration of {filename}",
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", f"Restored the view saved in {filename}",
                                     timeout=WAIT)
     wait_for_output_title(dash_duo, "LTSA, k = 12")
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Strip", timeout=WAIT)
     data = datasets.load("strip", 500, length=3.0)
     Y = algorithms.embed("ltsa", data.X, n_neighbors=12)
     assert card_mean(dash_duo, "normalized") == pytest.approx(measures.procrustes(data.X, Y, 12), abs=6e-5)
+    assert dash_duo.find_element(f"#{ids.DATASET_SIZE}").get_attribute("value") == "500"
+    assert "d.length=3.0" in dash_duo.driver.current_url and "algorithm=ltsa" in dash_duo.driver.current_url
     assert severe_logs(dash_duo) == []

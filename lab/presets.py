@@ -1,13 +1,15 @@
 """Paper presets: each figure or table of the source papers as a view state, with what to look for.
 
-A preset is a link (see :mod:`components.urlstate`): choosing one writes its state to the address
-bar and the page applies it like a shared link. No Dash here.
+A preset is a :class:`~lab.state.ViewState`: choosing one applies it as a link is applied, setting
+every control. No Dash here.
 
 GR = Goldberg & Ritov (local Procrustes), NQ = Zhang, Ren & Zhang (NIEQA), PN = Goldberg, Zakai,
 Kushnir & Ritov (price of normalization), ML = Zhang & Wang (MLLE).
 """
 
 import dataclasses
+
+from .state import (DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, ViewState)
 
 __all__ = ["Preset", "PRESETS", "preset"]
 
@@ -22,32 +24,34 @@ class Preset:
         Key, e.g. ``"gr-fig1-isomap"``.
     label : str
         Menu text, starting with the figure it reproduces.
-    state : dict
-        View state in URL-state form (``dataset``, ``n``, ``d.<param>``, ``algorithm``, ``k``,
-        ``a.<param>``, ``refine``, ``rescale``, ``color``, ``view``, ``tab``, ``norm.*``); what it omits is
-        set to its default.
+    state : lab.state.ViewState
+        The whole view, validated; what the preset does not name is at its default.
     caption : str
         What to look for, and where our numbers differ from the paper's and why.
     """
 
     name: str
     label: str
-    state: dict
+    state: ViewState
     caption: str
 
 
-def _view(dataset, algorithm, k, *, tab="explore", color="normalized", n=None, noise=0.0, seed=0, rescale="authors",
-          refine=0, view="3d", normalization=None, **params):
-    """A full view state: every control named, so a preset never inherits the previous view's values.
+def _view(dataset, algorithm, k, *, tab="explore", color="normalized", n=None, noise=0.0, random_state=0,
+          rescale="authors", refine=0, view="3d", normalization=None, **params):
+    """A validated view state: every control named, so a preset never inherits the previous view's values.
 
-    ``normalization`` is ``(shape, aspect, n, k)`` for the normalization tab (PN's presets).
+    ``normalization`` is ``(shape, aspect, n, k)`` for the normalization tab (PN's presets);
+    ``a_<name>`` keywords are algorithm parameters, the others the data set's.
     """
-    state = {"dataset": dataset, "n": n, "noise": noise, "seed": seed, "algorithm": algorithm, "k": k,
-             "refine": refine, "rescale": rescale, "color": color, "view": view, "tab": tab}
-    if normalization:
-        state.update(zip(("norm.shape", "norm.aspect", "norm.n", "norm.k"), normalization))
-    state.update({(f"a.{key[2:]}" if key.startswith("a_") else f"d.{key}"): value for key, value in params.items()})
-    return state
+    data_params = tuple((key, value) for key, value in params.items() if not key.startswith("a_"))
+    method_params = tuple((key[2:], value) for key, value in params.items() if key.startswith("a_"))
+    state = ViewState(
+        data=DataChoice(dataset, n, noise, random_state, data_params),
+        method=MethodChoice(algorithm, k, method_params, refine, rescale),
+        display=DisplayChoice(color=color, input_view=view),
+        normalization=NormalizationChoice(*normalization) if normalization else NormalizationChoice(),
+        tab=tab)
+    return state.validated()
 
 
 PRESETS = (

@@ -1,0 +1,85 @@
+"""The compare tab: the chosen algorithms at one k side by side, isometric outputs first, with bars.
+
+The comparison is :func:`lab.compare` on the view state's data, k and compare settings, as a
+background job, kept whole in the result cache; the page keeps only the state it came from, and the
+figures are drawn on the server from the cached result.
+"""
+
+from dash import Input, Output, State, dcc, html
+
+import algorithms
+import measures
+from lab import CompareRequest, ViewState, catalogue, compare
+
+from . import ids
+from .controls import export_buttons, labelled
+from .figures import comparison_grid, empty_figure, measure_bars
+from .jobs import job_box, register_study_job
+
+__all__ = ["compare_tab", "register"]
+
+
+def compare_tab(shown):
+    """The tab's layout, its controls showing ``shown``."""
+    controls = shown["controls"]
+    return html.Div([
+        html.P("The chosen algorithms' outputs at the k set on the left, isometric ones first, each with "
+               "its R_N and R_C; bars compare every measure. Normalized outputs score a high R_N by "
+               "construction (their scale is fixed by a constraint, PN §2): read R_C for them.",
+               className="help"),
+        html.Div([
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.COMPARE_ALGORITHMS, value=controls["compare_algorithms"], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()])),
+            dcc.Checklist(id=ids.COMPARE_ALIGN, value=controls["compare_align"], inline=True,
+                          options=[{"label": " align each output to the ground truth (display only)",
+                                    "value": "align"}]),
+            html.Button("Compare", id=ids.COMPARE_RUN, className="run-button"),
+        ], className="compare-controls"),
+        job_box(ids.COMPARE_JOB),
+        html.Div(id=ids.COMPARE_MESSAGE, className="message", role="status"),
+        export_buttons(
+            (ids.EXPORT_COMPARE_CSV, "Comparison table (CSV)", "One row per algorithm, every measure, with the view."),
+            (ids.EXPORT_COMPARE_JSON, "Comparison (JSON)", "Every algorithm's measures, the request and the view.")),
+        dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config={"displaylogo": False},
+                  figure=empty_figure("Press Compare.")),
+        dcc.Graph(id=ids.COMPARE_GRID, config={"displaylogo": False}, figure=empty_figure("Press Compare.")),
+        dcc.Store(id=ids.COMPARE_STORE),
+    ])
+
+
+def run_comparison(services, state, session, report):
+    """The job: the comparison of ``state``, kept whole in the cache; the page keeps its state."""
+    request = CompareRequest.from_state(state)
+    uploads = services.uploads.for_session(session)
+    uploads.authorize(request.data)
+    result, _ = services.results.get_or_compute(
+        request, lambda chosen: compare(chosen, services.results, report, uploads=uploads))
+    return {"state": state.to_dict()}, result.message
+
+
+def draw_comparison(services, stored, session):
+    """Small multiples and measure bars of the comparison shown."""
+    if not stored:
+        blank = empty_figure("Press Compare.")
+        return blank, blank
+    request = CompareRequest.from_state(ViewState.from_dict(stored["state"]))
+    services.uploads.for_session(session).authorize(request.data)
+    result = services.results.get(request)
+    panels = [panel for panel in (result.panels if result else ()) if "error" not in panel]
+    if not panels:
+        blank = empty_figure("No output to show: see the message above." if result else
+                             "This comparison has left the cache: press Compare again.")
+        return blank, blank
+    return (comparison_grid(panels, result.color, result.color_title),
+            measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]))
+
+
+def register(app, services):
+    """Wire the compare tab to ``app``."""
+    register_study_job(app, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
+                       lambda state, session, report: run_comparison(services, state, session, report),
+                       lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}")
+    app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),
+                 Input(ids.COMPARE_STORE, "data"), State(ids.SESSION, "data"), prevent_initial_call=True)(
+        lambda stored, session: draw_comparison(services, stored, session))

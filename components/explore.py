@@ -1,0 +1,311 @@
+"""The explore tab: one run's headline cards, its linked input and output views, the inspector.
+
+A new view state (:data:`ids.VIEW_STATE`) asks for a run. :func:`resolve` answers a cached run in the
+request itself; only a miss starts the background job (:func:`compute_record`), with a progress bar
+and a cancel button. Either way a small record of the run (its state, request and cards) reaches
+:data:`ids.RUN_SHOWN`; the arrays stay on the server, and :func:`show_run` sends only what the views
+draw (a new colouring: one array per view). Cancelling puts the controls back on the run shown.
+"""
+
+import functools
+import secrets
+
+from dash import ClientsideFunction, Input, Output, Patch, State, ctx, dcc, html, no_update
+
+import measures
+from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
+from lab.views import coloring, data_rows, explore_view, inspect_point, selection_summary
+
+from . import ids
+from .controls import export_buttons
+from .figures import (OUTPUT_AXES, color_update, empty_figure, image_figure, input_figure, inspector_figure,
+                      output_figure, robust_color_range)
+from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+
+__all__ = ["compute_record", "explore_tab", "register", "resolve", "show_run"]
+
+NO_RESULT = "—"
+TIME_CARD = "time"
+CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
+
+
+def _card(measure, title, help_text):
+    return html.Div([html.Div(title, className="card-title"),
+                     html.Div("…", id=ids.card_value(measure), className="card-value")],
+                    className="card", title=help_text)
+
+
+def _cards():
+    cards = [(name, measures.spec(name).label, f"{measures.spec(name).description} ({measures.spec(name).citation})")
+             for name in catalogue.CARD_MEASURES]
+    cards.append((TIME_CARD, "Run time", "Embedding plus every measure, on the server."))
+    return [_card(*card) for card in cards]
+
+
+def explore_tab():
+    """The tab's layout: cards, job box, message, downloads, the two views, selection line, inspector."""
+    return html.Div([
+        html.Div(_cards(), id=ids.CARDS, className="cards"),
+        job_box(ids.EXPLORE_JOB),
+        html.Div(id=ids.MESSAGE, className="message", role="status"),
+        export_buttons(
+            (ids.EXPORT_POINTS, "Points and measures (CSV)",
+             "Every point: index, input and output coordinates, ground truth, every local measure; the view above."),
+            (ids.EXPORT_CONFIG, "Run configuration (JSON)",
+             "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
+        html.Div([
+            dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False},
+                      figure=empty_figure("Computing the first run…")),
+            dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False},
+                      figure=empty_figure("Computing the first run…")),
+            # Image data sets: the image of the hovered point.
+            dcc.Graph(id=ids.POINT_IMAGE, className="point-image", style={"display": "none"},
+                      config={"displayModeBar": False}),
+        ], className="views"),
+        html.Div("Hover a point to ring it in both views; select with the box or lasso tool of a 2-D view to "
+                 "mark points in both; click a point to inspect its neighbourhood below.",
+                 id=ids.SELECTION_TEXT, className="help selection-text", role="status"),
+        html.H3("Neighbourhood inspector"),
+        html.Div("Click a point in either view.", id=ids.INSPECTOR_TEXT, className="help"),
+        dcc.Graph(id=ids.INSPECTOR_GRAPH, figure=empty_figure("Click a point in either view."),
+                  className="inspector", config={"displaylogo": False}),
+        *[dcc.Store(id=store) for store in (ids.RUN_FROM_CACHE, ids.RUN_FROM_JOB, ids.RUN_SHOWN, ids.EXPLORE_REQUEST,
+                                            ids.DRAWN)],
+    ])
+
+
+def _record(state, request, result, cached):
+    """What the page keeps of a run: its view state, request, cards and notes (no arrays)."""
+    return {"status": "done", "state": state.to_dict(), "request": request.to_dict(), "cached": cached,
+            "seconds": float(result.seconds), "n": int(result.n_samples),
+            "summary": {name: list(pair) for name, pair in result.summary.items()}}
+
+
+def _failure(state_dict, error):
+    return {"status": "failed", "state": state_dict, "message": failure_message(error)}
+
+
+def _result(services, record, session):
+    """The cached result of a shown run (None if it has left the cache), read for this session only."""
+    request = RunRequest.from_dict(record["request"])
+    services.uploads.for_session(session).authorize(request.data)
+    return request, services.results.get(request)
+
+
+def resolve(services, state, shown, session, token):
+    """A new view state: answer a cached run at once, or hand the request to the background job."""
+    if not state:
+        return {"cached": no_update, "request": no_update}
+    try:
+        state_value = ViewState.from_dict(state)
+        request = RunRequest.from_state(state_value)
+        if shown and shown.get("request") == request.to_dict():  # the view's display changed, not its run
+            return {"cached": no_update, "request": no_update}
+        services.uploads.for_session(session).authorize(request.data)
+        result = services.results.get(request)
+    except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
+        return {"cached": _failure(state, error), "request": no_update}
+    if result is not None:
+        return {"cached": _record(state_value, request, result, True), "request": no_update}
+    # A fresh nonce: two equal requests in a row are two jobs (Dash keys a job by its arguments).
+    return {"cached": no_update, "request": {"state": state, "nonce": secrets.token_hex(8), "token": token}}
+
+
+def compute_record(services, job, session, report):
+    """The background job: compute (or read) the requested run; any failure becomes the record's message."""
+    try:
+        state = ViewState.from_dict(job["state"])
+        request = RunRequest.from_state(state)
+        uploads = services.uploads.for_session(session)
+        uploads.authorize(request.data)
+        result, cached = services.results.get_or_compute(
+            request, lambda run: compute_run(run, report, uploads=uploads))
+    except Exception as error:  # every failure is the page's message; the server keeps serving
+        return _failure(job.get("state"), error)
+    return _record(state, request, result, cached)
+
+
+def _card_text(pair):
+    """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
+    mean, median = (list(pair) + [None, None])[:2] if pair else (None, None)
+    if mean is None:  # not computed (a quadratic measure on a large input; the message says so)
+        return [html.Span(NO_RESULT, className="card-mean"), html.Span("not computed", className="card-median")]
+    # Four significant digits: GP's R_N of 2e-5 must not read as 0.0000.
+    return [html.Span(f"{mean:.4g}", className="card-mean"),
+            html.Span("" if median is None else f"median {median:.4g}", className="card-median")]
+
+
+def _cards_of(record):
+    if record["status"] != "done":
+        return {name: NO_RESULT for name in CARDS}
+    return {**{name: _card_text(record["summary"].get(name)) for name in catalogue.CARD_MEASURES},
+            TIME_CARD: f"{record['seconds']:.2f} s" + (" (cached)" if record["cached"] else "")}
+
+
+def show_run(services, shown, state, drawn, session):
+    """Draw the shown run in the view's display settings; a colouring alone is patched in."""
+    unchanged = {"input": no_update, "output": no_update, "cards": {name: no_update for name in CARDS},
+                 "message": no_update, "message_class": no_update, "drawn": no_update}
+    if not shown or not state:
+        return unchanged
+    if shown["status"] != "done":
+        blank = empty_figure("No result: see the message above.")
+        return {"input": blank, "output": blank, "cards": _cards_of(shown), "message": shown["message"],
+                "message_class": "message error", "drawn": None}
+    display = ViewState.from_dict(state).display
+    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view}
+    try:
+        request, result = _result(services, shown, session)
+    except measures.ProcrustesLabError as error:
+        return {**unchanged, "message": str(error), "message_class": "message error"}
+    if result is None:
+        return {**unchanged, "message": "This run has left the cache: change a control, or reload, to compute it "
+                                        "again.", "message_class": "message warning"}
+    view = explore_view(request, result, display.landmarks)
+    color, title, _ = coloring(result, display.color, view.rows)
+    color_range = robust_color_range(color)
+    if drawn and {key: drawn.get(key) for key in layout} == layout:
+        if drawn.get("color") == display.color:
+            return unchanged
+        patches = []
+        for graph_axes, show_scale in ((result.input_axes, False), (OUTPUT_AXES, True)):
+            patch = Patch()
+            for key, value in color_update(color, color_range, title, graph_axes, view.rows, show_scale).items():
+                patch["data"][0][key] = value
+            patches.append(patch)
+        return {**unchanged, "input": patches[0], "output": patches[1],
+                "drawn": {**layout, "color": display.color}}
+    revision = shown["request"]
+    projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
+    figures = {
+        "input": input_figure(view.drawn_X, color, color_range, title, point_ids=view.rows, title=view.input_title,
+                              revision=f"{revision}|{display.input_view}", landmarks=view.landmarks,
+                              axis_titles=result.input_axes, projection=projection),
+        "output": output_figure(view.Y, color, color_range, title, point_ids=view.rows, title=view.output_title,
+                                revision=str(revision), landmarks=view.landmarks,
+                                landmark_configuration=view.landmark_configuration),
+    }
+    return {**figures, "cards": _cards_of(shown), "message": view.notes,
+            "message_class": "message warning" if view.notes else "message", "drawn": {**layout, "color": display.color}}
+
+
+def _event_rows(input_event, output_event):
+    """Drawn rows (trace 0's point numbers) of the triggering graph's event."""
+    event = input_event if ctx.triggered_id == ids.INPUT_GRAPH else output_event
+    return [point["pointNumber"] for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
+
+
+def _event_result(services, shown, session):
+    if not shown or shown.get("status") != "done":
+        return None, None
+    try:
+        return _result(services, shown, session)
+    except measures.ProcrustesLabError:
+        return None, None
+
+
+def show_point_image(services, input_hover, output_hover, shown, session):
+    """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
+    request, result = _event_result(services, shown, session)
+    rows = _event_rows(input_hover, output_hover)
+    if result is None or result.image_shape is None or not rows:
+        return no_update, {"display": "none"} if result is not None and result.image_shape is None else no_update
+    index = int(data_rows(result, rows[:1])[0])
+    truth = ", ".join(f"{label} {value:.3g}" for label, value in zip(result.truth_labels, result.truth[index]))
+    return image_figure(result.X[index].reshape(result.image_shape), f"point {index}: {truth}"), {"display": "block"}
+
+
+def inspect(services, input_click, output_click, shown, session):
+    """Clicking a point opens its neighbourhood, aligned as R_N, R_C and ASIM align it (PN Fig. 1E/F)."""
+    rows = _event_rows(input_click, output_click)
+    if not rows:
+        return no_update, no_update
+    request, result = _event_result(services, shown, session)
+    if result is None:
+        return empty_figure("This run is no longer cached."), "Run it again to inspect its points."
+    index = int(data_rows(result, rows[:1])[0])
+    try:
+        view = inspect_point(request, result, index)
+    except measures.ProcrustesLabError as error:  # e.g. a neighbourhood of coincident points
+        return empty_figure(str(error)), str(error)
+    k = request.method.n_neighbors
+    return inspector_figure(view), (
+        f"Point {index} and its k = {k} input neighbours: local R_N {view.normalized:.4f}, R_C "
+        f"{view.conformal_value:.4f}, ASIM {view.asim_value:.4f}, lower bound {view.lower_bound:.4f}. Circles: "
+        "the input on its two principal axes; dots: the output after each measure's best alignment; each "
+        "segment's squared length is what the measure sums (over the patch's squared size).")
+
+
+def summarize_selection(services, input_selection, output_selection, shown, session):
+    """The selected points' mean local measures beside every point's: is this region worse?"""
+    selection = input_selection if ctx.triggered_id == ids.INPUT_GRAPH else output_selection
+    if not selection:
+        return ""
+    _, result = _event_result(services, shown, session)
+    if result is None:
+        return "Run again to summarize a selection."
+    return selection_summary(result, sorted(set(_event_rows(input_selection, output_selection))))
+
+
+def revert_cancelled(_clicks, shown, state):
+    """Cancel: the controls go back to the run the views show, and say so."""
+    if not shown or shown.get("status") != "done" or not state:
+        return no_update
+    current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
+    restored = current.replace(data=previous.data, method=previous.method)
+    request = RunRequest.from_state(previous)
+    return {"state": restored.to_dict(), "message": f"Cancelled. The views show the previous run: {request.describe()}.",
+            "nonce": secrets.token_hex(8)}
+
+
+def register(app, services):
+    """Wire the explore tab to ``app``, computing and reading through ``services``."""
+    session = State(ids.SESSION, "data")
+    app.callback(
+        output=dict(cached=Output(ids.RUN_FROM_CACHE, "data"), request=Output(ids.EXPLORE_REQUEST, "data")),
+        inputs=dict(state=Input(ids.VIEW_STATE, "data"), shown=State(ids.RUN_SHOWN, "data"), session=session,
+                    token=PAGE_TOKEN_STATE),
+        prevent_initial_call=True,
+    )(functools.partial(resolve, services))
+
+    @app.callback(Output(ids.RUN_FROM_JOB, "data"), Input(ids.EXPLORE_REQUEST, "data"), session,
+                  prevent_initial_call=True, **job_options(ids.EXPLORE_JOB))
+    def run_explore(set_progress, job, session_id):
+        return compute_record(services, job, session_id, progress_reporter(set_progress))
+
+    # The run shown is whichever arrived last, from the cache or from a job (in the browser: no round trip).
+    app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="latestRun"),
+                            Output(ids.RUN_SHOWN, "data"), Input(ids.RUN_FROM_CACHE, "data"),
+                            Input(ids.RUN_FROM_JOB, "data"), prevent_initial_call=True)
+    app.callback(
+        output=dict(input=Output(ids.INPUT_GRAPH, "figure"), output=Output(ids.OUTPUT_GRAPH, "figure"),
+                    cards={name: Output(ids.card_value(name), "children") for name in CARDS},
+                    message=Output(ids.MESSAGE, "children"), message_class=Output(ids.MESSAGE, "className"),
+                    drawn=Output(ids.DRAWN, "data")),
+        inputs=dict(shown=Input(ids.RUN_SHOWN, "data"), state=Input(ids.VIEW_STATE, "data"),
+                    drawn=State(ids.DRAWN, "data"), session=session),
+        prevent_initial_call=True,
+    )(functools.partial(show_run, services))
+    for outputs, event, handler in (
+            ((Output(ids.POINT_IMAGE, "figure"), Output(ids.POINT_IMAGE, "style")), "hoverData", show_point_image),
+            ((Output(ids.INSPECTOR_GRAPH, "figure"), Output(ids.INSPECTOR_TEXT, "children")), "clickData", inspect),
+            ((Output(ids.SELECTION_TEXT, "children"),), "selectedData", summarize_selection)):
+        app.callback(*outputs, Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
+                     State(ids.RUN_SHOWN, "data"), session, prevent_initial_call=True)(
+            functools.partial(handler, services))
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True),
+                 Input(ids.job_controls(ids.EXPLORE_JOB)["cancel"], "n_clicks"), State(ids.RUN_SHOWN, "data"),
+                 State(ids.VIEW_STATE, "data"), prevent_initial_call=True)(revert_cancelled)
+    # Ringing the hovered point, and marking selected ones (box, lasso), in both views runs in the
+    # browser (assets/linked_views.js): a hover should not wait for the server, and only one marker
+    # trace changes.
+    for function_name, event in (("markHovered", "hoverData"), ("markSelected", "selectedData")):
+        app.clientside_callback(
+            ClientsideFunction(namespace="procrustes", function_name=function_name),
+            Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
+            Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
+            Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
+            State(ids.INPUT_GRAPH, "figure"), State(ids.OUTPUT_GRAPH, "figure"),
+            prevent_initial_call=True,
+        )
+

@@ -1,0 +1,301 @@
+"""Figures of one run: the linked input and output views, a point's image, the neighbourhood inspector.
+
+Pure builders: arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+__all__ = [
+    "COLORSCALE",
+    "HIGHLIGHT_TRACE",
+    "SELECTION_TRACE",
+    "empty_figure",
+    "image_figure",
+    "input_figure",
+    "inspector_figure",
+    "OUTPUT_AXES",
+    "color_update",
+    "output_figure",
+    "robust_color_range",
+]
+
+COLORSCALE = "Viridis"
+# Indices of the traces that ring the hovered point and mark the selected points in both views
+# (filled in the browser by assets/linked_views.js).
+HIGHLIGHT_TRACE = 1
+SELECTION_TRACE = 2
+
+
+def robust_color_range(values, lower=2.0, upper=98.0):
+    """Colour-axis range from the ``lower``-th to the ``upper``-th percentile of the finite values.
+
+    Only the colour *range* is clipped (SPEC §0: one short-circuited neighbourhood with a local R_N
+    of 35 would otherwise paint every other point the same colour); hover shows the raw values, and
+    the colour bar's end ticks are marked as clipped by the caller's title.
+
+    Returns
+    -------
+    (float, float)
+        ``(cmin, cmax)``; equal values are widened so that Plotly draws a valid bar.
+
+    Examples
+    --------
+    >>> robust_color_range(np.r_[np.arange(100.0), 1e6])
+    (2.0, 98.0)
+    """
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    if finite.size == 0:
+        return 0.0, 1.0
+    low, high = np.percentile(finite, [lower, upper])
+    if high <= low:
+        low, high = low - 0.5, high + 0.5
+    return float(low), float(high)
+
+
+def empty_figure(message):
+    """A blank figure that says why it is blank."""
+    figure = go.Figure()
+    figure.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), plot_bgcolor="white",
+                         annotations=[dict(text=message, showarrow=False, font=dict(size=14, color="#666"))])
+    return figure
+
+
+def _compact(values):
+    """Drawn values as float32: the views need no more precision, and the page downloads half the bytes."""
+    return np.asarray(values, dtype=np.float32)
+
+
+def _hover_template(axis_names, color_title, point_ids):
+    """The hover text: the point's index in the data set, its drawn coordinates and its colour value.
+
+    Trace 0 of both views holds the same rows in the same order, so a point's number finds it in
+    either view (assets/linked_views.js). When only a subsample is drawn, ``point_ids`` holds each
+    row's index in the data set (customdata); otherwise the row number is the index.
+    """
+    point = "point %{pointNumber}" if point_ids is None else "point %{customdata}"
+    coordinates = [f"{name} %{{{axis}:.4g}}" for axis, name in zip("xyz", axis_names)]
+    return "<br>".join([point, ", ".join(coordinates), f"{color_title}: %{{marker.color:.4g}}"]) + "<extra></extra>"
+
+
+def _marker(color, color_range, color_title, show_scale):
+    return dict(color=_compact(color), colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
+                size=3, showscale=show_scale,
+                colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
+
+
+def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False):
+    """Trace 0's attributes that change with the colouring: marker and hover text (for a patch).
+
+    A new colouring of the same run sends these, one array per view, instead of the whole figure.
+    """
+    return {"marker": _marker(color, color_range, color_title, show_scale),
+            "hovertemplate": _hover_template(axis_names, color_title, point_ids)}
+
+
+def _selection_marker(size):
+    """Marker of the selected points: an outline drawn over their own colour."""
+    return dict(size=size, color="rgba(0,0,0,0)", line=dict(color="black", width=1.5))
+
+
+def input_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Input", revision=None,
+                 landmarks=None, axis_titles=("x₁", "x₂", "x₃"), projection=None):
+    """The input points, coloured per point: in 3-D, or projected on two coordinates.
+
+    Parameters
+    ----------
+    coordinates : ndarray of shape (n_drawn, 3)
+        The drawn input coordinates (the first three, or principal components).
+    color : ndarray of shape (n_drawn,)
+    color_range : (float, float)
+        Shared with the output figure so one colour bar reads both.
+    color_title : str
+    point_ids : ndarray of shape (n_drawn,), optional
+        Each drawn row's index in the data set, when a subsample is drawn.
+    title : str
+    revision : str, optional
+        Plotly ``uirevision``: zoom and camera survive a redraw with the same revision (a new
+        colouring) and reset with a new one (a new run).
+    landmarks : ndarray of shape (n_landmarks,), optional
+        Drawn rows of NIEQA's landmarks, marked after the selection.
+    axis_titles : sequence of str
+        Names of the drawn coordinates (principal components for high-dimensional input).
+    projection : (int, int), optional
+        Draw coordinates ``projection`` in the plane instead of all three in 3-D: Plotly selects
+        (box, lasso) in 2-D only.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
+        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
+    """
+    points = _compact(coordinates)
+    titles = list(axis_titles) + [""] * (3 - len(axis_titles))
+    if points.shape[1] < 3:
+        points = np.column_stack([points, np.zeros((len(points), 3 - points.shape[1]), dtype=np.float32)])
+    if projection is not None:
+        first, second = projection
+        names = (titles[first], titles[second])
+        figure = _plane_figure(points[:, first], points[:, second], color, color_range, color_title, point_ids,
+                               names, show_scale=False)
+        if landmarks is not None:
+            figure.add_trace(go.Scattergl(
+                x=points[landmarks, first], y=points[landmarks, second], mode="markers", name="landmarks",
+                hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")))
+        return _plane_layout(figure, title, revision, names, legend=False)
+    figure = go.Figure([
+        go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
+                     marker=_marker(color, color_range, color_title, show_scale=False), customdata=point_ids,
+                     hovertemplate=_hover_template(titles, color_title, point_ids), name="points"),
+        go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
+                     marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
+        go.Scatter3d(x=[], y=[], z=[], mode="markers", name="selected", hoverinfo="skip",
+                     marker=dict(size=5, color="crimson", opacity=0.9)),
+    ])
+    if landmarks is not None:
+        figure.add_trace(go.Scatter3d(
+            x=points[landmarks, 0], y=points[landmarks, 1], z=points[landmarks, 2],
+            mode="markers", name="landmarks", hoverinfo="skip",
+            marker=dict(size=5, color="rgba(0,0,0,0)", symbol="diamond", line=dict(color="black", width=2))))
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
+                         margin=dict(l=0, r=0, t=40, b=0),
+                         scene=dict(aspectmode="data", xaxis_title=titles[0], yaxis_title=titles[1],
+                                    zaxis_title=titles[2]))
+    return figure
+
+
+def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, show_scale):
+    """Trace 0 (the points), the hover ring and the selection marks of a 2-D view."""
+    return go.Figure([
+        go.Scattergl(x=x, y=y, mode="markers", marker=_marker(color, color_range, color_title, show_scale),
+                     showlegend=False, customdata=point_ids,
+                     hovertemplate=_hover_template(axis_names, color_title, point_ids), name="points"),
+        go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
+                     marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
+        go.Scattergl(x=[], y=[], mode="markers", name="selected", hoverinfo="skip", showlegend=False,
+                     marker=_selection_marker(7)),
+    ])
+
+
+def _plane_layout(figure, title, revision, axis_titles, legend):
+    """Equal axis scales (an isometry must look like one), lasso kept after a redraw."""
+    figure.update_layout(title=dict(text=title, x=0.02), showlegend=legend, uirevision=revision,
+                         legend=dict(orientation="h", y=-0.12),
+                         margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
+                         xaxis=dict(title=axis_titles[0], zeroline=False, gridcolor="#eee"),
+                         yaxis=dict(title=axis_titles[1], zeroline=False, gridcolor="#eee", scaleanchor="x",
+                                    scaleratio=1))
+    return figure
+
+
+OUTPUT_AXES = ("y₁", "y₂")
+
+
+def output_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Output", revision=None,
+                  landmarks=None, landmark_configuration=None):
+    """2-D scatter of the embedding at equal axis scales, with the shared colour bar.
+
+    Parameters
+    ----------
+    coordinates : ndarray of shape (n_drawn, d)
+        The drawn output (its first two coordinates are drawn).
+    color, color_range, color_title, point_ids, title, revision, landmarks
+        As for :func:`input_figure`.
+    landmark_configuration : ndarray of shape (n_landmarks, 2), optional
+        NIEQA's MDS configuration of the landmarks aligned to the output (NQ Eq. 19's reference),
+        drawn with a segment from each landmark's output position to its reference position.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
+        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
+    """
+    Y = _compact(coordinates)
+    Y = Y if Y.shape[1] >= 2 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
+    figure = _plane_figure(Y[:, 0], Y[:, 1], color, color_range, color_title, point_ids, OUTPUT_AXES,
+                           show_scale=True)
+    if landmarks is not None:
+        output_points = Y[landmarks, :2].astype(float)
+        reference = np.asarray(landmark_configuration, dtype=float)
+        # One polyline with None breaks: landmark -> its MDS reference position, for every landmark.
+        segments = np.full((3 * len(landmarks), 2), np.nan)
+        segments[0::3], segments[1::3] = output_points, reference[:, :2]
+        figure.add_traces([
+            go.Scattergl(x=segments[:, 0], y=segments[:, 1], mode="lines", name="to MDS reference",
+                         line=dict(color="rgba(0,0,0,0.35)", width=1), hoverinfo="skip", connectgaps=False),
+            go.Scattergl(x=output_points[:, 0], y=output_points[:, 1], mode="markers", name="landmarks",
+                         hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")),
+            go.Scattergl(x=reference[:, 0], y=reference[:, 1], mode="markers", name="MDS of landmark geodesics",
+                         hoverinfo="skip", marker=dict(size=7, symbol="x-thin-open", color="crimson",
+                                                       line=dict(color="crimson", width=2))),
+        ])
+    return _plane_layout(figure, title, revision, OUTPUT_AXES, legend=landmarks is not None)
+
+
+def image_figure(pixels, title):
+    """A grey-scale image (one row of an image data set reshaped), pixel (0, 0) at the top left."""
+    figure = go.Figure(go.Heatmap(z=pixels, colorscale="Greys", reversescale=True, showscale=False,
+                                  hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"))
+    figure.update_layout(title=dict(text=title, x=0.02, font=dict(size=13)), margin=dict(l=10, r=10, t=36, b=10),
+                         xaxis=dict(visible=False), yaxis=dict(visible=False, autorange="reversed",
+                                                               scaleanchor="x"),
+                         plot_bgcolor="white")
+    return figure
+
+
+def inspector_figure(view):
+    """One neighbourhood, three alignments: rigid (R_N), rigid plus scale (R_C), per-axis scales (ASIM).
+
+    Parameters
+    ----------
+    view : measures.NeighbourhoodView
+        From :func:`measures.inspect_neighbourhood`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One panel per measure, each on the patch's top principal axes: the input points (open
+        circles), the aligned output points (dots) and a segment joining each pair, whose squared
+        lengths the measure sums (over ``||H X_i||^2``); the inspected point is starred.
+    """
+    panels = (("rigid", f"R_N {view.normalized:.4f}: rotation only"),
+              ("conformal", f"R_C {view.conformal_value:.4f}: rotation, scale {view.scale:.3g}"),
+              ("anisotropic", f"ASIM {view.asim_value:.4f}: axis scales "
+                              + ", ".join(f"{abs(c):.3g}" for c in view.axis_scales)))
+    figure = make_subplots(rows=1, cols=3, subplot_titles=[title for _, title in panels], horizontal_spacing=0.05)
+    source = np.zeros((len(view.neighbors), 2))
+    source[:, : view.input_local.shape[1]] = view.input_local[:, :2]
+    labels = [f"point {i}" for i in view.neighbors]
+    for column, (key, _) in enumerate(panels, start=1):
+        aligned = np.zeros_like(source)
+        values = getattr(view, key)
+        aligned[:, : values.shape[1]] = values[:, :2]
+        segments = np.full((3 * len(source), 2), np.nan)
+        segments[0::3], segments[1::3] = source, aligned
+        first = column == 1
+        figure.add_traces([
+            go.Scatter(x=segments[:, 0], y=segments[:, 1], mode="lines", name="residual", legendgroup="residual",
+                       showlegend=first, hoverinfo="skip", line=dict(color="crimson", width=1)),
+            go.Scatter(x=source[:, 0], y=source[:, 1], mode="markers", name="input (local PCA)", text=labels,
+                       legendgroup="input", showlegend=first, hovertemplate="%{text} (input)<extra></extra>",
+                       marker=dict(size=9, symbol="circle-open", color="#444", line=dict(width=2))),
+            go.Scatter(x=aligned[:, 0], y=aligned[:, 1], mode="markers", name="output, aligned", text=labels,
+                       legendgroup="output", showlegend=first, hovertemplate="%{text} (output)<extra></extra>",
+                       marker=dict(size=6, color="#1f77b4")),
+            go.Scatter(x=source[:1, 0], y=source[:1, 1], mode="markers", name=f"point {view.index}",
+                       legendgroup="centre", showlegend=first, hoverinfo="skip",
+                       marker=dict(size=16, symbol="star-open", color="black", line=dict(width=2))),
+        ], rows=1, cols=column)
+        axis = "" if first else str(column)
+        figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=12)
+    figure.update_layout(plot_bgcolor="white", height=380, margin=dict(l=30, r=10, t=50, b=70),
+                         legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.22))
+    figure.update_xaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 1")
+    figure.update_yaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 2", col=1)
+    return figure

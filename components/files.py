@@ -1,0 +1,234 @@
+"""Files in and out: the upload box (data, or a saved view) and every download button.
+
+Plain functions wired by :func:`register`; parsing is :func:`datasets.inspect_upload` /
+:func:`datasets.parse_upload`, writing is :mod:`lab.exports`. Uploaded bytes go to this browser
+session's part of the upload store (:class:`lab.UploadStore`), never anywhere else.
+"""
+
+import base64
+import binascii
+import functools
+import secrets
+
+from dash import Input, Output, State, ctx, dcc, no_update
+
+import datasets
+from lab import CompareRequest, RunRequest, SweepRequest, SweepResult, ViewState, catalogue, failure_message
+from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
+
+from . import ids
+from .state_sync import upload_ref
+
+__all__ = ["decode_contents", "register"]
+
+MALFORMED_CONTENTS = "The browser sent the file in an unexpected form: upload it again."
+# Graphs whose image downloads are named after the explore run, and what each name adds.
+FIGURES = ((ids.INPUT_GRAPH, "input"), (ids.OUTPUT_GRAPH, "output"), (ids.INSPECTOR_GRAPH, "inspector"),
+           (ids.SWEEP_GRAPH, "sweep"), (ids.COMPARE_GRID, "comparison"), (ids.COMPARE_BARS, "comparison-measures"),
+           (ids.NORMALIZATION_GRID, "normalization"), (ids.NORMALIZATION_CURVE, "phi-ratio"))
+_OPTION_NAMES = ("columns", "color_column", "truth_columns", "drop_nonfinite", "array")
+
+
+def decode_contents(contents):
+    """The bytes of a ``dcc.Upload`` ``contents`` value (``"data:<type>;base64,<data>"``).
+
+    Raises
+    ------
+    DatasetError
+        When ``contents`` is not such a string.
+
+    Examples
+    --------
+    >>> decode_contents("data:text/csv;base64,MSwyCjMsNAo=")
+    b'1,2\\n3,4\\n'
+    """
+    header, separator, data = (contents if isinstance(contents, str) else "").partition(",")
+    if not separator or not header.startswith("data:") or not header.endswith(";base64"):
+        raise datasets.DatasetError(MALFORMED_CONTENTS)
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise datasets.DatasetError(MALFORMED_CONTENTS) from None
+
+
+def dataset_menu(upload):
+    """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
+    if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
+        return no_update
+    options = [{"label": entry.label, "value": entry.name} for entry in datasets.specs()]
+    return [*options, {"label": f"Your file: {upload['filename']}", "value": catalogue.UPLOAD}]
+
+
+_PICKERS = ("columns", "color", "truth", "array")
+
+
+def _pickers_hidden(message):
+    """Outputs of :func:`receive_upload` for a file that cannot be read: the message, pickers hidden."""
+    return {"inspected": None, "message": message, "message_class": "message error",
+            "pickers": {"display": "none"}, **{name: ([], None) for name in _PICKERS}, "apply": no_update}
+
+
+def receive_upload(services, contents, filename, session, state):
+    """A file arrives: a saved view restores itself; a data file is kept for this session and inspected.
+
+    The column pickers are filled from :func:`datasets.inspect_upload`; nothing is used until
+    "Use this data". Every bad file gets the parser's message; the page keeps working.
+    """
+    try:
+        content = decode_contents(contents)
+        if (filename or "").lower().endswith(".json"):
+            current = ViewState.from_dict(state) if state else None
+            restored = read_view_file(content, upload=current.data.upload if current else None)
+            return {"inspected": no_update, "pickers": no_update, **{name: (no_update, no_update) for name in _PICKERS},
+                    "message": f"Restored the view saved in {filename}.", "message_class": "message",
+                    "apply": {"state": restored.to_dict(), "message": f"Restored the view saved in {filename}.",
+                              "nonce": secrets.token_hex(8)}}
+        table = datasets.inspect_upload(content, filename or "upload")
+        sha256 = services.uploads.for_session(session).put(content)
+    except Exception as error:  # a bad file is a message, never a broken page
+        return _pickers_hidden(failure_message(error))
+    options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
+    numeric = [index for index, kind in enumerate(table.kinds) if kind != "text"]
+    text = [index for index, kind in enumerate(table.kinds) if kind == "text"]
+    header = "with a header" if table.has_header else "no header"
+    return {"inspected": {"sha256": sha256, "filename": table.filename},
+            "message": f"{table.filename}: {table.n_rows} rows, {len(table.columns)} columns ({header}). Choose the "
+                       "columns, then Use this data.", "message_class": "message", "pickers": {"display": "block"},
+            "columns": (options, numeric), "color": (options, text[0] if text else None),
+            "truth": ([option for option in options if option["value"] in numeric], None),
+            "array": ([{"label": name, "value": name} for name in table.arrays], table.array), "apply": no_update}
+
+
+def use_upload(services, _clicks, inspected, columns, color_column, truth_columns, drop, array, n_neighbors, state,
+               session):
+    """Parse the uploaded file with the chosen columns; on success it becomes this session's data set."""
+    if not inspected:
+        return no_update, no_update, "Upload a file first.", "message error"
+    options = {"columns": sorted(columns) if columns else None, "color_column": color_column,
+               "truth_columns": list(truth_columns) if truth_columns else None,
+               "drop_nonfinite": "drop" in (drop or []), "array": array}
+    chosen = {**inspected, **options}
+    try:
+        uploads = services.uploads.for_session(session)
+        data = datasets.parse_upload(uploads.read(upload_ref(chosen)), chosen["filename"], n_neighbors=n_neighbors,
+                                     **options)
+        current = ViewState.from_dict(state) if state else ViewState().validated()
+        applied = current.with_dataset(catalogue.UPLOAD, upload_ref(chosen)).validated()
+    except Exception as error:  # e.g. NaN rows, duplicates, a single column: the parser says which
+        return no_update, no_update, failure_message(error), "message error"
+    notes = " ".join(data.params["warnings"])
+    dropped = data.params["dropped_rows"]
+    record = {**chosen, "n": data.X.shape[0], "dim": data.X.shape[1], "truth_labels": list(data.truth_labels)}
+    message = (f"Using {chosen['filename']}: {data.X.shape[0]} points in {data.X.shape[1]} dimensions"
+               + (f" ({dropped} rows with NaN or infinite values dropped)" if dropped else "") + ". " + notes)
+    return (record, {"state": applied.to_dict(), "message": "", "nonce": secrets.token_hex(8)}, message.strip(),
+            "message warning" if notes else "message")
+
+
+def _shown_view(shown, state):
+    """The view of the run shown: its data and method, with the current display and tabs."""
+    current = ViewState.from_dict(state)
+    previous = ViewState.from_dict(shown["state"])
+    return current.replace(data=previous.data, method=previous.method)
+
+
+def export_run(services, _points_clicks, _config_clicks, shown, state, session):
+    """Download the shown run: every point with every local measure (CSV), or its view (JSON)."""
+    if not shown or shown.get("status") != "done" or not state:
+        return no_update
+    view = _shown_view(shown, state)
+    request = RunRequest.from_state(view)
+    if ctx.triggered_id == ids.EXPORT_CONFIG:
+        return dcc.send_string(*view_json(view, request))
+    services.uploads.for_session(session).authorize(request.data)
+    result = services.results.get(request)
+    if result is None:  # left the cache since it was drawn: nothing to write until it is run again
+        return no_update
+    return dcc.send_string(*points_csv(view, request, result))
+
+
+def export_sweep(_csv_clicks, _json_clicks, stored):
+    """Download the sweep shown: one row per algorithm and k, with its view state (CSV or JSON)."""
+    if not stored or "result" not in stored:
+        return no_update
+    state = ViewState.from_dict(stored["state"])
+    files = sweep_files(state, SweepRequest.from_state(state), SweepResult.from_value(stored["result"]))
+    return dcc.send_string(*files["csv" if ctx.triggered_id == ids.EXPORT_SWEEP_CSV else "json"])
+
+
+def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
+    """Download the comparison shown: one row per algorithm, with its view state (CSV or JSON)."""
+    if not stored or "state" not in stored:
+        return no_update
+    state = ViewState.from_dict(stored["state"])
+    request = CompareRequest.from_state(state)
+    services.uploads.for_session(session).authorize(request.data)
+    result = services.results.get(request)
+    if result is None:
+        return no_update
+    files = comparison_files(state, request, result)
+    return dcc.send_string(*files["csv" if ctx.triggered_id == ids.EXPORT_COMPARE_CSV else "json"])
+
+
+def figure_configs(shown, state, current):
+    """Every graph's mode bar: the camera saves the chosen format under a name that says what it shows.
+
+    A new config redraws a graph, so nothing is sent unless the name or the format changed.
+    """
+    if not state:
+        return [no_update] * len(FIGURES)
+    image_format = ViewState.from_dict(state).display.figure_format
+    stem = (f"procrustes-lab_{RunRequest.from_dict(shown['request']).slug()}"
+            if shown and shown.get("status") == "done" else "procrustes-lab")
+    configs = [{"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"],
+                "toImageButtonOptions": {"format": image_format, "filename": f"{stem}_{name}",
+                                         "scale": 2 if image_format == "png" else 1}}
+               for _, name in FIGURES]
+    return [no_update] * len(FIGURES) if configs[0] == current else configs
+
+
+def register(app, services):
+    """Wire the upload box, the download buttons and the figures' image names to ``app``."""
+    session = State(ids.SESSION, "data")
+    app.callback(Output(ids.DATASET, "options"), Input(ids.UPLOAD_STORE, "data"))(dataset_menu)
+    app.callback(
+        output=dict(inspected=Output(ids.UPLOAD_FILE, "data"), message=Output(ids.UPLOAD_MESSAGE, "children"),
+                    message_class=Output(ids.UPLOAD_MESSAGE, "className"),
+                    pickers=Output(ids.UPLOAD_PICKERS, "style"),
+                    columns=(Output(ids.UPLOAD_COLUMNS, "options"), Output(ids.UPLOAD_COLUMNS, "value")),
+                    color=(Output(ids.UPLOAD_COLOR, "options"), Output(ids.UPLOAD_COLOR, "value")),
+                    truth=(Output(ids.UPLOAD_TRUTH, "options"), Output(ids.UPLOAD_TRUTH, "value")),
+                    array=(Output(ids.UPLOAD_ARRAY, "options"), Output(ids.UPLOAD_ARRAY, "value")),
+                    apply=Output(ids.APPLY_STATE, "data", allow_duplicate=True)),
+        inputs=dict(contents=Input(ids.UPLOAD, "contents"), filename=State(ids.UPLOAD, "filename"), session=session,
+                    state=State(ids.VIEW_STATE, "data")),
+        prevent_initial_call=True,
+    )(functools.partial(receive_upload, services))
+    app.callback(
+        Output(ids.UPLOAD_STORE, "data"),
+        Output(ids.APPLY_STATE, "data", allow_duplicate=True),
+        Output(ids.UPLOAD_MESSAGE, "children", allow_duplicate=True),
+        Output(ids.UPLOAD_MESSAGE, "className", allow_duplicate=True),
+        Input(ids.UPLOAD_USE, "n_clicks"),
+        State(ids.UPLOAD_FILE, "data"),
+        State(ids.UPLOAD_COLUMNS, "value"),
+        State(ids.UPLOAD_COLOR, "value"),
+        State(ids.UPLOAD_TRUTH, "value"),
+        State(ids.UPLOAD_DROP, "value"),
+        State(ids.UPLOAD_ARRAY, "value"),
+        State(ids.ALGORITHM_NEIGHBORS, "value"),
+        State(ids.VIEW_STATE, "data"),
+        session,
+        prevent_initial_call=True,
+    )(functools.partial(use_upload, services))
+    app.callback(Output(ids.DOWNLOAD, "data"), Input(ids.EXPORT_POINTS, "n_clicks"),
+                 Input(ids.EXPORT_CONFIG, "n_clicks"), State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"),
+                 session, prevent_initial_call=True)(functools.partial(export_run, services))
+    app.callback(Output(ids.DOWNLOAD, "data", allow_duplicate=True), Input(ids.EXPORT_SWEEP_CSV, "n_clicks"),
+                 Input(ids.EXPORT_SWEEP_JSON, "n_clicks"), State(ids.SWEEP_STORE, "data"),
+                 prevent_initial_call=True)(export_sweep)
+    app.callback(Output(ids.DOWNLOAD, "data", allow_duplicate=True), Input(ids.EXPORT_COMPARE_CSV, "n_clicks"),
+                 Input(ids.EXPORT_COMPARE_JSON, "n_clicks"), State(ids.COMPARE_STORE, "data"), session,
+                 prevent_initial_call=True)(functools.partial(export_comparison, services))
+    app.callback(*[Output(graph, "config") for graph, _ in FIGURES], Input(ids.RUN_SHOWN, "data"),
+                 Input(ids.VIEW_STATE, "data"), State(FIGURES[0][0], "config"))(figure_configs)

@@ -1,0 +1,136 @@
+"""The control panel: presets, data (with the upload box), algorithm and view controls.
+
+Every control starts at the default view state's value; :mod:`components.state_sync` sets them all
+from a link or a preset. Ranges come from the declarations in :mod:`lab.catalogue` and the
+registries, the same ones the server checks.
+"""
+
+from dash import dcc, html
+
+import algorithms
+import datasets
+from lab import catalogue
+from lab.presets import PRESETS
+
+from . import ids
+from .controls import labelled
+
+__all__ = ["control_panel"]
+
+_K_MARKS = {k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)}
+
+
+def _range(parameter):
+    return f"Range: [{parameter.low}, {parameter.high}]."
+
+
+def _data_controls(shown):
+    limits = datasets.UploadLimits()
+    size = datasets.spec(catalogue.DEFAULT_DATASET).size_parameter
+    return [
+        html.H3("Data"),
+        labelled("Data set", dcc.Dropdown(
+            id=ids.DATASET, value=shown["controls"]["dataset"], clearable=False,
+            options=[{"label": s.label, "value": s.name} for s in datasets.specs()])),
+        html.Div(shown["dataset_help"], id=ids.DATASET_HELP, className="help"),
+        _upload_panel(limits),
+        labelled("Points n", dcc.Input(id=ids.DATASET_SIZE, type="number", value=shown["controls"]["n"], step=1,
+                                       debounce=True, className="number-input"),
+                 f"Number of points sampled (swiss roll: [{size.low}, {size.high}]; each data set states its "
+                 "range); out-of-range values get a message naming the range."),
+        labelled("Noise σ", dcc.Input(id=ids.DATASET_NOISE, type="number", value=shown["controls"]["noise"],
+                                      step="any", debounce=True, className="number-input"),
+                 "Isotropic Gaussian noise added to the input points; finite, >= 0."),
+        labelled("Random state", dcc.Input(id=ids.DATASET_RANDOM_STATE, type="number",
+                                           value=shown["controls"]["random_state"], step=1, debounce=True,
+                                           className="number-input"),
+                 f"{catalogue.RANDOM_STATE.help} {_range(catalogue.RANDOM_STATE)}"),
+        html.Div(shown["dataset_params"], id=ids.DATASET_PARAMS),
+    ]
+
+
+def _method_controls(shown):
+    return [
+        html.H3("Algorithm"),
+        labelled("Algorithm", dcc.Dropdown(
+            id=ids.ALGORITHM, value=shown["controls"]["algorithm"], clearable=False,
+            options=[{"label": f"{s.label} ({s.output})", "value": s.name} for s in algorithms.specs()])),
+        html.Div(shown["algorithm_help"], id=ids.ALGORITHM_HELP, className="help"),
+        labelled("Neighbours k", dcc.Slider(id=ids.ALGORITHM_NEIGHBORS, min=catalogue.NEIGHBORS.low,
+                                            max=catalogue.NEIGHBORS.high, step=1,
+                                            value=shown["controls"]["n_neighbors"], marks=_K_MARKS,
+                                            tooltip={"placement": "bottom", "always_visible": True}),
+                 catalogue.NEIGHBORS.help),
+        html.Div(shown["algorithm_params"], id=ids.ALGORITHM_PARAMS),
+        labelled("Extra Procrustes refinement", dcc.Input(
+            id=ids.ALGORITHM_POST_REFINEMENT, type="number", value=shown["controls"]["post_refinement"], step=1,
+            debounce=True, className="number-input"),
+                 f"{catalogue.POST_REFINEMENT.help} {_range(catalogue.POST_REFINEMENT)}"),
+        labelled("Rescale output", dcc.Dropdown(
+            id=ids.ALGORITHM_RESCALE, value=shown["controls"]["rescale"], clearable=False,
+            options=[{"label": catalogue.RESCALE_LABELS[key], "value": key, "title": text}
+                     for key, text in algorithms.RESCALE_OPTIONS.items()]),
+                 catalogue.RESCALE.help),
+    ]
+
+
+def _view_controls(shown):
+    return [
+        html.H3("View"),
+        labelled("Colour by", dcc.Dropdown(id=ids.COLOR_BY, value=shown["controls"]["color"], clearable=False,
+                                           options=shown["color_options"])),
+        labelled("Input view", dcc.Dropdown(id=ids.INPUT_VIEW, value=shown["controls"]["input_view"], clearable=False,
+                                            options=[{"label": label, "value": value}
+                                                     for value, label in catalogue.INPUT_VIEWS.items()]),
+                 "Plotly selects points (box or lasso, in the view's toolbar) in the plane only: project "
+                 "the input on two of its drawn coordinates to select in it."),
+        labelled("Figure downloads", dcc.RadioItems(id=ids.FIGURE_FORMAT, value=shown["controls"]["figure_format"],
+                                                    inline=True,
+                                                    options=[{"label": f" {name.upper()} ", "value": name}
+                                                             for name in catalogue.FIGURE_FORMATS]),
+                 "The camera button of every figure saves it in this format, named after the run."),
+        dcc.Checklist(id=ids.SHOW_LANDMARKS, value=shown["controls"]["landmarks"], options=[
+            {"label": " NIEQA landmarks (and their MDS configuration, aligned to the output)", "value": "show"}]),
+    ]
+
+
+def _upload_panel(limits):
+    picker = {"clearable": True, "placeholder": "none"}
+    return html.Details([
+        html.Summary("Upload your own data"),
+        dcc.Upload(id=ids.UPLOAD, max_size=limits.max_bytes, multiple=False, className="upload-box",
+                   children=html.Div(["Drop a file here or ", html.A("choose one")])),
+        html.Div(f"CSV, TSV or whitespace-separated text (header optional), NumPy .npy or .npz; at most "
+                 f"{limits.max_bytes // 2**20} MB and {limits.max_rows:,} rows. Above {limits.suggest_pca_above} "
+                 "columns, consider reducing with PCA first. A view saved from this page (.json) restores that "
+                 "view. The file stays on this server for a day and is visible only to this browser tab.",
+                 className="help"),
+        html.Div(id=ids.UPLOAD_MESSAGE, className="message", role="status"),
+        html.Div([
+            labelled("Coordinates", dcc.Dropdown(id=ids.UPLOAD_COLUMNS, multi=True, placeholder="numeric columns"),
+                     "The columns that are the points' coordinates (at least two)."),
+            labelled("Colour / label column", dcc.Dropdown(id=ids.UPLOAD_COLOR, **picker),
+                     "Optional: colours the points (numbers, or text labels)."),
+            labelled("Ground-truth columns", dcc.Dropdown(id=ids.UPLOAD_TRUTH, multi=True, **picker),
+                     "Optional: 1-3 columns of the true intrinsic coordinates; enables M_t and the collapse score."),
+            labelled("Array", dcc.Dropdown(id=ids.UPLOAD_ARRAY, clearable=False), "The .npz member to read."),
+            dcc.Checklist(id=ids.UPLOAD_DROP, value=[], options=[
+                {"label": " drop rows with NaN or infinite values (drop_nonfinite)", "value": "drop"}]),
+            html.Button("Use this data", id=ids.UPLOAD_USE, className="run-button"),
+        ], id=ids.UPLOAD_PICKERS, style={"display": "none"}),
+        dcc.Store(id=ids.UPLOAD_FILE, storage_type="session"),
+        dcc.Store(id=ids.UPLOAD_STORE, storage_type="session"),
+    ], className="upload")
+
+
+def control_panel(shown):
+    """The left column, its controls showing ``shown`` (:func:`components.state_sync.controls_from_state`)."""
+    return html.Div([
+        html.H3("Paper presets"),
+        dcc.Dropdown(id=ids.PRESET, placeholder="Reproduce a figure of the papers…", clearable=True,
+                     options=[{"label": p.label, "value": p.name} for p in PRESETS]),
+        html.Div(id=ids.PRESET_CAPTION, className="help preset-caption"),
+        *_data_controls(shown),
+        *_method_controls(shown),
+        *_view_controls(shown),
+    ], className="panel")

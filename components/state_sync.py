@@ -1,0 +1,263 @@
+"""The page's controls and the view state, kept in step by one callback.
+
+Every control is listed once in :data:`CONTROLS`, with how it shows a :class:`lab.ViewState` value
+and how its value reads back. :func:`sync` is the one callback between them: a link (the URL), a
+whole state handed over in :data:`ids.APPLY_STATE` (a preset, a saved file, a cancelled run's
+predecessor), or a change of data set or algorithm sets *every* control from the new state; any
+other control change is read into the state. The validated state goes to :data:`ids.VIEW_STATE`
+(which starts the run) and to the address bar. A state that does not validate is refused with its
+message and nothing runs.
+"""
+
+import dataclasses
+import typing
+
+from dash import ALL, Input, Output, State, ctx, no_update
+
+import algorithms
+import datasets
+from lab import StateError, UploadRef, ViewState, catalogue, from_query, to_query
+from lab.presets import preset
+
+from . import ids
+from .controls import parameter_controls, read_parameter_values
+
+__all__ = ["CONTROLS", "Control", "controls_from_state", "register", "state_from_controls", "sync"]
+
+
+def _checklist(flag):
+    return lambda value: [flag] if value else []
+
+
+@dataclasses.dataclass(frozen=True)
+class Control:
+    """One control: where its value sits in the state and how it converts.
+
+    Attributes
+    ----------
+    component : str
+        Its id in :mod:`components.ids`.
+    read : callable
+        ``read(state) -> value`` the control shows.
+    write : callable
+        ``write(value) -> (part, {field: value})``: the state's part and fields the value sets
+        (``part`` None for the tab).
+    """
+
+    component: str
+    read: typing.Callable
+    write: typing.Callable
+
+
+def _field(part, field, show=lambda value: value, parse=lambda value: value):
+    """A control showing one field of one part of the state."""
+    if part is None:
+        return lambda state: show(getattr(state, field)), lambda value: (None, {field: parse(value)})
+    return (lambda state: show(getattr(getattr(state, part), field)),
+            lambda value: (part, {field: parse(value)}))
+
+
+def _control(component, part, field, show=lambda value: value, parse=lambda value: value):
+    return Control(component, *_field(part, field, show, parse))
+
+
+def _k_range(value):
+    low, high = (list(value) + [None, None])[:2] if isinstance(value, (list, tuple)) else (value, value)
+    return "sweep", {"k_min": low, "k_max": high}
+
+
+CONTROLS = {
+    "dataset": _control(ids.DATASET, "data", "dataset"),
+    "n": _control(ids.DATASET_SIZE, "data", "n"),
+    "noise": _control(ids.DATASET_NOISE, "data", "noise"),
+    "random_state": _control(ids.DATASET_RANDOM_STATE, "data", "random_state"),
+    "algorithm": _control(ids.ALGORITHM, "method", "algorithm"),
+    "n_neighbors": _control(ids.ALGORITHM_NEIGHBORS, "method", "n_neighbors"),
+    "post_refinement": _control(ids.ALGORITHM_POST_REFINEMENT, "method", "post_refinement"),
+    "rescale": _control(ids.ALGORITHM_RESCALE, "method", "rescale"),
+    "color": _control(ids.COLOR_BY, "display", "color"),
+    "input_view": _control(ids.INPUT_VIEW, "display", "input_view"),
+    "landmarks": _control(ids.SHOW_LANDMARKS, "display", "landmarks", _checklist("show"),
+                          lambda value: "show" in (value or [])),
+    "figure_format": _control(ids.FIGURE_FORMAT, "display", "figure_format"),
+    "tab": _control(ids.TABS, None, "tab"),
+    "sweep_algorithms": _control(ids.SWEEP_ALGORITHMS, "sweep", "algorithms", list, lambda value: tuple(value or ())),
+    "sweep_k_range": Control(ids.SWEEP_K_RANGE, lambda state: [state.sweep.k_min, state.sweep.k_max], _k_range),
+    "sweep_k_step": _control(ids.SWEEP_K_STEP, "sweep", "k_step"),
+    "sweep_measure": _control(ids.SWEEP_MEASURE, "sweep", "measure"),
+    "compare_algorithms": _control(ids.COMPARE_ALGORITHMS, "compare", "algorithms", list,
+                                   lambda value: tuple(value or ())),
+    "compare_align": _control(ids.COMPARE_ALIGN, "compare", "align", _checklist("align"),
+                              lambda value: "align" in (value or [])),
+    "normalization_shape": _control(ids.NORMALIZATION_SHAPE, "normalization", "shape"),
+    "normalization_aspect": _control(ids.NORMALIZATION_ASPECT, "normalization", "aspect"),
+    "normalization_n": _control(ids.NORMALIZATION_SIZE, "normalization", "n"),
+    "normalization_n_neighbors": _control(ids.NORMALIZATION_NEIGHBORS, "normalization", "n_neighbors"),
+    "normalization_algorithms": _control(ids.NORMALIZATION_ALGORITHMS, "normalization", "algorithms", list,
+                                         lambda value: tuple(value or ())),
+}
+_DATASET_PARAMS = {"type": "dataset-param", "owner": ALL, "index": ALL}
+_ALGORITHM_PARAMS = {"type": "algorithm-param", "owner": ALL, "index": ALL}
+
+
+def upload_ref(upload):
+    """The :class:`lab.UploadRef` of this session's chosen upload (the upload store's record), or None."""
+    if not upload:
+        return None
+    fields = {field.name for field in dataclasses.fields(UploadRef)}
+    return UploadRef.from_dict({key: value for key, value in upload.items() if key in fields})
+
+
+def state_from_controls(values, dataset_params, algorithm_params, upload=None):
+    """The (unvalidated) state the controls show.
+
+    Parameters
+    ----------
+    values : dict
+        Control name (a key of :data:`CONTROLS`) -> its value.
+    dataset_params, algorithm_params : (list, list)
+        Values and ids of the mounted parameter controls (``ALL`` patterns); only the chosen data
+        set's and algorithm's are read.
+    upload : dict, optional
+        This session's chosen upload (the upload store), the data when the data set is ``upload``.
+    """
+    parts = {"data": {}, "method": {}, "display": {}, "sweep": {}, "compare": {}, "normalization": {}}
+    tab = catalogue.TABS[0]
+    for name, control in CONTROLS.items():
+        part, fields = control.write(values[name])
+        if part is None:
+            tab = fields["tab"]
+        else:
+            parts[part].update(fields)
+    dataset, algorithm = parts["data"]["dataset"], parts["method"]["algorithm"]
+    declared = () if dataset == catalogue.UPLOAD or dataset not in datasets.available() \
+        else datasets.spec(dataset).parameters
+    parts["data"]["params"] = tuple(read_parameter_values(dataset, declared, dataset_params[1],
+                                                          dataset_params[0]).items())
+    declared = algorithms.spec(algorithm).parameters if algorithm in algorithms.available() else ()
+    parts["method"]["params"] = tuple(read_parameter_values(algorithm, declared, algorithm_params[1],
+                                                            algorithm_params[0]).items())
+    if dataset == catalogue.UPLOAD:
+        parts["data"]["upload"] = upload_ref(upload)
+    state = ViewState()
+    return state.replace(**{name: dataclasses.replace(getattr(state, name), **fields)
+                            for name, fields in parts.items()}, tab=tab)
+
+
+def _dataset_panel(data, upload):
+    """The data set's own controls, its description and its colourings."""
+    if data.dataset == catalogue.UPLOAD:
+        described = (f"Your file {upload['filename']}: {upload['n']} points in {upload['dim']} dimensions. The file "
+                     "is the sample: n and noise do not apply, the random state seeds the algorithm."
+                     if upload else "Upload a file first (Upload your own data, below).")
+        labels = upload["truth_labels"] if upload else ("colour",)
+        return [], described, labels
+    entry = datasets.spec(data.dataset)
+    controls = parameter_controls(entry.parameters, lambda name: ids.dataset_param(entry.name, name), data.kwargs)
+    return controls, f"{entry.description} ({entry.citation})", entry.truth_labels
+
+
+def _algorithm_panel(method):
+    entry = algorithms.spec(method.algorithm)
+    controls = parameter_controls(entry.parameters, lambda name: ids.algorithm_param(entry.name, name), method.kwargs)
+    scale = algorithms.OUTPUT_SCALES[entry.output_scale]
+    return controls, f"{entry.description} Output: {entry.output}, {scale}. ({entry.citation})"
+
+
+def controls_from_state(state, upload=None):
+    """Every control's value, the parameter controls, help texts and colour menu that show ``state``."""
+    dataset_controls, dataset_help, truth_labels = _dataset_panel(state.data, upload)
+    algorithm_controls, algorithm_help = _algorithm_panel(state.method)
+    return {
+        "controls": {name: control.read(state) for name, control in CONTROLS.items()},
+        "dataset_params": dataset_controls, "dataset_help": dataset_help,
+        "algorithm_params": algorithm_controls, "algorithm_help": algorithm_help,
+        "color_options": [{"label": label, "value": value} for value, label in catalogue.color_choices(truth_labels)],
+    }
+
+
+def _unchanged():
+    """Outputs that leave every control as the user set it."""
+    return {"controls": {name: no_update for name in CONTROLS}, **{key: no_update for key in (
+        "dataset_params", "dataset_help", "algorithm_params", "algorithm_help", "color_options")}}
+
+
+def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorithm_param_ids, search, apply, current,
+         upload):
+    """Keep the controls, the view state and the address bar in step (see the module docstring)."""
+    trigger = ctx.triggered_id
+    message, shown = "", None
+    current_state = ViewState.from_dict(current) if current else None
+    try:
+        if trigger == ids.URL or trigger is None:
+            shown = from_query(search, upload=upload_ref(upload))
+        elif trigger == ids.APPLY_STATE:
+            shown = ViewState.from_dict(apply["state"])
+            message = apply.get("message", "")
+        else:
+            read = state_from_controls(controls, (dataset_params, dataset_param_ids),
+                                       (algorithm_params, algorithm_param_ids), upload)
+            if trigger == ids.DATASET:
+                shown = read.with_dataset(controls["dataset"], upload_ref(upload)).validated()
+            elif trigger == ids.ALGORITHM:
+                shown = read.with_algorithm(controls["algorithm"]).validated()
+            else:
+                state = read.validated()
+                return {**_unchanged(), **_outputs(state, current_state, "", upload, set_controls=False)}
+    except StateError as error:
+        if trigger in (ids.URL, None, ids.APPLY_STATE):
+            # A link or file that cannot be shown is refused whole: the page shows what it showed.
+            fallback = current_state or ViewState().validated()
+            return _outputs(fallback, None, f"Not applied: {error}", upload, set_controls=True, error=True)
+        return {**_unchanged(), "state": no_update, "search": no_update, "message": str(error),
+                "message_class": "message error"}
+    return _outputs(shown, current_state, message, upload, set_controls=True)
+
+
+def _outputs(state, current, message, upload, *, set_controls, error=False):
+    """The callback's outputs for ``state``: controls (when set), the state store, the link, the message."""
+    outputs = controls_from_state(state, upload) if set_controls else {}
+    changed = current is None or state != current
+    if not (changed or set_controls):  # a control re-announced its value (new parameter controls mounting)
+        return {**outputs, **{key: no_update for key in ("state", "search", "message", "message_class")}}
+    return {**outputs, "state": state.to_dict() if changed else no_update, "search": to_query(state),
+            "message": message, "message_class": "message error" if error else ("message" if message else "")}
+
+
+def apply_preset(name):
+    """A paper preset is a whole state: apply it (every control set), and show its caption."""
+    if not name:
+        return no_update, ""
+    chosen = preset(name)
+    return {"state": chosen.state.to_dict(), "message": "", "nonce": name}, chosen.caption
+
+
+def register(app):
+    """Wire :func:`sync` (nothing else sets the controls) and the preset menu."""
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Output(ids.PRESET_CAPTION, "children"),
+                 Input(ids.PRESET, "value"), prevent_initial_call=True)(apply_preset)
+    app.callback(
+        output=dict(
+            controls={name: Output(control.component, "value") for name, control in CONTROLS.items()},
+            dataset_params=Output(ids.DATASET_PARAMS, "children"),
+            dataset_help=Output(ids.DATASET_HELP, "children"),
+            algorithm_params=Output(ids.ALGORITHM_PARAMS, "children"),
+            algorithm_help=Output(ids.ALGORITHM_HELP, "children"),
+            color_options=Output(ids.COLOR_BY, "options"),
+            state=Output(ids.VIEW_STATE, "data"),
+            search=Output(ids.URL, "search"),
+            message=Output(ids.STATE_MESSAGE, "children"),
+            message_class=Output(ids.STATE_MESSAGE, "className"),
+        ),
+        inputs=dict(
+            controls={name: Input(control.component, "value") for name, control in CONTROLS.items()},
+            dataset_params=Input(_DATASET_PARAMS, "value"),
+            dataset_param_ids=State(_DATASET_PARAMS, "id"),
+            algorithm_params=Input(_ALGORITHM_PARAMS, "value"),
+            algorithm_param_ids=State(_ALGORITHM_PARAMS, "id"),
+            search=Input(ids.URL, "search"),
+            apply=Input(ids.APPLY_STATE, "data"),
+            current=State(ids.VIEW_STATE, "data"),
+            upload=State(ids.UPLOAD_STORE, "data"),
+        ),
+    )(sync)

@@ -1,0 +1,123 @@
+"""The sweep tab: each chosen algorithm's measures against k, its best k starred, and a table.
+
+The sweep is :func:`lab.sweep` on the view state's data and sweep settings, as a background job;
+every cell goes through the result cache, so a repeated sweep is read from disk. The page keeps the
+sweep's rows with the state they were computed from (for the table, the plot and the downloads).
+"""
+
+import secrets
+
+from dash import Input, Output, State, dcc, html, no_update
+
+import algorithms
+import measures
+from lab import MethodChoice, SweepRequest, SweepResult, ViewState, catalogue, sweep
+from lab.studies import best_cells
+
+from . import ids
+from .controls import export_buttons, labelled
+from .figures import empty_figure, sweep_figure
+from .jobs import job_box, register_study_job
+
+__all__ = ["register", "sweep_tab"]
+
+NO_RESULT = "—"
+
+
+def sweep_tab(shown):
+    """The tab's layout, its controls showing ``shown`` (:func:`components.state_sync.controls_from_state`)."""
+    controls = shown["controls"]
+    return html.Div([
+        html.P("Quality against the algorithm's own k on the data set chosen on the left; each cell is "
+               "cached, so a repeated sweep is instant. Click a point to open that embedding.", className="help"),
+        html.Div([
+            labelled("Algorithms", dcc.Checklist(
+                id=ids.SWEEP_ALGORITHMS, value=controls["sweep_algorithms"], inline=True,
+                options=[{"label": s.label, "value": s.name} for s in algorithms.specs()])),
+            labelled("k from … to", dcc.RangeSlider(id=ids.SWEEP_K_RANGE, min=catalogue.NEIGHBORS.low,
+                                                   max=catalogue.NEIGHBORS.high, step=1,
+                                                   value=controls["sweep_k_range"],
+                                                   marks={k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)},
+                                                   tooltip={"placement": "bottom", "always_visible": True})),
+            labelled("step", dcc.Input(id=ids.SWEEP_K_STEP, type="number", value=controls["sweep_k_step"], step=1,
+                                       debounce=True, className="number-input"),
+                     f"At most {catalogue.MAX_SWEEP_CELLS} runs (algorithms × values of k) per sweep."),
+            labelled("Plot", dcc.Dropdown(id=ids.SWEEP_MEASURE, value=controls["sweep_measure"], clearable=False,
+                                          options=[{"label": label, "value": key}
+                                                   for key, label in catalogue.SUMMARY_MEASURES])),
+            html.Button("Run sweep", id=ids.SWEEP_RUN, className="run-button"),
+        ], className="sweep-controls"),
+        job_box(ids.SWEEP_JOB),
+        html.Div(id=ids.SWEEP_MESSAGE, className="message", role="status"),
+        export_buttons(
+            (ids.EXPORT_SWEEP_CSV, "Sweep table (CSV)", "One row per algorithm and k, every measure, with the view."),
+            (ids.EXPORT_SWEEP_JSON, "Sweep (JSON)", "The cells, the sweep's request and its view state.")),
+        dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config={"displaylogo": False},
+                  figure=empty_figure("Run a sweep to see quality against k.")),
+        html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
+        dcc.Store(id=ids.SWEEP_STORE),
+    ])
+
+
+def run_sweep(services, state, session, report):
+    """The job: the sweep of ``state``; the page keeps its rows and the state they came from."""
+    result = sweep(SweepRequest.from_state(state), services.results, report,
+                   uploads=services.uploads.for_session(session))
+    return {"state": state.to_dict(), "result": result.to_value()}, result.message
+
+
+def _summary_text(pair):
+    """"mean / median" of a per-point measure, the value of a global one, a dash if not computed."""
+    mean, median = pair
+    if mean is None:
+        return NO_RESULT
+    return f"{mean:.4g}" if median is None else f"{mean:.4g} / {median:.4g}"
+
+
+def draw_sweep(stored, state):
+    """The sweep's curves, each algorithm's best k starred in the measure's own direction, and its table."""
+    if not stored or not state:
+        return empty_figure("Run a sweep to see quality against k."), None
+    rows = SweepResult.from_value(stored["result"]).rows
+    measure = ViewState.from_dict(state).sweep.measure
+    labels = {name: measures.spec(name).label for name in catalogue.CARD_MEASURES}
+    header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(label) for label in labels.values()],
+                      html.Th("seconds")])
+    body = []
+    for row in rows:
+        if "error" in row:
+            cells = [html.Td(row["error"], colSpan=len(labels) + 1, className="cell-error")]
+        else:
+            cells = [*[html.Td(_summary_text(row["summary"][key])) for key in labels],
+                     html.Td(f"{row['seconds']:.2f}")]
+        body.append(html.Tr([html.Td(row["label"]), html.Td(row["k"]), *cells]))
+    return (sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure)),
+            html.Table([html.Thead(header), html.Tbody(body)]))
+
+
+def open_sweep_point(click, state):
+    """Clicking a sweep curve opens that algorithm and k in the explore tab (a whole state, applied)."""
+    point = ((click or {}).get("points") or [{}])[0]
+    if "customdata" not in point or not state:
+        return no_update
+    algorithm, k = point["customdata"]
+    # The cell's run: the algorithm's defaults at that k, as the sweep computed it (a cache hit).
+    opened = ViewState.from_dict(state).replace(method=MethodChoice(algorithm, k), tab="explore").validated()
+    return {"state": opened.to_dict(), "message": "", "nonce": secrets.token_hex(8)}
+
+
+def describe(state):
+    """The sweep a state asks for, in a few words."""
+    request = SweepRequest.from_state(state)
+    return (f"the previous sweep, {request.data.label()}, k {min(request.ks)}–{max(request.ks)}, "
+            f"{len(request.algorithms)} algorithms")
+
+
+def register(app, services):
+    """Wire the sweep tab to ``app``."""
+    register_study_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
+                       lambda state, session, report: run_sweep(services, state, session, report), describe)
+    app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
+                 Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(ids.SWEEP_GRAPH, "clickData"),
+                 State(ids.VIEW_STATE, "data"), prevent_initial_call=True)(open_sweep_point)

@@ -1,0 +1,162 @@
+"""The result cache and its one key: computed runs and studies, kept on disk across restarts.
+
+A request (a run, a sweep, a comparison, a normalization study) is a frozen value with
+``to_dict()`` and a ``KIND``; its result type turns itself into plain values and arrays
+(:mod:`lab.serialization`). :func:`cache_key` hashes the request's canonical JSON with
+:data:`CODE_VERSION`, the hash of every source file that produces a cached value (``datasets/``,
+``algorithms/``, ``measures/``, ``lab/``) and of the versions of the packages that shape a result:
+results survive restarts but never outlive the code that made them. A sweep's (algorithm, k) cell
+is the explore run of the same request, so the two share one entry.
+
+Entries are written once, whole, after the computation returns; a cancelled, failed or killed
+computation stores nothing. Every entry carries a checksum verified on read: an entry that fails it
+(bytes overwritten, truncated) or does not decode is deleted, logged and computed again.
+"""
+
+import hashlib
+import importlib.metadata
+import json
+import logging
+import pathlib
+
+from .serialization import CorruptEntryError, decode, encode
+from .stores import DiskStore
+
+__all__ = ["CODE_VERSION", "ResultCache", "cache_key", "code_version", "package_versions"]
+
+logger = logging.getLogger(__name__)
+
+_ROOT = pathlib.Path(__file__).resolve().parents[1]
+# Every package whose code computes a cached value. components/ only draws: a change there needs no
+# recomputation.
+SOURCE_PACKAGES = ("datasets", "algorithms", "measures", "lab")
+# Installed packages whose versions shape results (a missing optional one is recorded as absent).
+RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
+# Results are kept a week after their last use; the code version invalidates them sooner.
+EXPIRE_SECONDS = 7 * 24 * 3600
+
+
+def package_versions(packages=RESULT_PACKAGES):
+    """``{package: version}`` of the installed ``packages`` (``"absent"`` when one is not installed)."""
+    versions = {}
+    for package in packages:
+        try:
+            versions[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            versions[package] = "absent"
+    return versions
+
+
+def code_version(root=_ROOT, packages=SOURCE_PACKAGES):
+    """Hash of the sources under ``root/<package>`` for each of ``packages`` and of :func:`package_versions`.
+
+    Parameters
+    ----------
+    root : path-like
+        The checkout (the tests hash a modified copy of it).
+    packages : sequence of str
+
+    Returns
+    -------
+    str
+        16 hex digits; equal for equal sources and package versions.
+    """
+    root = pathlib.Path(root)
+    digest = hashlib.sha256()
+    for path in sorted(p for package in packages for p in (root / package).rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    for package, version in package_versions().items():
+        digest.update(f"{package}=={version}".encode())
+    return digest.hexdigest()[:16]
+
+
+CODE_VERSION = code_version()
+
+
+def cache_key(request):
+    """The one cache key: a hash of the request's kind, its canonical JSON and the code version.
+
+    Parameters
+    ----------
+    request : object
+        With a ``KIND`` (str) and ``to_dict()`` holding everything that determines the result;
+        UI-only values (button clicks, the colouring) never enter it.
+
+    Returns
+    -------
+    str
+        64 hex digits.
+    """
+    canonical = json.dumps(request.to_dict(), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(f"{CODE_VERSION}:{request.KIND}:{canonical}".encode()).hexdigest()
+
+
+class ResultCache:
+    """Computed results keyed by :func:`cache_key`, with hit and computation counters.
+
+    Parameters
+    ----------
+    store : DiskStore or path-like
+        Where the bytes live; a path makes a :class:`~lab.stores.DiskStore` there.
+
+    Notes
+    -----
+    A request type names its result type as ``RESULT``, which provides ``to_value()`` and
+    ``from_value(value)``.
+    """
+
+    def __init__(self, store):
+        self.store = store if hasattr(store, "get") else DiskStore(store)
+
+    @property
+    def directory(self):
+        """The disk folder of the store (local stores only)."""
+        return self.store.directory
+
+    def _read(self, key, result_type):
+        """The decoded entry under ``key``, or None; a damaged entry is deleted (logged) and reads as None."""
+        stored = self.store.get(key)
+        if stored is None:
+            return None
+        try:
+            return result_type.from_value(decode(stored))
+        except (CorruptEntryError, KeyError, TypeError, ValueError) as error:
+            logger.warning("Result cache entry %s is damaged (%s); deleted, it will be computed again.", key, error)
+            self.store.delete(key)
+            return None
+
+    def get(self, request):
+        """The cached result of ``request``, or None (nothing is computed)."""
+        key = cache_key(request)
+        result = self._read(key, request.RESULT)
+        if result is not None:
+            self.store.touch(key, expire=EXPIRE_SECONDS)
+        return result
+
+    def get_or_compute(self, request, compute):
+        """The cached result of ``request``, or ``compute(request)`` stored under its key.
+
+        Returns
+        -------
+        result : object
+        cached : bool
+            Whether the result came from the store.
+
+        An exception from ``compute`` (bad input, a cancelled job) propagates and stores nothing, as
+        does a process killed during ``compute``: the entry is written only after it returns. A result
+        whose ``cacheable`` attribute is False (a study with a failed part) is returned, not kept.
+        """
+        result = self.get(request)
+        if result is not None:
+            self.store.add("stats:hits")
+            return result, True
+        result = compute(request)
+        if getattr(result, "cacheable", True):
+            self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
+        self.store.add("stats:computed")
+        return result, False
+
+    def stats(self):
+        """``{"hits": int, "computed": int}``: how often a request was served from the store or computed."""
+        return {"hits": self.store.add("stats:hits", 0), "computed": self.store.add("stats:computed", 0)}

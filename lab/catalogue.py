@@ -1,0 +1,116 @@
+"""What the pages offer, derived from the registries: one small Dash-free module both sides read.
+
+The run's own controls (k, refinement, rescaling) are declared here as :class:`measures.Parameter`
+objects, as data sets and algorithms declare theirs, so the slider's range and the server's check
+are one declaration. The measures a run computes, the cards, the colourings and the defaults of
+every tab are named here too; the view state (:mod:`lab.state`) validates against them.
+"""
+
+import algorithms
+import datasets
+import measures
+from algorithms.refine import REFINE_ITERATIONS
+
+__all__ = [
+    "CARD_MEASURES",
+    "COMPARE_DEFAULTS",
+    "DEFAULT_ALGORITHM",
+    "DEFAULT_DATASET",
+    "DISPLAY_CAP",
+    "FIGURE_FORMATS",
+    "INPUT_VIEWS",
+    "LOCAL_MEASURES",
+    "MAX_SWEEP_CELLS",
+    "NEIGHBORS",
+    "POST_REFINEMENT",
+    "RANDOM_STATE",
+    "RESCALE",
+    "RESCALE_LABELS",
+    "RUN_MEASURES",
+    "SUMMARY_MEASURES",
+    "SWEEP_DEFAULTS",
+    "TABS",
+    "UPLOAD",
+    "color_choices",
+    "default_size",
+]
+
+# The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
+# with random_state 0 one k = 12 edge short-circuits two layers of the roll (the R_N heatmap shows it).
+DEFAULT_DATASET = "swissroll"
+DEFAULT_ALGORITHM = "isomap"
+
+# The data-set key of an uploaded file in requests, states and the data-set menu.
+UPLOAD = "upload"
+
+# Neighbours other than the point (SPEC §0): one k for the algorithm's graph and every measure. The
+# upper bound keeps a request's (n, k + 1) neighbour array and its stacks within memory at the
+# largest n a data set allows.
+NEIGHBORS = measures.Parameter(
+    "n_neighbors", "neighbours k", "int", 10, low=3, high=50,
+    help="Neighbours other than the point; the algorithm's graph and every measure use the same k.")
+RANDOM_STATE = measures.Parameter(
+    "random_state", "random state", "int", 0, low=0, high=2**32 - 1,
+    help="Seeds the sample, the noise and every random step of the algorithm.")
+POST_REFINEMENT = measures.Parameter(
+    "post_refinement", "extra Procrustes refinement", "int", 0, low=REFINE_ITERATIONS.low,
+    high=REFINE_ITERATIONS.high,
+    help="Iterations of GR §4.4's refinement (exact Y-step, Eq. 11) after any algorithm; 0 is off. Each "
+         "never raises R; the output ends at the input's scale.")
+RESCALE = measures.Parameter(
+    "rescale", "rescale output", "choice", "authors", choices=tuple(algorithms.RESCALE_OPTIONS),
+    help="Applied after any algorithm: R_N moves with the output's scale, R_C and ASIM do not.")
+RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit variance", "unit_norm": "unit norm",
+                  "best_global_scale": "best global scale"}
+
+# The measures every run computes, in one measures.evaluate call (names of the measure registry).
+RUN_MEASURES = ("normalized", "conformal", "lower_bound", "pca", "asim", "nieqa_global", "neighbourhood_agreement",
+                "trustworthiness", "continuity", "residual_variance", "truth_match", "collapse")
+# Per-point ones colour the views: (key, label).
+LOCAL_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES if measures.spec(name).per_point)
+# Scalar summaries that rank embeddings (the collapse score has no direction): sweeps and bars.
+SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES
+                         if measures.spec(name).higher_is_better is not None)
+# Headline cards of a run (measures of the registry), then its run time.
+CARD_MEASURES = ("normalized", "conformal", "lower_bound", "asim", "nieqa_global", "trustworthiness")
+
+# Points drawn per view: WebGL draws 10^5 points, but the page would download every drawn value
+# (coordinates and hover columns, ~1 MB per 10^4 points) on each run. Measures always use every point.
+DISPLAY_CAP = 20_000
+
+TABS = ("explore", "sweep", "compare", "normalization", "help")
+# The input drawn in 3-D, or projected on two of its (first three, or principal) coordinates.
+INPUT_VIEWS = {"3d": "3-D (drag to rotate)",
+               **{f"{a}{b}": f"plane of coordinates {a + 1} and {b + 1}" for a, b in ((0, 1), (0, 2), (1, 2))}}
+FIGURE_FORMATS = ("png", "svg")
+
+# GR §5 swept k over 6, 9, ..., 18 for GP, PSA, LLE, Isomap and LTSA.
+SWEEP_DEFAULTS = {"algorithms": ("isomap", "gp", "psa", "lle", "ltsa"), "k_min": 6, "k_max": 18, "k_step": 3,
+                  "measure": "normalized"}
+# A sweep's (algorithm, k) cells are runs: at most this many per request (20 minutes of 10-second runs).
+MAX_SWEEP_CELLS = 120
+# Isometric outputs (PCA, Isomap, GP, PSA) beside normalized ones (LLE, LTSA, Laplacian eigenmaps).
+COMPARE_DEFAULTS = ("pca", "isomap", "gp", "psa", "lle", "ltsa", "laplacian")
+
+
+def color_choices(truth_labels):
+    """Colourings of a run: ``(value, label)`` for its intrinsic coordinates, then the local measures.
+
+    Parameters
+    ----------
+    truth_labels : sequence of str
+        Names of the data set's ground-truth columns (or of its colouring when it has no truth).
+
+    Examples
+    --------
+    >>> [value for value, _ in color_choices(["u", "v"])][:3]
+    ['truth-0', 'truth-1', 'normalized']
+    """
+    intrinsic = [(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]
+    return intrinsic + [(key, f"local {label}") for key, label in LOCAL_MEASURES]
+
+
+def default_size(dataset):
+    """The n a data set starts with: its paper's size, or None (all points) for a finite set."""
+    entry = datasets.spec(dataset)
+    return None if entry.population else entry.default_n

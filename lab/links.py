@@ -1,0 +1,166 @@
+"""The view state as a link: :func:`to_query` and :func:`from_query`, each the one way across.
+
+A query names only what differs from the defaults of its data set and algorithm (and always the
+data set, the algorithm and k, so a link reads as what it shows):
+``?dataset=swissroll&algorithm=isomap&k=10&n=2500&noise=0.5``. Keys:
+
+- data: ``dataset``, ``n``, ``noise``, ``random_state``, ``d.<parameter>``;
+- method: ``algorithm``, ``k``, ``a.<parameter>``, ``post_refinement``, ``rescale``;
+- display: ``color``, ``view``, ``landmarks``, ``format``; the ``tab``;
+- sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
+  ``sweep.measure``; compare: ``compare.algorithms``, ``compare.align``; normalization:
+  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``.
+
+Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
+state is validated: a link out of range is refused with the controls' message. An uploaded file is
+private to its session, so a link says ``dataset=upload`` and the page supplies its own file. Links
+written before this scheme (``seed``, ``refine``) still open.
+"""
+
+import urllib.parse
+
+import algorithms
+import datasets
+
+from . import catalogue
+from .state import (CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, StateError,
+                    SweepChoice, ViewState)
+
+__all__ = ["from_query", "to_query"]
+
+# key -> (part, field) of the fixed settings; d.* and a.* are the data set's and algorithm's own.
+_KEYS = {
+    "dataset": ("data", "dataset"), "n": ("data", "n"), "noise": ("data", "noise"),
+    "random_state": ("data", "random_state"),
+    "algorithm": ("method", "algorithm"), "k": ("method", "n_neighbors"),
+    "post_refinement": ("method", "post_refinement"), "rescale": ("method", "rescale"),
+    "color": ("display", "color"), "view": ("display", "input_view"), "landmarks": ("display", "landmarks"),
+    "format": ("display", "figure_format"),
+    "sweep.algorithms": ("sweep", "algorithms"), "sweep.k_min": ("sweep", "k_min"), "sweep.k_max": ("sweep", "k_max"),
+    "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"),
+    "compare.algorithms": ("compare", "algorithms"), "compare.align": ("compare", "align"),
+    "norm.shape": ("normalization", "shape"), "norm.aspect": ("normalization", "aspect"),
+    "norm.n": ("normalization", "n"), "norm.k": ("normalization", "n_neighbors"),
+    "norm.algorithms": ("normalization", "algorithms"),
+}
+_ALWAYS = ("dataset", "algorithm", "k")
+_LEGACY = {"seed": "random_state", "refine": "post_refinement"}
+_LISTS = {"sweep.algorithms", "compare.algorithms", "norm.algorithms"}
+_BOOLS = {"landmarks", "compare.align"}
+_FLOATS = {"noise", "norm.aspect"}
+_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape"}
+_PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
+          "compare": CompareChoice, "normalization": NormalizationChoice}
+
+
+def _flat(state):
+    """``{key: value}`` of a validated state, own parameters under ``d.`` and ``a.``."""
+    flat = {key: getattr(getattr(state, part), field) for key, (part, field) in _KEYS.items()}
+    flat.update({f"d.{name}": value for name, value in state.data.params})
+    flat.update({f"a.{name}": value for name, value in state.method.params})
+    flat["tab"] = state.tab
+    return flat
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (list, tuple)):
+        return ",".join(value)
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def to_query(state):
+    """The link of a validated :class:`~lab.state.ViewState`: ``?key=value&...``, keys sorted.
+
+    Examples
+    --------
+    >>> to_query(ViewState().validated())
+    '?algorithm=isomap&dataset=swissroll&k=10'
+    >>> from lab.state import DataChoice
+    >>> to_query(ViewState(data=DataChoice("strip", n=500, params=(("length", 2.5),))).validated())
+    '?algorithm=isomap&d.length=2.5&dataset=strip&k=10&n=500'
+    """
+    flat = _flat(state)
+    defaults = _flat(ViewState(data=DataChoice(state.data.dataset, upload=state.data.upload),
+                               method=MethodChoice(state.method.algorithm)).validated())
+    pairs = [(key, _text(value)) for key, value in sorted(flat.items())
+             if key in _ALWAYS or value != defaults.get(key)]
+    return "?" + urllib.parse.urlencode(pairs)
+
+
+def _parse(key, text, parameter=None):
+    """One value of a link, by its declared type (``parameter`` for d.* and a.* keys)."""
+    if key in _LISTS:
+        return tuple(name for name in text.split(",") if name)
+    if key in _BOOLS or (parameter is not None and parameter.kind == "bool"):
+        if text not in ("0", "1", "true", "false", "True", "False"):
+            raise StateError([f"{key} must be 1 or 0; got {text!r}."])
+        return text in ("1", "true", "True")
+    if key in _TEXT:
+        return text
+    if parameter is not None and parameter.kind == "choice":
+        return next((choice for choice in parameter.choices if str(choice) == text), text)
+    number = _number(text)
+    if key in _FLOATS or (parameter is not None and parameter.kind == "float"):
+        return float(number) if isinstance(number, (int, float)) else number
+    return number
+
+
+def _number(text):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def from_query(search, *, upload=None):
+    """The validated state a link describes; what it omits takes its default (never the previous view's).
+
+    Parameters
+    ----------
+    search : str
+        The URL's query string, with or without the leading ``?``; empty gives the default state.
+    upload : lab.state.UploadRef, optional
+        This session's uploaded file, for a link saying ``dataset=upload``.
+
+    Raises
+    ------
+    StateError
+        An unknown key, a value of the wrong type, or any value out of its declared range (the
+        message lists every problem).
+    """
+    given = {}
+    for key, text in urllib.parse.parse_qsl((search or "").lstrip("?"), keep_blank_values=True):
+        given[_LEGACY.get(key, key)] = text
+    unknown = sorted(key for key in given
+                     if key not in _KEYS and key != "tab" and not key.startswith(("d.", "a.")))
+    if unknown:
+        raise StateError([f"The link has no setting {', '.join(map(repr, unknown))}."])
+    dataset = given.get("dataset", catalogue.DEFAULT_DATASET)
+    algorithm = given.get("algorithm", catalogue.DEFAULT_ALGORITHM)
+    declared = {}
+    if dataset in datasets.available():
+        declared.update({f"d.{p.name}": p for p in datasets.spec(dataset).parameters})
+    if algorithm in algorithms.available():
+        declared.update({f"a.{p.name}": p for p in algorithms.spec(algorithm).parameters})
+    parts = {name: {} for name in _PARTS}
+    params = {"data": {}, "method": {}}
+    for key, text in given.items():
+        value = None if text == "" and key not in _LISTS else _parse(key, text, declared.get(key))
+        if key == "tab":
+            continue
+        if key.startswith(("d.", "a.")):
+            params["data" if key[0] == "d" else "method"][key[2:]] = value
+        else:
+            part, field = _KEYS[key]
+            parts[part][field] = value
+    parts["data"]["params"] = tuple(params["data"].items())
+    parts["method"]["params"] = tuple(params["method"].items())
+    if parts["data"].get("dataset") == catalogue.UPLOAD:
+        parts["data"]["upload"] = upload
+    state = ViewState(**{name: cls(**parts[name]) for name, cls in _PARTS.items()},
+                      tab=given.get("tab", catalogue.TABS[0]))
+    return state.validated()

@@ -1,0 +1,302 @@
+"""One run of the pipeline (data set → algorithm → measures): its typed request, result and computation.
+
+No Dash here: :func:`compute_run` takes a :class:`RunRequest` and a plain ``progress(fraction,
+stage)`` callable, so a background job, a Celery worker, a benchmark or a notebook computes a run the
+same way, and the result cache (:mod:`lab.cache`) stores it under the request's key.
+"""
+
+import dataclasses
+import logging
+import time
+import typing
+import warnings
+
+import numpy as np
+
+import algorithms
+import datasets
+import measures
+
+from . import catalogue
+from .state import DataChoice, MethodChoice
+
+__all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message"]
+
+logger = logging.getLogger(__name__)
+
+# Measures whose cost grows with the square of n (ranks over all pairs, graph geodesics): above
+# QUADRATIC_UP_TO points a run reports them as not computed (None) rather than take many minutes.
+QUADRATIC_MEASURES = ("nieqa_global", "trustworthiness", "continuity", "residual_variance")
+QUADRATIC_UP_TO = 20_000
+# Inputs of more dimensions are drawn by their first three principal components.
+DRAWN_INPUT_DIMENSIONS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class RunRequest:
+    """Everything that determines a run: the data part and the method part of a validated view state.
+
+    Build one from a state (:meth:`from_state`) or from plain values (:meth:`create`), which
+    validates them against the registries; two requests that differ only in omitted defaults are
+    equal and share one cache entry.
+    """
+
+    KIND: typing.ClassVar[str] = "run"
+    data: DataChoice
+    method: MethodChoice
+
+    @classmethod
+    def from_state(cls, state):
+        """The explore run of a validated :class:`~lab.state.ViewState`."""
+        return cls(state.data, state.method)
+
+    @classmethod
+    def create(cls, dataset=catalogue.DEFAULT_DATASET, algorithm=catalogue.DEFAULT_ALGORITHM, *, n=None, noise=0.0,
+               random_state=0, dataset_params=None, n_neighbors=catalogue.NEIGHBORS.default, algorithm_params=None,
+               post_refinement=0, rescale="authors", upload=None):
+        """A validated request from plain values (unnamed parameters at their defaults).
+
+        Raises
+        ------
+        lab.state.StateError
+            Naming every value out of its declared range.
+
+        Examples
+        --------
+        >>> RunRequest.create("strip", "ltsa", n=300, dataset_params={"length": 4}).data.kwargs["length"]
+        4.0
+        """
+        data = DataChoice(dataset, n, noise, random_state, tuple((dataset_params or {}).items()), upload)
+        method = MethodChoice(algorithm, n_neighbors, tuple((algorithm_params or {}).items()), post_refinement,
+                              rescale)
+        return cls(data.validated(), method.validated())
+
+    def to_dict(self):
+        """Plain values (JSON), the request's canonical form and its cache key's content."""
+        return {"data": self.data.to_dict(), "method": self.method.to_dict()}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The request :meth:`to_dict` wrote, validated again (a browser may send anything).
+
+        Raises
+        ------
+        lab.state.StateError
+        """
+        values = dict(values)
+        return cls(DataChoice.from_dict(values.get("data", {})).validated(),
+                   MethodChoice.from_dict(values.get("method", {})).validated())
+
+    def slug(self):
+        """The stem of this run's file names, e.g. ``swissroll_n1600_isomap_k10``."""
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_{self.method.algorithm}_k{self.method.n_neighbors}"
+
+    def describe(self):
+        """One line naming the run, e.g. "Swiss roll, n = 1600: Isomap, k = 10"."""
+        size = "" if self.data.n is None else f", n = {self.data.n}"
+        return (f"{self.data.label()}{size}: {algorithms.spec(self.method.algorithm).label}, "
+                f"k = {self.method.n_neighbors}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Landmarks:
+    """NIEQA's landmarks (NQ Eq. 19): their indices and their MDS configuration aligned to the output."""
+
+    indices: np.ndarray
+    configuration: np.ndarray
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class RunResult:
+    """A computed run: every point, every measure.
+
+    Attributes
+    ----------
+    X, Y : ndarray
+        Input (n, q) and output (n, d).
+    drawn_X : ndarray of shape (n, min(q, 3))
+        The input's first three coordinates, or its top principal components above three dimensions.
+    input_axes : tuple of str
+        Names of ``drawn_X``'s columns.
+    truth : ndarray of shape (n, c)
+        Ground truth, or the set's colouring as one column when it has none.
+    truth_labels : tuple of str
+    local : mapping of str to ndarray
+        Per-point measures (registry names).
+    summary : mapping of str to (float or None, float or None)
+        Mean and median of each measure (median None for a global one; both None when not computed).
+    landmarks : Landmarks or None
+    image_shape : tuple or None
+        Image data sets: the shape a row of X reshapes to.
+    notes : tuple of str
+        Warnings of the run, and measures left out.
+    seconds : float
+        Embedding plus measures.
+    """
+
+    X: np.ndarray
+    Y: np.ndarray
+    drawn_X: np.ndarray
+    input_axes: tuple
+    truth: np.ndarray
+    truth_labels: tuple
+    local: dict
+    summary: dict
+    landmarks: typing.Optional[Landmarks]
+    image_shape: typing.Optional[tuple]
+    notes: tuple
+    seconds: float
+
+    @property
+    def n_samples(self):
+        return self.X.shape[0]
+
+    def to_value(self):
+        """Plain values and arrays for :mod:`lab.serialization`."""
+        value = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        value["landmarks"] = None if self.landmarks is None else dataclasses.asdict(self.landmarks)
+        return value
+
+    @classmethod
+    def from_value(cls, value):
+        """The result :meth:`to_value` wrote."""
+        value = dict(value)
+        value["landmarks"] = None if value["landmarks"] is None else Landmarks(**value["landmarks"])
+        value["summary"] = {name: tuple(pair) for name, pair in value["summary"].items()}
+        for name in ("input_axes", "truth_labels", "notes"):
+            value[name] = tuple(value[name])
+        value["image_shape"] = None if value["image_shape"] is None else tuple(value["image_shape"])
+        return cls(**value)
+
+
+RunRequest.RESULT = RunResult
+
+
+def compute_run(request, progress=None, *, uploads=None):
+    """Sample (or read), embed and measure one request.
+
+    Parameters
+    ----------
+    request : RunRequest
+    progress : callable, optional
+        ``progress(fraction, stage)``, called before each stage and through long algorithms.
+    uploads : object, optional
+        With ``read(upload_ref) -> bytes`` (:class:`lab.uploads.SessionUploads`); needed only when
+        the data set is an uploaded file.
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    measures.ProcrustesLabError
+        Whatever the libraries raise for bad input; the caller shows the message.
+    """
+    report = progress or (lambda fraction, stage: None)
+    started = time.perf_counter()
+    data_choice, method = request.data, request.method
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", measures.ProcrustesLabWarning)
+        data = _load(data_choice, method.n_neighbors, uploads, report)
+        label = algorithms.spec(method.algorithm).label
+        report(0.15, f"embedding with {label}")
+        Y = algorithms.embed(method.algorithm, data.X, n_neighbors=method.n_neighbors, seed=data_choice.random_state,
+                             output_scale=method.rescale, post_refinement=method.post_refinement,
+                             progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
+                             **method.kwargs)
+        report(0.7, "measuring")
+        which = [name for name in catalogue.RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
+        skipped = [name for name in which if name in QUADRATIC_MEASURES and len(data.X) > QUADRATIC_UP_TO]
+        evaluation = measures.evaluate(data.X, Y, method.n_neighbors, truth=data.truth,
+                                       which=[name for name in which if name not in skipped])
+        drawn_X, input_axes = _drawn_input(data.X)
+    summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
+    summary.update({name: (None, None) for name in skipped})
+    notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
+    if skipped:
+        notes.append(f"Above {QUADRATIC_UP_TO:,} points {', '.join(measures.spec(name).label for name in skipped)} "
+                     "are not computed: their cost grows with the square of n.")
+    local_names = dict(catalogue.LOCAL_MEASURES)
+    return RunResult(
+        X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes),
+        truth=np.asarray(data.truth if data.truth is not None else data.color[:, None]),
+        truth_labels=tuple(data.truth_labels),
+        local={name: values for name, values in evaluation.per_point.items() if name in local_names},
+        summary=summary,
+        landmarks=None if evaluation.nieqa is None else Landmarks(
+            np.asarray(evaluation.nieqa.landmark_indices), np.asarray(evaluation.nieqa.aligned_landmark_configuration)),
+        image_shape=data.image_shape, notes=tuple(notes), seconds=time.perf_counter() - started)
+
+
+def _load(data_choice, n_neighbors, uploads, report):
+    """The :class:`datasets.Dataset` of a request's data part: sampled, or parsed from the upload."""
+    if data_choice.dataset == catalogue.UPLOAD:
+        upload = data_choice.upload
+        report(0.05, f"reading {upload.filename}")
+        if uploads is None:
+            raise measures.DatasetError("This run reads an uploaded file, but no upload store was given.")
+        return datasets.parse_upload(uploads.read(upload), upload.filename, n_neighbors=n_neighbors,
+                                     **upload.parser_options())
+    report(0.05, "sampling the data set")
+    return datasets.load(data_choice.dataset, data_choice.n, noise=data_choice.noise, seed=data_choice.random_state,
+                         **data_choice.kwargs)
+
+
+def _stage(label, info):
+    """A long algorithm's progress info as one line, e.g. "PSA: anneal, step 400, T 0.12, f 35.1"."""
+    names = {"step": "step", "temperature": "T", "energy": "f", "acceptance": "accepted"}
+    parts = [f"{short} {info[key]:.3g}" if isinstance(info[key], float) else f"{short} {info[key]}"
+             for key, short in names.items() if key in info]
+    return f"{label}: {', '.join([str(info.get('stage', 'running')), *parts])}"
+
+
+def _drawn_input(X):
+    """Coordinates to draw the input in 3-D: X itself, or its top principal components above 3-D."""
+    if X.shape[1] <= DRAWN_INPUT_DIMENSIONS:
+        return X, [f"x{i + 1}" for i in range(X.shape[1])]
+    return (algorithms.embed("pca", X, n_neighbors=1, n_components=DRAWN_INPUT_DIMENSIONS),
+            [f"PC{i + 1}" for i in range(DRAWN_INPUT_DIMENSIONS)])
+
+
+def display_indices(n_samples, cap=catalogue.DISPLAY_CAP, keep=()):
+    """The rows a view draws: all of them up to ``cap``, else a seeded uniform subsample plus ``keep``.
+
+    Parameters
+    ----------
+    n_samples : int
+    cap : int
+        Most rows drawn (``keep`` may add a few more).
+    keep : array-like of int
+        Rows always drawn (NIEQA's landmarks, so their overlay has its points).
+
+    Returns
+    -------
+    ndarray of int or None
+        Sorted row indices, or None when every row is drawn. The same for the same arguments: a
+        redraw, and the other view, show the same points.
+
+    Examples
+    --------
+    >>> display_indices(10, cap=20) is None
+    True
+    >>> rows = display_indices(1000, cap=50, keep=[999])
+    >>> len(rows) == len(set(rows)) and 999 in rows and 50 <= len(rows) <= 51
+    True
+    """
+    if n_samples <= cap:
+        return None
+    drawn = np.random.default_rng(0).choice(n_samples, size=cap, replace=False)
+    return np.union1d(drawn, np.asarray(keep, dtype=int))
+
+
+def failure_message(error):
+    """The page's message for an exception: a library error as it is, a bug as a pointer to the log.
+
+    Tracebacks stay in the server log; the page never shows one.
+    """
+    if isinstance(error, measures.ProcrustesLabError):
+        return str(error)
+    logger.error("computation failed", exc_info=error)
+    return f"Internal error ({type(error).__name__}); the server log has the details."

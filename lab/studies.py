@@ -1,0 +1,267 @@
+"""Studies over runs: a k sweep and a comparison of algorithms, each a request and a progress callable.
+
+Every (algorithm, k) cell is a :class:`~lab.runs.RunRequest` computed through the result cache, so a
+sweep cell and the explore run of the same settings are one computation, and a repeated study is
+read from disk. One failing cell (a disconnected graph at a small k) is reported in its row and does
+not stop the others. No Dash here.
+"""
+
+import dataclasses
+import typing
+
+import numpy as np
+
+import algorithms
+import measures
+
+from .runs import RunRequest, compute_run, failure_message
+from .state import DataChoice, MethodChoice
+
+__all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
+           "compare", "sweep"]
+
+
+def _cell(data, algorithm, n_neighbors):
+    """The run of one study cell: ``algorithm`` at ``n_neighbors`` with its default parameters."""
+    return RunRequest(data, MethodChoice(algorithm, n_neighbors).validated())
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepRequest:
+    """A k sweep: the data of the view, each chosen algorithm at each k (defaults otherwise)."""
+
+    KIND: typing.ClassVar[str] = "sweep"
+    data: DataChoice
+    algorithms: tuple
+    ks: tuple
+
+    @classmethod
+    def from_state(cls, state):
+        """The sweep of a validated :class:`~lab.state.ViewState` (its data part, its sweep tab)."""
+        return cls(state.data, state.sweep.algorithms, state.sweep.ks)
+
+    def to_dict(self):
+        return {"data": self.data.to_dict(), "algorithms": list(self.algorithms), "ks": list(self.ks)}
+
+    def cells(self):
+        """``(algorithm, k)`` of every cell, algorithm by algorithm."""
+        return [(algorithm, k) for algorithm in self.algorithms for k in self.ks]
+
+    def slug(self):
+        """The stem of the sweep's file names, e.g. ``swissroll_n1600_sweep_k6-18``."""
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_sweep_k{min(self.ks)}-{max(self.ks)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepResult:
+    """A sweep's rows: ``algorithm``, ``label``, ``k``, and ``summary`` (measure -> [mean, median]) and
+    ``seconds``, or ``error`` for a failed cell; and how many cells were computed, read or failed."""
+
+    rows: tuple
+    computed: int
+    cached: int
+    failed: int
+
+    @property
+    def message(self):
+        total = self.computed + self.cached + self.failed
+        text = f"{total} runs: {self.computed} computed, {self.cached} from the cache"
+        return text + (f", {self.failed} failed (see the table)." if self.failed else ".")
+
+    def to_value(self):
+        return {"rows": list(self.rows), "computed": self.computed, "cached": self.cached, "failed": self.failed}
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(tuple(value["rows"]), value["computed"], value["cached"], value["failed"])
+
+
+def _summary(result):
+    """A run's measures as plain lists (JSON): measure -> [mean, median]."""
+    return {name: [mean, median] for name, (mean, median) in result.summary.items()}
+
+
+def sweep(request, cache, progress=None, *, uploads=None):
+    """Every (algorithm, k) cell of a sweep, each through ``cache``; failures kept per cell.
+
+    Parameters
+    ----------
+    request : SweepRequest
+    cache : lab.cache.ResultCache
+    progress : callable, optional
+        ``progress(fraction, stage)``.
+    uploads : lab.uploads.SessionUploads, optional
+        Where an uploaded data set is read.
+
+    Returns
+    -------
+    SweepResult
+    """
+    report = progress or (lambda fraction, stage: None)
+    cells = request.cells()
+    rows, computed, cached = [], 0, 0
+    for done, (algorithm, k) in enumerate(cells):
+        label = algorithms.spec(algorithm).label
+        report(done / len(cells), f"{label}, k = {k} ({done + 1} of {len(cells)})")
+        row = {"algorithm": algorithm, "label": label, "k": k}
+        try:
+            result, hit = cache.get_or_compute(_cell(request.data, algorithm, k),
+                                               lambda run: compute_run(run, uploads=uploads))
+            row.update(summary=_summary(result), seconds=float(result.seconds))
+            cached += hit
+            computed += not hit
+        except Exception as error:  # one failing cell (e.g. a disconnected graph at small k) is reported
+            row["error"] = failure_message(error)
+        rows.append(row)
+    return SweepResult(tuple(rows), computed, cached, len(cells) - computed - cached)
+
+
+def best_cells(rows, measure):
+    """Each algorithm's best cell for ``measure``, in the measure's own direction (its registry entry).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Sweep rows (failed cells and cells where the measure was not computed are skipped).
+    measure : str
+        A measure with a direction (``higher_is_better`` not None).
+
+    Returns
+    -------
+    dict of str to dict
+        Algorithm -> its best row: the lowest mean of an error measure, the highest of
+        trustworthiness or continuity; the first such k on ties.
+
+    Examples
+    --------
+    >>> rows = [{"algorithm": "ltsa", "k": k, "summary": {"trustworthiness": [t, None]}}
+    ...         for k, t in ((6, 0.998), (18, 0.857))]
+    >>> best_cells(rows, "trustworthiness")["ltsa"]["k"]
+    6
+    """
+    higher = measures.spec(measure).higher_is_better
+    if higher is None:
+        raise measures.MeasureError(f"{measures.spec(measure).label} has no better direction: no best k.")
+    best = {}
+    for row in rows:
+        value = row.get("summary", {}).get(measure, [None])[0]
+        if value is None or not np.isfinite(value):
+            continue
+        current = best.get(row["algorithm"])
+        if current is None or (value > current[0] if higher else value < current[0]):
+            best[row["algorithm"]] = (value, row)
+    return {algorithm: row for algorithm, (_, row) in best.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class CompareRequest:
+    """A comparison: the chosen algorithms on the view's data at one k, optionally aligned to the truth."""
+
+    KIND: typing.ClassVar[str] = "compare"
+    data: DataChoice
+    n_neighbors: int
+    algorithms: tuple
+    align: bool
+
+    @classmethod
+    def from_state(cls, state):
+        """The comparison of a validated :class:`~lab.state.ViewState` (its data, its k, its compare tab)."""
+        return cls(state.data, state.method.n_neighbors, state.compare.algorithms, state.compare.align)
+
+    def to_dict(self):
+        return {"data": self.data.to_dict(), "n_neighbors": self.n_neighbors, "algorithms": list(self.algorithms),
+                "align": self.align}
+
+    def slug(self):
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_comparison_k{self.n_neighbors}"
+
+
+@dataclasses.dataclass(frozen=True)
+class CompareResult:
+    """A comparison's panels, isometric outputs first: ``algorithm``, ``label``, ``output``, ``Y``,
+    ``summary``, ``seconds`` (or ``error``); the colouring they share and the message."""
+
+    panels: tuple
+    color: typing.Optional[np.ndarray]
+    color_title: str
+    message: str
+
+    @property
+    def cacheable(self):
+        """Only a comparison without failures is kept (a failure may be passing: a store busy)."""
+        return all("error" not in panel for panel in self.panels)
+
+    def to_value(self):
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(**{**value, "panels": tuple(value["panels"])})
+
+
+CompareRequest.RESULT = CompareResult
+
+
+def compare(request, cache, progress=None, *, uploads=None):
+    """Each chosen algorithm at one k, through ``cache``; failures named in the message.
+
+    Returns
+    -------
+    CompareResult
+        Panels ordered isometric outputs first (PCA, Isomap, GP, PSA), then the others, as in the
+        registry; with ``align``, outputs of the truth's dimension are moved onto it by the best
+        similarity (display only: see :func:`align_to_reference`).
+    """
+    report = progress or (lambda fraction, stage: None)
+    if not request.algorithms:
+        return CompareResult((), None, "", "Choose at least one algorithm.")
+    ordered = sorted(request.algorithms, key=lambda name: algorithms.spec(name).output != "isometric")
+    panels, color, color_title = [], None, ""
+    for done, algorithm in enumerate(ordered):
+        entry = algorithms.spec(algorithm)
+        report(done / len(ordered), f"{entry.label} ({done + 1} of {len(ordered)})")
+        panel = {"algorithm": algorithm, "label": entry.label, "output": entry.output}
+        try:
+            result, _ = cache.get_or_compute(_cell(request.data, algorithm, request.n_neighbors),
+                                             lambda run: compute_run(run, uploads=uploads))
+        except Exception as error:  # one failing algorithm does not hide the others
+            panels.append({**panel, "error": failure_message(error)})
+            continue
+        Y = result.Y
+        if request.align and result.truth.shape[1] == Y.shape[1]:
+            Y = align_to_reference(Y, result.truth)
+        color, color_title = result.truth[:, 0], result.truth_labels[0]
+        panels.append({**panel, "Y": Y, "summary": _summary(result), "seconds": float(result.seconds)})
+    failures = [f"{panel['label']}: {panel['error']}" for panel in panels if "error" in panel]
+    done = len(panels) - len(failures)
+    return CompareResult(tuple(panels), color, color_title,
+                         " ".join(failures) or f"{done} algorithms at k = {request.n_neighbors}.")
+
+
+def align_to_reference(Y, reference):
+    """``Y`` moved by the similarity (rotation, reflection, one scale, shift) that best fits ``reference``.
+
+    For display only: outputs of different algorithms, each in its own arbitrary frame and scale,
+    become comparable by eye. No measure changes under a similarity of Y except R_N (scale).
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_samples, d)
+    reference : ndarray of shape (n_samples, d)
+        The ground truth, same dimension.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, d)
+        ``c (Y - mean Y) A' + mean(reference)`` with ``A`` the Procrustes rotation (GR Eq. 1) and
+        ``c = tr(A' Rc' Yc) / ||Yc||^2`` the least-squares scale.
+    """
+    Yc = Y - Y.mean(axis=0)
+    Rc = reference - reference.mean(axis=0)
+    rotation = measures.procrustes_rotation(Rc, Yc)
+    rotated = Yc @ rotation.T
+    norm = np.einsum("ij,ij->", Yc, Yc)
+    scale = np.einsum("ij,ij->", rotated, Rc) / norm if norm > 0 else 0.0
+    return scale * rotated + reference.mean(axis=0)

@@ -1,0 +1,151 @@
+"""Uploaded files on the server: private to the browser session that sent them, with a quota each.
+
+A file is stored under its session and its SHA-256, in a store of its own that never evicts (a full
+store refuses new files rather than drop someone else's). A session holds at most ``session_quota``
+bytes; files expire a day after their last use. The bytes are read only by the one parser,
+:func:`datasets.parse_upload`, each time a run needs them, and are never unpickled. The session is a
+server-issued secret (the page never chooses it): knowing a file's hash is not enough to read it.
+"""
+
+import json
+import time
+
+import datasets
+
+from .serialization import CorruptEntryError, seal, unseal
+from .stores import DiskStore
+
+__all__ = ["SessionUploads", "UploadStore", "UPLOAD_GONE", "UPLOAD_QUOTA", "UPLOAD_SPACE_FULL"]
+
+UPLOAD_GONE = "The uploaded file is no longer on the server (files are kept a day): upload it again."
+UPLOAD_QUOTA = ("This session already keeps {used_mb:.0f} MB of uploads; this file ({size_mb:.1f} MB) would pass "
+                "the {quota_mb:.0f} MB each session may keep. Uploads expire a day after their last use.")
+UPLOAD_SPACE_FULL = ("The server's space for uploads is full ({limit_mb:.0f} MB); no file is evicted to make room. "
+                     "Try again later, or use a smaller file.")
+# Files are kept a day after their last use.
+EXPIRE_SECONDS = 24 * 3600
+DEFAULT_STORE_BYTES = 8 * 2**30
+DEFAULT_SESSION_QUOTA = 256 * 2**20
+
+
+class UploadStore:
+    """Uploaded bytes by session and SHA-256, shared by the web processes and the background jobs.
+
+    Parameters
+    ----------
+    directory : path-like
+    size_limit : int
+        Bytes the store may hold in all (it refuses, never evicts, beyond).
+    session_quota : int
+        Bytes one session may hold.
+    """
+
+    def __init__(self, directory, *, size_limit=DEFAULT_STORE_BYTES, session_quota=DEFAULT_SESSION_QUOTA):
+        self.store = DiskStore(directory, size_limit=size_limit, eviction_policy="none")
+        self.size_limit = int(size_limit)
+        self.session_quota = int(session_quota)
+
+    @property
+    def directory(self):
+        return self.store.directory
+
+    @staticmethod
+    def _key(session, sha256):
+        return f"upload:{session}:{sha256}"
+
+    @staticmethod
+    def _index_key(session):
+        return f"session:{session}"
+
+    def put(self, session, content):
+        """Keep ``content`` (bytes) for ``session``; returns its SHA-256, which runs name it by.
+
+        Raises
+        ------
+        DatasetError
+            When the session's quota or the store's space would be passed (nothing is evicted).
+        """
+        content = bytes(content)
+        sha256 = datasets.upload_sha256(content)
+        now = time.time()
+
+        def admit(cache):
+            index = _live(json.loads(cache.get(self._index_key(session), default="{}")), now)
+            if sha256 not in index:
+                used = sum(size for size, _ in index.values())
+                if used + len(content) > self.session_quota:
+                    raise datasets.DatasetError(UPLOAD_QUOTA.format(
+                        used_mb=used / 2**20, size_mb=len(content) / 2**20, quota_mb=self.session_quota / 2**20))
+                if cache.volume() + len(content) > self.size_limit:
+                    raise datasets.DatasetError(UPLOAD_SPACE_FULL.format(limit_mb=self.size_limit / 2**20))
+            index[sha256] = (len(content), now + EXPIRE_SECONDS)
+            cache.set(self._key(session, sha256), seal(content), expire=EXPIRE_SECONDS)
+            cache.set(self._index_key(session), json.dumps(index), expire=EXPIRE_SECONDS)
+
+        self.store.transact(admit)
+        return sha256
+
+    def read(self, session, sha256):
+        """The bytes ``session`` uploaded under ``sha256``.
+
+        Raises
+        ------
+        DatasetError
+            When they have expired, were damaged, or were never uploaded by this session.
+        """
+        key = self._key(session, sha256)
+        stored = self.store.get(key)
+        if stored is None:
+            raise datasets.DatasetError(UPLOAD_GONE)
+        try:
+            content = unseal(stored)
+        except CorruptEntryError:
+            self.store.delete(key)
+            raise datasets.DatasetError(UPLOAD_GONE) from None
+        self.store.touch(key, expire=EXPIRE_SECONDS)
+        self.store.touch(self._index_key(session), expire=EXPIRE_SECONDS)
+        return content
+
+    def holds(self, session, sha256):
+        """Whether ``session`` keeps a file under ``sha256`` now (without reading it)."""
+        index = self.store.get(self._index_key(session))
+        return index is not None and sha256 in _live(json.loads(index), time.time())
+
+    def for_session(self, session):
+        """A :class:`SessionUploads` reading this session's files only."""
+        return SessionUploads(self, session)
+
+
+class SessionUploads:
+    """One session's view of an :class:`UploadStore`: what :func:`lab.runs.compute_run` reads through."""
+
+    def __init__(self, store, session):
+        self.store = store
+        self.session = session
+
+    def read(self, upload):
+        """The bytes of ``upload`` (a :class:`lab.state.UploadRef`), if this session sent them."""
+        return self.store.read(self.session, upload.sha256)
+
+    def put(self, content):
+        """Keep ``content`` for this session; returns its SHA-256."""
+        return self.store.put(self.session, content)
+
+    def authorize(self, data):
+        """Refuse a run on an uploaded file this session did not send (a :class:`lab.state.DataChoice`).
+
+        A result cached for another session's file must not be read through a request naming its
+        hash, so every read of a run on an upload passes here first.
+
+        Raises
+        ------
+        DatasetError
+            :data:`UPLOAD_GONE`, the same answer as for an expired file.
+        """
+        if data.upload is not None and not (self.session and self.store.holds(self.session, data.upload.sha256)):
+            raise datasets.DatasetError(UPLOAD_GONE)
+
+
+def _live(index, now):
+    """The entries of a session index that have not expired: ``{sha256: (size, expires_at)}``."""
+    return {sha: (size, expires) for sha, (size, expires) in index.items() if expires > now}

@@ -1,0 +1,89 @@
+"""The controls show a view state and read back the same state; a link, a preset or a file sets every control."""
+
+import json
+
+from dash._callback_context import context_value
+from dash._utils import AttributeDict
+from hypothesis import given
+
+from components import ids
+from components.state_sync import CONTROLS, controls_from_state, state_from_controls, sync
+from lab import ViewState, from_query, to_query
+from lab.presets import PRESETS
+from tests.strategies import ROUND_TRIPS, states
+
+
+def mounted(shown):
+    """The values and ids of the parameter controls a state's panels mount (the ALL patterns' view)."""
+    def pattern(components):
+        boxes = [control.children[1] for control in components]
+        values = [box.value for box in boxes]
+        return values, [box.id for box in boxes]
+    return pattern(shown["dataset_params"]), pattern(shown["algorithm_params"])
+
+
+@ROUND_TRIPS
+@given(states())
+def test_state_to_controls_to_state_is_the_identity(state):
+    shown = controls_from_state(state)
+    dataset_params, algorithm_params = mounted(shown)
+    assert state_from_controls(shown["controls"], dataset_params, algorithm_params).validated() == state
+
+
+def trigger(prop_id):
+    """Run ``sync`` as Dash would after ``prop_id`` changed (callback context set)."""
+    def call(**arguments):
+        token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": prop_id, "value": None}]))
+        try:
+            return sync(**arguments)
+        finally:
+            context_value.reset(token)
+    return call
+
+
+def arguments_showing(state, **changes):
+    shown = controls_from_state(state)
+    (dataset_values, dataset_ids), (algorithm_values, algorithm_ids) = mounted(shown)
+    arguments = dict(controls=dict(shown["controls"]), dataset_params=dataset_values, dataset_param_ids=dataset_ids,
+                     algorithm_params=algorithm_values, algorithm_param_ids=algorithm_ids, search="", apply=None,
+                     current=state.to_dict(), upload=None)
+    arguments["controls"].update(changes.pop("controls", {}))
+    arguments.update(changes)
+    return arguments
+
+
+def test_a_preset_after_any_previous_view_sets_every_control_alike():
+    before = [from_query("?dataset=cylinder&n=2500&noise=0.3&k=7&d.radius=3"), from_query("?dataset=grid&tab=sweep")]
+    for entry in PRESETS:
+        applied = [trigger(f"{ids.APPLY_STATE}.data")(**arguments_showing(
+            previous, apply={"state": entry.state.to_dict(), "nonce": entry.name})) for previous in before]
+        assert applied[0]["controls"] == applied[1]["controls"] == controls_from_state(entry.state)["controls"]
+        assert ViewState.from_dict(applied[0]["state"]) == entry.state
+        assert applied[0]["search"] == to_query(entry.state)
+
+
+def test_choosing_a_data_set_resets_its_controls_and_keeps_the_method():
+    previous = from_query("?dataset=strip&n=300&d.length=9&k=14&algorithm=lle")
+    out = trigger(f"{ids.DATASET}.value")(**arguments_showing(previous, controls={"dataset": "swissroll"}))
+    assert out["controls"]["n"] == 1600 and out["controls"]["n_neighbors"] == 14
+    assert [control.children[1].id["owner"] for control in out["dataset_params"]] == ["swissroll"]
+    assert ViewState.from_dict(out["state"]).method.algorithm == "lle"
+
+
+def test_a_control_out_of_range_is_a_message_and_no_run():
+    previous = ViewState().validated()
+    out = trigger(f"{ids.DATASET_SIZE}.value")(**arguments_showing(previous, controls={"n": 9_000_000}))
+    assert "n must lie in [50, 200000]; got 9000000." in out["message"] and out["message_class"] == "message error"
+    assert out["state"] is not None and out["state"].__class__.__name__ == "NoUpdate"  # nothing runs
+
+
+def test_a_refused_link_keeps_the_view_and_says_why():
+    previous = from_query("?dataset=strip&n=300")
+    out = trigger(f"{ids.URL}.search")(**arguments_showing(previous, search="?k=400"))
+    assert out["message"] == "Not applied: k must lie in [3, 50]; got 400."
+    assert out["controls"]["dataset"] == "strip" and out["search"] == to_query(previous)
+
+
+def test_every_control_is_listed_once():
+    assert len({control.component for control in CONTROLS.values()}) == len(CONTROLS)
+    assert json.dumps(controls_from_state(ViewState().validated())["controls"])  # plain values

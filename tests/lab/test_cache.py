@@ -1,0 +1,222 @@
+"""The one cache key and the result cache: canonical, code-versioned, checksummed, nothing partial stored."""
+
+import logging
+import pathlib
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+
+import diskcache
+import numpy as np
+import pytest
+from dash.testing.wait import until
+
+import lab.cache
+from lab import RunRequest, ResultCache, cache_key
+from lab.cache import code_version
+from lab.stores import DiskStore, StoreUnavailableError
+
+from .conftest import Square, large_result
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_key_ignores_omitted_defaults_and_changes_with_content_and_code(monkeypatch):
+    request = RunRequest.create("swissroll", "lle", n_neighbors=10)
+    named = RunRequest.create("swissroll", "lle", n_neighbors=10, algorithm_params={"reg": 1e-3})
+    assert cache_key(request) == cache_key(named)
+    assert cache_key(request) != cache_key(RunRequest.create("swissroll", "lle", n_neighbors=11))
+    original = cache_key(request)
+    monkeypatch.setattr(lab.cache, "CODE_VERSION", "another-version")
+    assert cache_key(request) != original  # results never outlive the code that made them
+
+
+def test_key_refuses_nan():
+    with pytest.raises(ValueError):
+        cache_key(Square(float("nan")))
+
+
+def _tree(tmp_path):
+    for package in ("datasets", "algorithms", "measures", "lab", "components"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "module.py").write_text("VALUE = 1\n")
+    return tmp_path
+
+
+def test_the_code_version_covers_every_module_that_produces_a_cached_value(tmp_path):
+    root = _tree(tmp_path)
+    first = code_version(root)
+    assert first == code_version(root) and len(first) == 16
+    for module in ("measures/module.py", "lab/normalization.py", "lab/studies.py", "datasets/module.py"):
+        original = (root / module).read_text() if (root / module).exists() else None
+        (root / module).write_text("CHANGED = True\n")
+        assert code_version(root) != first, module
+        (root / module).unlink() if original is None else (root / module).write_text(original)
+    assert code_version(root) == first
+    (root / "components" / "module.py").write_text("VALUE = 2\n")  # drawing code does not shape results
+    assert code_version(root) == first
+
+
+def test_the_live_code_version_hashes_the_normalization_study():
+    """Issue 12: a change to the normalization study's code must change the key of its cached Φ curves."""
+    sources = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "lab").rglob("*.py"))]
+    assert "lab/normalization.py" in sources and "lab/shapes.py" in sources
+    assert "lab" in lab.cache.SOURCE_PACKAGES
+
+
+def test_result_cache_computes_once_then_serves_from_disk(tmp_path):
+    calls = []
+
+    def compute(request):
+        calls.append(request)
+        return large_result(request)
+
+    cache = ResultCache(tmp_path)
+    result, cached = cache.get_or_compute(Square(3.0), compute)
+    assert not cached
+    # A second cache object on the same folder (another process, a restart) sees the entry.
+    again, cached = ResultCache(tmp_path).get_or_compute(Square(3.0), compute)
+    assert cached and np.array_equal(again.Y, result.Y) and len(calls) == 1
+    assert cache.stats() == {"hits": 1, "computed": 1}
+
+
+def test_a_failed_computation_stores_nothing(tmp_path):
+    cache = ResultCache(tmp_path)
+
+    def cancelled(request):
+        raise RuntimeError("job cancelled")
+
+    with pytest.raises(RuntimeError, match="job cancelled"):
+        cache.get_or_compute(Square(1.0), cancelled)
+    assert not cache.get_or_compute(Square(1.0), large_result)[1]
+    assert cache.stats() == {"hits": 0, "computed": 1}
+
+
+def stored_value_files(directory):
+    return sorted(pathlib.Path(directory).rglob("*.val"))
+
+
+def assert_recomputed_then_cached(cache, request):
+    result, cached = cache.get_or_compute(request, large_result)
+    assert not cached
+    np.testing.assert_array_equal(result.Y, large_result(request).Y)
+    again, cached = cache.get_or_compute(request, large_result)
+    assert cached
+    np.testing.assert_array_equal(again.Y, result.Y)
+
+
+@pytest.mark.parametrize("damage", ["64 bytes overwritten", "garbage", "truncated", "emptied", "deleted"])
+def test_a_damaged_value_file_is_never_served_and_is_recomputed(tmp_path, caplog, damage):
+    cache = ResultCache(tmp_path)
+    cache.get_or_compute(Square(2.0), large_result)
+    (value_file,) = stored_value_files(tmp_path)
+    content = value_file.read_bytes()
+    if damage == "64 bytes overwritten":  # inside the numbers: still a valid archive, wrong values
+        middle = len(content) // 2
+        value_file.write_bytes(content[:middle] + bytes(64) + content[middle + 64:])
+    elif damage == "garbage":
+        value_file.write_bytes(b"\x80\x05not a pickle" * 100)
+    elif damage == "truncated":
+        value_file.write_bytes(content[: len(content) // 2])
+    elif damage == "emptied":
+        value_file.write_bytes(b"")
+    else:
+        value_file.unlink()
+    with caplog.at_level(logging.WARNING, logger="lab.cache"):
+        assert cache.get(Square(2.0)) is None  # never a partial or garbled result
+    if damage != "deleted":
+        assert "it will be computed again" in caplog.text
+    assert_recomputed_then_cached(cache, Square(2.0))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "pages"])
+def test_a_corrupt_database_is_moved_aside_and_the_store_starts_anew(tmp_path, caplog, damage):
+    directory = tmp_path / "results"
+    cache = ResultCache(directory)
+    cache.get_or_compute(Square(2.0), large_result)
+    database = directory / "cache.db"
+    if damage == "garbage":  # "file is not a database"
+        garbage = np.random.default_rng(0).bytes(8192)
+    else:  # header intact, pages overwritten: "database disk image is malformed"
+        intact = database.read_bytes()
+        garbage = intact[:4096] + np.random.default_rng(0).bytes(len(intact) - 4096)
+    database.write_bytes(garbage)
+    with caplog.at_level(logging.WARNING, logger="lab.stores"):
+        assert_recomputed_then_cached(cache, Square(2.0))
+    assert "is corrupt" in caplog.text
+    (aside,) = tmp_path.glob("results.corrupt-*")  # kept whole for inspection, value files included
+    assert (aside / "cache.db").read_bytes() == garbage and len(stored_value_files(aside)) == 1
+    # Another process finding the same damage later leaves the recreated store alone.
+    cache.store._move_corrupt_store_aside(RuntimeError("already handled"))
+    assert cache.get(Square(2.0)) is not None and len(list(tmp_path.glob("results.corrupt-*"))) == 1
+
+
+def test_a_deleted_directory_is_recreated_and_recomputed(tmp_path):
+    directory = tmp_path / "results"
+    cache = ResultCache(directory)
+    cache.get_or_compute(Square(2.0), large_result)
+    shutil.rmtree(directory)
+    assert_recomputed_then_cached(cache, Square(2.0))
+
+
+def test_a_lock_held_too_long_ends_in_a_typed_error_not_a_spin(tmp_path, monkeypatch):
+    """Issue 15: no lock retry is unbounded; a store that stays locked says so within its timeout."""
+    store = DiskStore(tmp_path / "results", timeout=0.5)
+    cache = ResultCache(store)
+    cache.get_or_compute(Square(1.0), large_result)
+    attempts = []
+
+    def locked(self, *args, **kwargs):
+        attempts.append(1)
+        raise diskcache.Timeout("database is locked")
+
+    monkeypatch.setattr(diskcache.Cache, "get", locked)
+    with pytest.raises(StoreUnavailableError, match="stayed locked for 0.5 s"):
+        cache.get(Square(1.0))
+    assert 1 <= len(attempts) < 1000
+    monkeypatch.undo()
+    assert not list(tmp_path.glob("results.corrupt-*")) and cache.get(Square(1.0)) is not None
+
+
+def test_a_read_only_store_is_a_message_not_a_hang(tmp_path, monkeypatch):
+    cache = ResultCache(tmp_path / "results")
+
+    def read_only(self, *args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(diskcache.Cache, "set", read_only)
+    with pytest.raises(StoreUnavailableError, match="readonly"):
+        cache.get_or_compute(Square(1.0), large_result)
+
+
+# A child process computing through the cache: it signals it has started, then waits to be killed.
+KILLED_CHILD = """
+import pathlib, sys, time
+from lab import ResultCache
+from tests.lab.conftest import Square
+
+def compute(request):
+    pathlib.Path(sys.argv[2]).write_text("computing")
+    time.sleep(600)
+
+ResultCache(sys.argv[1]).get_or_compute(Square(5.0), compute)
+"""
+
+
+def test_a_process_killed_mid_computation_stores_nothing_and_the_next_call_recomputes(tmp_path):
+    directory, started = tmp_path / "results", tmp_path / "started"
+    cache = ResultCache(directory)
+    cache.get_or_compute(Square(1.0), large_result)  # a store with an entry and a value file already
+    child = subprocess.Popen([sys.executable, "-c", KILLED_CHILD, str(directory), str(started)], cwd=ROOT)
+    try:
+        until(lambda: started.exists() or child.poll() is not None, timeout=120)
+        assert child.poll() is None, "the child exited before computing"
+    finally:
+        child.send_signal(signal.SIGKILL)  # as a cancelled Dash job or a dying worker process
+        child.wait(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    assert cache.get(Square(5.0)) is None
+    assert not cache.get_or_compute(Square(5.0), large_result)[1]
+    assert cache.get_or_compute(Square(1.0), large_result)[1]  # the store the child had open is intact

@@ -1,0 +1,109 @@
+"""A run request is canonical, and a run's numbers are the API's."""
+
+import json
+
+import numpy as np
+import pytest
+
+import algorithms
+import datasets
+import measures
+from lab import RunRequest, StateError, cache_key, compute_run
+from lab import runs as runs_module
+
+
+def request(**overrides):
+    values = dict(n=300, random_state=1, n_neighbors=8)
+    values.update(overrides)
+    return RunRequest.create(overrides.pop("dataset", "strip"), overrides.pop("algorithm", "ltsa"),
+                             **{key: value for key, value in values.items() if key not in ("dataset", "algorithm")})
+
+
+def test_omitted_and_default_parameters_make_one_request():
+    named = request(dataset_params={"length": 6.0, "thickness": 0.0}, algorithm_params={"eigen_solver": "auto"})
+    emptied = request(dataset_params={"length": None}, noise=None)
+    assert request() == named == emptied
+    assert cache_key(request()) == cache_key(named)
+    assert request().method.kwargs == {"eigen_solver": "auto"}
+
+
+def test_a_request_rebuilt_after_json_has_the_same_key():
+    original = request(dataset_params={"length": 6.0}, noise=0.0)
+    travelled = json.loads(json.dumps(original.to_dict()).replace("6.0", "6").replace("0.0", "0"))
+    assert RunRequest.from_dict(travelled) == original
+    assert cache_key(RunRequest.from_dict(travelled)) == cache_key(original)
+
+
+def test_bad_parameters_fail_when_the_request_is_made():
+    with pytest.raises(StateError, match="length"):
+        request(dataset_params={"length": -1.0})
+    with pytest.raises(StateError, match="no parameter 'reg'"):
+        request(algorithm_params={"reg": 0.1})
+    with pytest.raises(StateError, match="k must lie in"):
+        request(n_neighbors=2000)
+
+
+def test_run_reports_the_api_values_and_its_stages():
+    stages = []
+    result = compute_run(request(), progress=lambda fraction, stage: stages.append(fraction))
+    data = datasets.load("strip", 300, seed=1)
+    Y = algorithms.embed("ltsa", data.X, n_neighbors=8, seed=1)
+    np.testing.assert_array_equal(result.Y, Y)
+    rn, per_point = measures.procrustes(data.X, Y, 8, per_point=True)
+    np.testing.assert_array_equal(result.local["normalized"], per_point)
+    assert result.summary["normalized"] == (pytest.approx(rn), pytest.approx(np.median(per_point)))
+    # Every run measure comes from the one evaluate() call, equal to its own function.
+    assert result.summary["trustworthiness"][0] == pytest.approx(measures.trustworthiness(data.X, Y, 8), rel=1e-12)
+    assert result.summary["nieqa_global"][1] is None  # a global measure has no median
+    np.testing.assert_array_equal(result.drawn_X, data.X)
+    assert result.summary["lower_bound"][0] <= result.summary["conformal"][0] <= rn
+    assert stages == sorted(stages) and 0 < stages[0] and stages[-1] < 1
+
+
+def test_high_dimensional_input_is_drawn_by_its_principal_components():
+    result = compute_run(RunRequest.create("digits", "isomap", n_neighbors=8, dataset_params={"classes": "2"}))
+    assert result.X.shape[1] == 64 and result.drawn_X.shape == (result.X.shape[0], 3)
+    assert result.input_axes == ("PC1", "PC2", "PC3") and result.image_shape == (8, 8)
+    centred = result.X - result.X.mean(axis=0)
+    top = np.linalg.svd(centred, compute_uv=False)[:3] ** 2
+    np.testing.assert_allclose(np.sum(result.drawn_X ** 2, axis=0), top, rtol=1e-8)
+
+
+def test_a_long_algorithm_reports_its_annealing_through_the_run():
+    stages = []
+    compute_run(request(algorithm="psa", dataset="swissroll", n=400),
+                progress=lambda fraction, stage: stages.append((fraction, stage)))
+    fractions = [fraction for fraction, _ in stages]
+    assert fractions == sorted(fractions)
+    assert any(stage.startswith("Procrustes subspaces alignment: anneal") and " T " in stage and " f " in stage
+               for _, stage in stages)
+    assert all(0.15 <= fraction <= 0.65 for fraction, stage in stages if stage.startswith("Procrustes"))
+
+
+def test_quadratic_measures_are_reported_as_not_computed_above_the_limit(monkeypatch):
+    monkeypatch.setattr(runs_module, "QUADRATIC_UP_TO", 150)
+    result = compute_run(RunRequest.create("swissroll", "pca", n=200, n_neighbors=8))
+    for name in runs_module.QUADRATIC_MEASURES:
+        assert result.summary[name] == (None, None) and name not in result.local
+    assert any("are not computed: their cost grows with the square of n" in note for note in result.notes)
+    assert result.landmarks is None
+    data = datasets.load("swissroll", 200)
+    expected = measures.procrustes(data.X, algorithms.embed("pca", data.X, n_neighbors=8), 8)
+    assert result.summary["normalized"][0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_result_survives_its_encoding_exactly():
+    from lab.serialization import decode, encode
+
+    result = compute_run(request(n=200))
+    back = type(result).from_value(decode(encode(result.to_value())))
+    for name in ("X", "Y", "drawn_X", "truth"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(result, name))
+    assert back.summary == result.summary and back.notes == result.notes
+    np.testing.assert_array_equal(back.landmarks.indices, result.landmarks.indices)
+
+
+def test_names_and_file_stems_say_what_was_run():
+    assert request().slug() == "strip_n300_ltsa_k8"
+    assert request().describe() == "Strip, n = 300: LTSA, k = 8"
+    assert RunRequest.create("grid", "pca").slug() == "grid_pca_k10"

@@ -1,0 +1,76 @@
+"""Sweeps and comparisons: cells are explore runs, failures stay in their cell, best k follows direction."""
+
+import doctest
+
+import numpy as np
+import pytest
+
+import lab.studies
+from lab import (CompareChoice, CompareRequest, DataChoice, ResultCache, RunRequest, SweepChoice, SweepRequest,
+                 ViewState, compare, compute_run, sweep)
+from lab.studies import align_to_reference, best_cells
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return ResultCache(tmp_path_factory.mktemp("results"))
+
+
+def state(**parts):
+    return ViewState(data=DataChoice("swissroll", n=400), **parts).validated()
+
+
+def test_a_sweep_cell_is_the_explore_run_of_the_same_settings(cache):
+    view = state(sweep=SweepChoice(("isomap", "lle"), 8, 10, 2))
+    result = sweep(SweepRequest.from_state(view), cache)
+    assert [(row["algorithm"], row["k"]) for row in result.rows] == [("isomap", 8), ("isomap", 10), ("lle", 8),
+                                                                     ("lle", 10)]
+    assert result.computed == 4 and result.cached == 0 and result.message == "4 runs: 4 computed, 0 from the cache."
+    explore = RunRequest.create("swissroll", "lle", n=400, n_neighbors=10)
+    hit, cached = cache.get_or_compute(explore, compute_run)
+    assert cached and result.rows[3]["summary"]["normalized"] == list(hit.summary["normalized"])
+    again = sweep(SweepRequest.from_state(view), cache)
+    assert again.cached == 4 and again.rows == result.rows
+
+
+def test_a_failing_cell_is_reported_in_its_row_and_the_others_run(cache):
+    view = state(sweep=SweepChoice(("hlle", "pca"), 3, 6, 3))
+    result = sweep(SweepRequest.from_state(view), cache)
+    rows = {(row["algorithm"], row["k"]): row for row in result.rows}
+    assert "HLLE needs n_neighbors > d(d+3)/2 = 5" in rows["hlle", 3]["error"]
+    assert "summary" in rows["hlle", 6] and "summary" in rows["pca", 3]
+    assert result.failed == 1 and result.message.endswith("1 failed (see the table).")
+
+
+def test_the_best_k_follows_each_measure_s_direction():
+    rows = [{"algorithm": "ltsa", "label": "LTSA", "k": k,
+             "summary": {"trustworthiness": [t, None], "normalized": [r, r]}}
+            for k, t, r in ((6, 0.998, 0.99), (12, 0.95, 0.97), (18, 0.857, 0.995))]
+    assert best_cells(rows, "trustworthiness")["ltsa"]["k"] == 6  # higher is better
+    assert best_cells(rows, "normalized")["ltsa"]["k"] == 12  # lower is better
+    rows.append({"algorithm": "ltsa", "label": "LTSA", "k": 3, "error": "disconnected"})
+    assert best_cells(rows, "trustworthiness")["ltsa"]["k"] == 6
+
+
+def test_a_comparison_puts_isometric_outputs_first_and_aligns_them(cache):
+    view = state(compare=CompareChoice(("lle", "pca", "isomap"), align=True))
+    result = compare(CompareRequest.from_state(view), cache)
+    assert [panel["algorithm"] for panel in result.panels] == ["pca", "isomap", "lle"]
+    isomap = next(panel for panel in result.panels if panel["algorithm"] == "isomap")
+    run = cache.get(RunRequest.create("swissroll", "isomap", n=400))
+    np.testing.assert_allclose(isomap["Y"], align_to_reference(run.Y, run.truth))
+    assert result.message == "3 algorithms at k = 10." and result.cacheable
+
+
+def test_alignment_to_the_truth_undoes_a_similarity_exactly():
+    rng = np.random.default_rng(2)
+    truth = rng.normal(size=(80, 2))
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]]) @ np.diag([1.0, -1.0])  # with a reflection
+    moved = 0.2 * truth @ rotation + [5.0, -3.0]
+    np.testing.assert_allclose(align_to_reference(moved, truth), truth, atol=1e-12)
+    # A collapsed output stays collapsed (scale 0), at the truth's centre.
+    np.testing.assert_allclose(align_to_reference(np.ones((80, 2)), truth), np.broadcast_to(truth.mean(0), (80, 2)))
+
+
+def test_doctests():
+    assert doctest.testmod(lab.studies).failed == 0

@@ -1,0 +1,63 @@
+"""Hypothesis strategies shared by the tests: valid view states over every registry entry and control."""
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import algorithms
+import datasets
+from lab import CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, SweepChoice, ViewState
+from lab import catalogue
+from lab.shapes import SHAPES, NormalizationDefaults
+
+__all__ = ["ROUND_TRIPS", "states"]
+
+ROUND_TRIPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _value(parameter):
+    """Values a Parameter accepts, within its range (unbounded sides capped to keep numbers readable)."""
+    if parameter.kind == "choice":
+        return st.sampled_from(parameter.choices)
+    if parameter.kind == "bool":
+        return st.booleans()
+    low = parameter.low if parameter.low is not None else -1e6
+    high = parameter.high if parameter.high is not None else low + 1e6
+    if parameter.kind == "int":
+        return st.integers(int(low), int(high))
+    return st.floats(low, high, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def states(draw):
+    """Valid view states over every data set, algorithm and control (canonical after validation)."""
+    dataset = draw(st.sampled_from(datasets.available()))
+    entry = datasets.spec(dataset)
+    size = entry.size_parameter
+    n = draw(st.none() | st.integers(size.low, size.high)) if entry.population else \
+        draw(st.integers(size.low, size.high))
+    data = DataChoice(dataset, n, draw(st.floats(0.0, 10.0)), draw(_value(catalogue.RANDOM_STATE)),
+                      tuple((p.name, draw(_value(p))) for p in entry.parameters))
+    algorithm = draw(st.sampled_from(algorithms.available()))
+    spec = algorithms.spec(algorithm)
+    k = draw(st.integers(max(catalogue.NEIGHBORS.low, spec.min_neighbors(2)), catalogue.NEIGHBORS.high))
+    method = MethodChoice(algorithm, k, tuple((p.name, draw(_value(p))) for p in spec.parameters),
+                          draw(_value(catalogue.POST_REFINEMENT)), draw(_value(catalogue.RESCALE)))
+    colors = [value for value, _ in catalogue.color_choices(entry.truth_labels)]
+    display = DisplayChoice(draw(st.sampled_from(colors)), draw(st.sampled_from(list(catalogue.INPUT_VIEWS))),
+                            draw(st.booleans()), draw(st.sampled_from(catalogue.FIGURE_FORMATS)))
+    chosen = draw(st.lists(st.sampled_from(algorithms.available()), max_size=4, unique=True))
+    k_min = draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high))
+    sweep = SweepChoice(tuple(chosen), k_min, draw(st.integers(k_min, catalogue.NEIGHBORS.high)),
+                        draw(st.integers(2, 10)), draw(st.sampled_from([key for key, _ in catalogue.SUMMARY_MEASURES])))
+    compare = CompareChoice(tuple(draw(st.lists(st.sampled_from(algorithms.available()), unique=True))),
+                            draw(st.booleans()))
+    shape = draw(st.sampled_from(list(SHAPES)))
+    shape_size = datasets.spec(SHAPES[shape].dataset).size_parameter
+    normalized = [s.name for s in algorithms.specs() if s.output == "normalized"]
+    normalization = NormalizationChoice(
+        shape, draw(_value(NormalizationDefaults.aspect_parameter)),
+        draw(st.none() | st.integers(shape_size.low, shape_size.high)),
+        draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high)),
+        tuple(draw(st.lists(st.sampled_from(normalized), unique=True))))
+    state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)))
+    return state.validated()
