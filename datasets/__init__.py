@@ -15,7 +15,13 @@ No module here imports dash or plotly.
 from measures.errors import DatasetError
 
 from .registry import Chart, Dataset, DatasetSpec, available, load, spec, specs
-from .upload import UploadLimits, UploadTable, inspect_upload, parse_upload, upload_sha256
+from .upload import (
+    UploadLimits,
+    UploadTable,
+    inspect_upload,
+    parse_upload,
+    upload_sha256,
+)
 
 __all__ = ["Chart", "Dataset", "DatasetError", "DatasetSpec", "UploadLimits", "UploadTable", "available",
            "inspect_upload", "load", "parse_upload", "spec", "specs", "upload_sha256"]

@@ -57,13 +57,19 @@ import tokenize
 import warnings
 import zipfile
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
 
 from measures.errors import DatasetError, ProcrustesLabWarning
-from measures.parameters import Parameter, validate_parameters
+from measures.parameters import (
+    Parameter,
+    check_integer,
+    is_integer,
+    validate_parameters,
+)
 
-from .registry import Dataset, _read_only
+from .registry import Dataset
 
 __all__ = ["UploadLimits", "UploadTable", "inspect_upload", "parse_upload", "upload_sha256"]
 
@@ -160,7 +166,7 @@ _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 _SEPARATORS = ("\t", ";", ",")
 _SEPARATOR_SAMPLE_LINES = 20
 # Bytes that never appear in text (control characters other than tab, newlines, form feeds).
-_CONTROL_BYTES = bytes([*range(0, 9), *range(14, 32), 127])
+_CONTROL_BYTES = bytes([*range(9), *range(14, 32), 127])
 # How much of a bad cell, and how many column names, a message quotes.
 _LONGEST_QUOTED_TEXT = 40
 _LISTED_COLUMNS = 20
@@ -263,7 +269,7 @@ class _Contents:
     line_numbers: np.ndarray = None
 
 
-def upload_sha256(content):
+def upload_sha256(content: bytes) -> str:
     """Hex SHA-256 digest of an upload's bytes: the file's part of the cache key.
 
     Examples
@@ -355,8 +361,7 @@ def _decode(content):
     # any NUL (which no text encoding we could read contains), mean a binary file.
     if b"\x00" in content or control > 0.05 * len(content):
         raise DatasetError(BINARY_FILE)
-    if content.startswith(codecs.BOM_UTF8):
-        content = content[len(codecs.BOM_UTF8):]
+    content = content.removeprefix(codecs.BOM_UTF8)
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -636,7 +641,8 @@ def _check_read_arguments(content, filename, limits, array):
     return content, limits
 
 
-def inspect_upload(content, filename, *, array=None, limits=None):
+def inspect_upload(content: bytes, filename: str, *, array: str | None = None,
+                   limits: UploadLimits | None = None) -> UploadTable:
     """Read an uploaded file and say what it holds, for the column pickers.
 
     Parameters
@@ -675,11 +681,9 @@ def inspect_upload(content, filename, *, array=None, limits=None):
 
 def _column_index(table, key, option):
     """The 0-based index of the column ``key`` (a name or an index) names."""
-    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-        if not 0 <= key < len(table.columns):
-            raise DatasetError(f"Column index {key} in {option} is out of range: the file has "
-                               f"{_count(len(table.columns), 'column')} (indices 0 to {len(table.columns) - 1}).")
-        return int(key)
+    if is_integer(key):
+        return check_integer(key, f"A column index in {option}", 0, len(table.columns) - 1, error=DatasetError,
+                             hint=f"The file has {_count(len(table.columns), 'column')}, indexed from 0.")
     if isinstance(key, str):
         matches = [index for index, name in enumerate(table.columns) if name == key]
         if len(matches) == 1:
@@ -746,8 +750,10 @@ def _check_embeddable(X, contents, coordinates):
                                                    original=_where(contents, original[repeats[0]])))
 
 
-def parse_upload(content, filename, *, columns=None, color_column=None, truth_columns=None,
-                 drop_nonfinite=False, n_neighbors=None, array=None, limits=None):
+def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] | None = None,
+                 color_column: str | int | None = None, truth_columns: Sequence[str | int] | None = None,
+                 drop_nonfinite: bool = False, n_neighbors: int | None = None, array: str | None = None,
+                 limits: UploadLimits | None = None) -> Dataset:
     """Read an uploaded file as a :class:`~datasets.registry.Dataset` of points to embed.
 
     Parameters
@@ -880,9 +886,9 @@ def parse_upload(content, filename, *, columns=None, color_column=None, truth_co
     if dropped:
         description += f" ({_count(dropped, 'row')} with NaN or infinite values dropped)"
     return Dataset(
-        X=_read_only(np.ascontiguousarray(X)),
-        truth=None if truth_values is None else _read_only(np.ascontiguousarray(truth_values)),
-        color=_read_only(color_values),
+        X=np.ascontiguousarray(X),
+        truth=None if truth_values is None else np.ascontiguousarray(truth_values),
+        color=color_values,
         name="upload",
         description=description + ".",
         isometric=False,

@@ -165,9 +165,12 @@ def test_messages_are_complete_sentences():
 
 
 @pytest.mark.parametrize(("options", "expected"), [
-    ({"columns": ["y", "depth"]}, "There is no column named 'depth' (in columns); the columns are 'x', 'y', 'x', "
-                                  "'kind'."),
-    ({"columns": [0, 7]}, "Column index 7 in columns is out of range: the file has 4 columns (indices 0 to 3)."),
+    ({"columns": ["y", "depth"]}, ("There is no column named 'depth' (in columns); the columns are 'x', 'y', 'x', "
+                                  "'kind'.")),
+    ({"columns": [0, 7]}, ("A column index in columns must be an integer in [0, 3]; got 7. The file has 4 columns, "
+                          "indexed from 0.")),
+    ({"columns": [0, np.int8(-1)]}, ("A column index in columns must be an integer in [0, 3]; got np.int8(-1). The "
+                                    "file has 4 columns, indexed from 0.")),
     ({"columns": ["x", "y"]}, "2 columns are named 'x' (in columns): choose them by index instead (0, 2)."),
     ({"columns": [0, 1, 0]}, 'Column 1 ("x") is listed twice in columns: list each column once.'),
     ({"columns": "x"}, "columns must be a list of column names or indices; got 'x'."),
@@ -175,13 +178,13 @@ def test_messages_are_complete_sentences():
     ({"columns": [True, 1]}, "columns must hold column names or indices; got True."),
     ({"truth_columns": [0, 1, 2, 3]}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 4."),
     ({"truth_columns": []}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 0."),
-    ({"color_column": "colour"}, "There is no column named 'colour' (in color_column); the columns are 'x', 'y', "
-                                 "'x', 'kind'."),
+    ({"color_column": "colour"}, ("There is no column named 'colour' (in color_column); the columns are 'x', 'y', "
+                                 "'x', 'kind'.")),
     ({"n_neighbors": 0}, "parse_upload: parameter 'n_neighbors' must be >= 1; got 0."),
     ({"n_neighbors": 2.5}, "parse_upload: parameter 'n_neighbors' must be a whole number; got 2.5."),
     ({"drop_nonfinite": "yes"}, "parse_upload: parameter 'drop_nonfinite' must be True or False; got 'yes'."),
-    ({"array": "X"}, "The option array = 'X' chooses an array of an .npz file, but this file is read as text: "
-                     "leave array unset."),
+    ({"array": "X"}, ("The option array = 'X' chooses an array of an .npz file, but this file is read as text: "
+                     "leave array unset.")),
     ({"array": 3}, "array must be the name of an .npz array (a string) or None; got 3."),
     ({"limits": {"max_rows": 10}}, "limits must be an UploadLimits or None; got {'max_rows': 10}."),
 ])
@@ -516,3 +519,14 @@ def test_damaged_array_files_give_a_dataset_or_a_dataset_error(original, data):
 def test_array_signatures_followed_by_garbage_give_a_dataset_error(magic, rest):
     with pytest.raises(DatasetError):
         parse_upload(magic + rest, "upload")
+
+
+@pytest.mark.parametrize("function", [parse_upload, inspect_upload])
+def test_entry_points_take_options_by_keyword_only(function):
+    import inspect
+
+    signature = inspect.signature(function)
+    positional = [p.name for p in signature.parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
+    assert positional == ["content", "filename"]
+    assert all(p.annotation is not p.empty for p in signature.parameters.values())
+    assert signature.return_annotation is not signature.empty
