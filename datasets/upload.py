@@ -8,7 +8,8 @@ an embeddable point set. Both share one reader, so a file that inspects cleanly 
 column, NaN values, duplicate points, ...).
 
 Formats, chosen by the file's extension (``.csv``, ``.tsv``, ``.txt``, ``.dat``, ``.npy``,
-``.npz``) and otherwise by its first bytes:
+``.npz``) and otherwise by its first bytes (a JSON object, by extension or first character, is
+refused on sight: the reader parses no JSON, so no nesting can reach a recursion):
 
 - text: UTF-8 (a byte-order mark is allowed), one point per line; values separated by tabs,
   semicolons, commas or runs of whitespace (the first of these separators found on more than
@@ -31,8 +32,13 @@ it is. The messages are the module constants below, filled with :meth:`str.forma
 ``column``, ``columns``
     ``column 3`` (counted from 1) followed by its header name in double quotes when the file has
     one, e.g. ``column 3 ("height")``; several are joined by ``", "``.
-``rows``, ``points``, ``values``, ``header_columns``
-    a count with its noun, e.g. ``"1 row"``, ``"4 values"``.
+``rows``, ``points``, ``values``, ``header_columns``, ``width``
+    a count with its noun, e.g. ``"1 row"``, ``"4 values"``, ``"3 columns"``.
+``limit``, ``total``, ``line``, ``dim``
+    a plain number: a bound of :class:`UploadLimits`, a product of counts, a line number, a dimension.
+``place``
+    where a limit was passed: ``"on line 12"``, ``"array of shape (3, 20000)"`` or ``"array 'X'
+    of shape (3, 20000)"``.
 ``size_mb``, ``limit_mb``
     sizes in MB (2**20 bytes): the size with one decimal, the limit with up to 3 significant digits.
 ``arrays``
@@ -50,8 +56,10 @@ import csv
 import dataclasses
 import hashlib
 import io
+import itertools
 import math
 import os
+import re
 import struct
 import tokenize
 import warnings
@@ -97,6 +105,12 @@ RAGGED = ("Line {line} has {values}, but line {first_line} has {expected}: "
           "every row needs the same number of values.")
 TOO_MANY_ROWS = ("The file has {rows}, more than the {limit} allowed: upload a random subset of at most "
                  "{limit} rows.")
+TOO_MANY_COLUMNS = ("The file has more than {limit} columns ({place}): upload at most {limit} (reduce the "
+                    "dimension with PCA first, or transpose a table that holds one point per column).")
+TOO_MANY_VALUES = ("The file holds {rows} of {width}, {total} values in all, more than the {limit} allowed: "
+                   "upload fewer rows or columns, or reduce the dimension with PCA first.")
+JSON_FILE = ("The file is JSON, not a table of points: save the points as CSV, TSV or text (one row per point), "
+             "or as a NumPy .npy or .npz file.")
 NON_NUMERIC = ("Line {line}, {column} holds '{text}', which is not a number: coordinate and ground-truth "
                "columns must hold numbers only, written with a dot as decimal mark (a column of labels can "
                "be the colour column).")
@@ -136,6 +150,8 @@ NPZ_NO_ARRAYS = "The .npz file holds no arrays: save the points with numpy.savez
 NPZ_NO_NUMERIC_2D = ("The .npz file holds no 2-D array of numbers (it holds {arrays}): save the points as "
                      "one 2-D array, one row per point.")
 NPZ_UNKNOWN_ARRAY = "The .npz file has no array named '{array}'; it holds {arrays}: choose one of those."
+NPZ_TOO_MANY_ARRAYS = ("The .npz file holds more than {limit} arrays: save the points on their own with "
+                       "numpy.save (.npy) or numpy.savez(file, X=points).")
 NPZ_TOO_LARGE = ("The array{name} takes {size_mb} MB once decompressed, more than the {limit_mb} MB limit: "
                  "upload fewer rows or columns.")
 
@@ -145,6 +161,10 @@ _LIMIT_PARAMETERS = (
     Parameter("max_bytes", "largest upload (bytes)", "int", 50 * _MEGABYTE, low=1,
               help="Largest file accepted, and largest array of an .npz once decompressed."),
     Parameter("max_rows", "most rows", "int", 100_000, low=1, help="Most points (data rows) accepted."),
+    Parameter("max_columns", "most columns", "int", 10_000, low=1,
+              help="Most columns accepted (all of them, whichever are chosen)."),
+    Parameter("max_values", "most values", "int", 10_000_000, low=1,
+              help="Most values (rows times columns) accepted: 80 MB once stored as float64."),
     Parameter("suggest_pca_above", "PCA advised above", "int", 50, low=1,
               help="More coordinate columns than this give a warning suggesting PCA first."),
 )
@@ -158,6 +178,8 @@ _OPTION_PARAMETERS = (
 _TEXT_EXTENSIONS = (".csv", ".tsv", ".txt", ".dat")
 _SPREADSHEET_EXTENSIONS = (".xlsx", ".xls", ".xlsm", ".ods")
 _NPY_MAGIC = b"\x93NUMPY"
+# A JSON object: no table of numbers starts with "{" (a JSON array could be a header cell "[x]").
+_JSON_START = re.compile(rb"(\xef\xbb\xbf)?\s*\{")
 # A zip archive starts with a local file header, or with the end record when it is empty (an
 # .npz written by numpy.savez with no arrays).
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
@@ -167,27 +189,67 @@ _SEPARATORS = ("\t", ";", ",")
 _SEPARATOR_SAMPLE_LINES = 20
 # Bytes that never appear in text (control characters other than tab, newlines, form feeds).
 _CONTROL_BYTES = bytes([*range(9), *range(14, 32), 127])
+# Text is split into lines a segment of about this many characters at a time, and lines into
+# cells a chunk of about this many cells (at least that many rows) at a time: some 5 MB of str
+# objects, or 40 MB for 64 rows of 10 000 columns. The strings of all lines or all cells of a
+# large file never exist at once.
+_SEGMENT_CHARACTERS = 1 << 18
+_CHUNK_CELLS = 1 << 16
+_CHUNK_MIN_ROWS = 64
+# A line without data: blank (whitespace as str.isspace knows it), or a comment.
+_NO_DATA_LINE = re.compile(r"^[^\S\n]*(?:#|$)", re.MULTILINE)
+# One value as the csv reader (skipinitialspace=True) reads it: spaces, then a double-quoted part
+# (doubled quotes inside it) followed by anything up to the separator, or a quote left open to
+# the end of the line, or no quote at all.
+_CSV_FIELDS = {separator: re.compile(f' *(?:"(?:[^"]|"")*(?:"[^{separator}]*|$)|[^{separator}]*)')
+               for separator in _SEPARATORS}
 # How much of a bad cell, and how many column names, a message quotes.
 _LONGEST_QUOTED_TEXT = 40
 _LISTED_COLUMNS = 20
 # Errors the zip and .npy readers raise on a damaged file; none of them can come from a sound one.
 _ARCHIVE_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error, NotImplementedError,
                    RuntimeError, struct.error)
-# What numpy's header parser (ast.literal_eval, tokenize, then a sort of the dict's keys) lets
-# escape on some damaged headers besides ValueError.
-_HEADER_PARSE_ERRORS = (SyntaxError, tokenize.TokenError, TypeError)
+# What numpy's header parser (ast.literal_eval, tokenize, a sort of the dict's keys, then
+# descr_to_dtype on whatever 'descr' holds) lets escape on some damaged headers besides ValueError.
+_HEADER_PARSE_ERRORS = (SyntaxError, tokenize.TokenError, TypeError, IndexError, KeyError, AttributeError)
+# numpy refuses headers longer than this (numpy.lib.format's max_header_size default); the depth
+# bound is ours: a plain array's header nests 2 deep, a structured one's a few more.
+_NPY_HEADER_BYTES = 10_000
+_NPY_HEADER_DEPTH = 16
+# Most arrays an .npz may hold. zipfile builds an object per member on opening the archive, so
+# they are counted from the bytes first (a 50 MB zip can list a million members).
+_NPZ_MAX_MEMBERS = 1_000
+# The end record of a zip archive takes 22 bytes, then a comment of at most 65 535.
+_ZIP_END_RECORD_BYTES = 22
 
 
 @dataclasses.dataclass(frozen=True)
 class UploadLimits:
     """Bounds that keep an upload from exhausting the server, and the dimension that suggests PCA.
 
+    Each bound is checked before the memory it bounds is taken, and each has its own message
+    (module constants): the size first, the rows and columns before any cell is split into
+    values, their product before the values are stored. Reading a file then takes time linear in
+    its size and memory of about its size plus 8 bytes per value (measured in ``bench/uploads.py``).
+
     Attributes
     ----------
     max_bytes : int, default=50 MB (50 * 1024 * 1024)
-        Largest file accepted; also the largest ``.npz`` array once decompressed.
+        Largest file accepted (:data:`TOO_LARGE`); also the largest ``.npz`` array once
+        decompressed (:data:`NPZ_TOO_LARGE`).
     max_rows : int, default=100_000
-        Most data rows (points) accepted.
+        Most data rows (points) accepted (:data:`TOO_MANY_ROWS`).
+    max_columns : int, default=10_000
+        Most columns accepted, chosen or not (:data:`TOO_MANY_COLUMNS`). A text line is refused as
+        soon as it is seen to hold more, before it is split. 10 000 admits a 100 × 100-pixel image
+        per row (the globe set's largest is 64 × 64) and any table of features we expect; past it
+        a table is nearly always one point per column (transposed) or a file that is not a table,
+        and every column costs the dashboard a picker entry.
+    max_values : int, default=10_000_000
+        Most values, rows times columns, accepted (:data:`TOO_MANY_VALUES`): at most 80 MB as
+        float64. Without it the two bounds above would allow 10^9 values, and within 50 MB a text
+        file of one-digit values holds 26 million of them (210 MB once stored), an int8 ``.npy``
+        file 52 million (420 MB).
     suggest_pca_above : int, default=50
         More coordinate columns than this are accepted with a ``ProcrustesLabWarning`` suggesting PCA.
 
@@ -199,6 +261,8 @@ class UploadLimits:
 
     max_bytes: int = _LIMIT_DEFAULTS["max_bytes"]
     max_rows: int = _LIMIT_DEFAULTS["max_rows"]
+    max_columns: int = _LIMIT_DEFAULTS["max_columns"]
+    max_values: int = _LIMIT_DEFAULTS["max_values"]
     suggest_pca_above: int = _LIMIT_DEFAULTS["suggest_pca_above"]
 
     def __post_init__(self):
@@ -258,8 +322,8 @@ class _Contents:
     ----------
     table : UploadTable
     cells : tuple
-        Per column, a float64 array of shape (n_rows,) for a numeric column, else the stripped
-        text of its cells as a tuple of str.
+        Per column, a float64 array of shape (n_rows,) for a numeric column, else a
+        :class:`_Labels` (codes of the stripped texts of its cells).
     line_numbers : ndarray of shape (n_rows,) or None
         Line of each data row in a text file (from 1); None for arrays, whose rows are named by index.
     """
@@ -285,6 +349,13 @@ def upload_sha256(content: bytes) -> str:
 def _count(number, noun):
     """``"1 row"``, ``"3 rows"``: a count with its noun, for messages."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _check_values(n_rows, n_columns, limits):
+    """Refuse a table of more than ``limits.max_values`` values (:data:`TOO_MANY_VALUES`), before it is stored."""
+    if n_rows * n_columns > limits.max_values:
+        raise DatasetError(TOO_MANY_VALUES.format(rows=_count(n_rows, "row"), width=_count(n_columns, "column"),
+                                                  total=n_rows * n_columns, limit=limits.max_values))
 
 
 def _megabytes(size, digits):
@@ -326,30 +397,73 @@ def _number(cell):
         return None
 
 
-def _parse_column(cells):
-    """A text column as ``(values, kind)``.
+def _column_numbers(cells, underscores):
+    """The float64 values of a column chunk's cells, or None when a cell is not a number by :func:`_number`.
 
-    ``kind`` is ``"numeric"`` (every cell is a number by :func:`_number`), ``"text"`` (no cell is)
-    or ``"mixed"``; ``values`` is the float64 array of a numeric column, else the stripped cells.
+    Parameters
+    ----------
+    cells : sequence of str
+        The cells as split (whitespace before a separator kept: ``float`` ignores it).
+    underscores : bool
+        Whether the file holds an underscore anywhere; when it does not, no cell can be a
+        digit-grouped number that ``float`` would accept and :func:`_number` refuse.
     """
     # Fast path: a numeric column converts in one pass; only a failure needs the per-cell scan.
-    if "_" not in "".join(cells):
+    if not underscores or "_" not in "".join(cells):
         try:
-            return np.fromiter(map(float, cells), dtype=np.float64, count=len(cells)), "numeric"
+            return np.fromiter(map(float, cells), dtype=np.float64, count=len(cells))
         except ValueError:
             pass
     numbers = [_number(cell) for cell in cells]
-    missing = sum(number is None for number in numbers)
-    if not missing:
-        return np.array(numbers, dtype=np.float64), "numeric"
-    return tuple(cell.strip() for cell in cells), ("text" if missing == len(cells) else "mixed")
+    if any(number is None for number in numbers):
+        return None
+    return np.array(numbers, dtype=np.float64)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Labels:
+    """The cells of a column that is not all numbers, stored once per distinct text.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_rows,), int
+        Per row, the index of its cell's stripped text in ``labels``.
+    labels : tuple of str
+        The distinct stripped texts, in order of first appearance (so the codes are the colour
+        categories :func:`parse_upload` gives a label column).
+    """
+
+    codes: np.ndarray
+    labels: tuple
+
+    @property
+    def kind(self):
+        """``"text"`` when no cell is a number, else ``"mixed"``."""
+        return "mixed" if any(_number(label) is not None for label in self.labels) else "text"
+
+
+class _LabelEncoder:
+    """Codes of a text column's cells, chunk after chunk, in order of first appearance."""
+
+    def __init__(self):
+        self.lookup = {}
+        self.chunks = []
+
+    def add(self, cells):
+        lookup = self.lookup
+        self.chunks.append(np.fromiter((lookup.setdefault(cell.strip(), len(lookup)) for cell in cells),
+                                       dtype=np.intp, count=len(cells)))
+
+    def labels(self):
+        return _Labels(np.concatenate(self.chunks), tuple(self.lookup))
 
 
 # --- text ---------------------------------------------------------------------------------------
 
-def _lines(text):
-    """The lines of ``text``, ended by CRLF, CR or LF (not the other breaks ``str.splitlines`` knows)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def _count_line_breaks(content):
+    """Number of line ends (CRLF, CR or LF) in ``content`` (bytes or str), counted without splitting it."""
+    newline, carriage = ("\n", "\r") if isinstance(content, str) else (b"\n", b"\r")
+    return content.count(newline) + content.count(carriage) - content.count(carriage + newline)
 
 
 def _decode(content):
@@ -369,7 +483,7 @@ def _decode(content):
         non_ascii = len(content) - len(content.translate(None, bytes(range(128, 256))))
         if non_ascii > 0.3 * len(content):
             raise DatasetError(BINARY_FILE) from error
-        line = len(_lines(content[:error.start].decode("latin-1")))
+        line = _count_line_breaks(content[:error.start]) + 1
         detail = f"byte 0x{content[error.start]:02X} on line {line} is not valid UTF-8"
         raise DatasetError(NOT_UTF8.format(detail=detail)) from error
 
@@ -420,45 +534,204 @@ def _has_header(first, second):
     return any(_number(cell) is None and _number(below) is not None for cell, below in zip(first, second))
 
 
+def _content_segments(text):
+    """``(line numbers, lines)`` of the lines of ``text`` that hold data, a segment of the text at a time.
+
+    Lines end with LF (the reader turns CRLF and CR into LF first) and are numbered from 1; blank
+    lines and lines whose first non-blank character is ``#`` hold no data. The text is split a
+    segment of about ``_SEGMENT_CHARACTERS`` at a time: a list of all the lines of a file of short
+    lines would take tens of bytes per line (1.5 GB for 50 MB of ``"1\\n"``), and the reader
+    passes over the lines more than once instead of keeping them. A segment without a blank or
+    comment line (most) is taken whole, without a test per line.
+    """
+    position, number = 0, 1
+    while position < len(text):
+        end = text.find("\n", position + _SEGMENT_CHARACTERS)
+        if end < 0:  # the last segment, without the empty line after a final line break
+            end = len(text) - 1 if text.endswith("\n") else len(text)
+        segment = text[position:end]
+        lines = segment.split("\n")
+        if _NO_DATA_LINE.search(segment) is None:
+            yield range(number, number + len(lines)), lines
+        else:
+            kept = [offset for offset, line in enumerate(lines)
+                    if line and not line.isspace() and not line.lstrip().startswith("#")]
+            yield [number + offset for offset in kept], [lines[offset] for offset in kept]
+        number += len(lines)
+        position = end + 1
+
+
+def _line_chunks(text, skip, rows):
+    """``(line numbers, lines)`` of the data lines of ``text`` after the first ``skip``, ``rows`` at a time."""
+    numbers, lines = [], []
+    for segment_numbers, segment_lines in _content_segments(text):
+        numbers.extend(segment_numbers)
+        lines.extend(segment_lines)
+        if skip:
+            dropped = min(skip, len(lines))
+            del numbers[:dropped], lines[:dropped]
+            skip -= dropped
+        while len(lines) >= rows:
+            yield numbers[:rows], lines[:rows]
+            del numbers[:rows], lines[:rows]
+    if lines:
+        yield numbers, lines
+
+
+def _is_too_wide(line, separator, limit):
+    """Whether ``line`` holds more than ``limit`` values, found without splitting it into all of them.
+
+    A separated line holds at most one value more than its separators (empty values included),
+    so one shorter than ``limit`` characters cannot. A longer one is settled by counting its
+    separators when it has no double quote, else by walking at most ``limit + 1`` values as the
+    csv reader splits them; whitespace-separated text has at most ``limit + 1`` tokens split off.
+    """
+    if len(line) < limit:
+        return False
+    if separator == "whitespace":
+        return len(line.split(None, limit)) > limit
+    if line.count(separator) < limit:
+        return False
+    if '"' not in line:
+        return True
+    field = _CSV_FIELDS[separator]
+    position, values = 0, 0
+    while values <= limit:
+        position = field.match(line, position).end()
+        values += 1
+        if position >= len(line):
+            break
+        position += 1  # the separator the field stopped at
+    return values > limit
+
+
+def _check_line_widths(lines, numbers, separator, limit):
+    """Refuse, before splitting them, lines with more than ``limit`` values (:data:`TOO_MANY_COLUMNS`)."""
+    if max(map(len, lines), default=0) < limit:  # the common case, decided in C
+        return
+    for line, number in zip(lines, numbers):
+        if _is_too_wide(line, separator, limit):
+            raise DatasetError(TOO_MANY_COLUMNS.format(place=f"on line {number}", limit=limit))
+
+
+def _ragged_row(rows, numbers, width, has_header, first_line):
+    """The :data:`RAGGED` or :data:`RAGGED_HEADER` error of the first row of ``rows`` not ``width`` long."""
+    position = next(position for position, row in enumerate(rows) if len(row) != width)
+    values = _count(len(rows[position]), "value")
+    if has_header:
+        return DatasetError(RAGGED_HEADER.format(line=numbers[position], values=values,
+                                                 header_columns=_count(width, "column")))
+    return DatasetError(RAGGED.format(line=numbers[position], values=values, first_line=first_line, expected=width))
+
+
 def _read_text(content, filename, sha256, limits):
-    """Read a text table: separator, header, one row per point, every row as long as the first."""
+    """Read a text table: separator, header, one row per point, every row as long as the first.
+
+    Every limit is checked before the memory it bounds is taken: the rows are counted and the
+    first line's columns checked before any cell is split, their product before the values are
+    stored. The lines are then split and converted a chunk of rows at a time into one float64
+    array of (columns, rows), so that neither the strings of all lines nor those of all cells
+    ever exist at once; a column that turns out not to be numbers is kept as codes of its
+    distinct texts (:class:`_Labels`). Memory: the text, 8 bytes per value and per row (its line
+    number), and one chunk.
+    """
     text = _decode(content)
-    if not text.strip():
+    if not text or text.isspace():
         raise DatasetError(EMPTY_FILE)
-    numbered = [(number, line) for number, line in enumerate(_lines(text), start=1)
-                if line.strip() and not line.lstrip().startswith("#")]
-    if not numbered:
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    first_numbers, first_lines = next(_line_chunks(text, 0, _SEPARATOR_SAMPLE_LINES), ([], []))
+    if not first_lines:
         raise DatasetError(NO_DATA_ROWS)
-    line_numbers = [number for number, _ in numbered]
-    lines = [line for _, line in numbered]
-    separator = _detect_separator(lines[:_SEPARATOR_SAMPLE_LINES])
-    first_rows = _split_lines(lines[:2], line_numbers, separator)
+    separator = _detect_separator(first_lines)
+    _check_line_widths(first_lines[:2], first_numbers, separator, limits.max_columns)
+    first_rows = _split_lines(first_lines[:2], first_numbers, separator)
+    width = len(first_rows[0])
     has_header = _has_header(first_rows[0], first_rows[1] if len(first_rows) > 1 else None)
-    n_rows = len(lines) - has_header
+    n_rows = sum(len(lines) for _, lines in _content_segments(text)) - has_header
     if n_rows == 0:
         raise DatasetError(NO_DATA_ROWS)
     if n_rows > limits.max_rows:
         raise DatasetError(TOO_MANY_ROWS.format(rows=_count(n_rows, "row"), limit=limits.max_rows))
-    rows = _split_lines(lines, line_numbers, separator)
-    width = len(rows[0])
-    for row, number in zip(rows, line_numbers):
-        if len(row) != width:
-            values = _count(len(row), "value")
-            if has_header:
-                raise DatasetError(RAGGED_HEADER.format(line=number, values=values,
-                                                        header_columns=_count(width, "column")))
-            raise DatasetError(RAGGED.format(line=number, values=values, first_line=line_numbers[0],
-                                             expected=width))
-    header = rows[0] if has_header else [""] * width
+    _check_values(n_rows, width, limits)
+    header = first_rows[0] if has_header else [""] * width
     names = tuple(name.strip() or f"column {index + 1}" for index, name in enumerate(header))
-    cells, kinds = [], []
-    for column in zip(*rows[has_header:]):
-        values, kind = _parse_column(column)
-        cells.append(values)
-        kinds.append(kind)
-    table = UploadTable(filename=filename, format="text", columns=names, kinds=tuple(kinds), n_rows=n_rows,
+    cells, line_numbers = _parse_cells(text, has_header, n_rows, separator, width, first_numbers[0], limits)
+    kinds = tuple("numeric" if isinstance(column, np.ndarray) else column.kind for column in cells)
+    table = UploadTable(filename=filename, format="text", columns=names, kinds=kinds, n_rows=n_rows,
                         sha256=sha256, has_header=has_header, separator=separator)
-    return _Contents(table, tuple(cells), np.array(line_numbers[has_header:]))
+    return _Contents(table, cells, line_numbers)
+
+
+def _parse_cells(text, has_header, n_rows, separator, width, first_line, limits):
+    """The columns of the data lines of ``text``, and the line number of each data row.
+
+    Returns
+    -------
+    cells : tuple
+        Per column, a float64 array of shape (n_rows,), or :class:`_Labels` for a column not all numbers.
+    line_numbers : ndarray of shape (n_rows,), int
+
+    Notes
+    -----
+    Chunks of about ``_CHUNK_CELLS`` cells (at least ``_CHUNK_MIN_ROWS`` rows) are split and
+    converted in turn. A column whose first non-number is in a later chunk than the first (a typo
+    deep in the file) has lost the text of its earlier cells; those columns alone are encoded again,
+    in a second pass over the lines.
+    """
+    values = np.empty((width, n_rows))  # row j: column j, contiguous
+    line_numbers = np.empty(n_rows, dtype=np.int64)
+    encoders = {}  # column -> _LabelEncoder, for the columns seen not to be numbers in the first chunk
+    late = set()  # columns first seen not to be numbers in a later chunk
+    step = max(_CHUNK_MIN_ROWS, _CHUNK_CELLS // width)
+    has_underscores = "_" in text
+    start = 0
+    for numbers, lines in _line_chunks(text, has_header, step):
+        chunk = slice(start, start + len(lines))
+        line_numbers[chunk] = numbers
+        rows = _split_chunk(lines, numbers, separator, width, has_header, first_line, limits)
+        # float accepts digit-group underscores and _number does not: only chunks without one take
+        # the fast paths (one test of the whole text first, as most files hold none).
+        underscores = has_underscores and any("_" in line for line in lines)
+        start = chunk.stop
+        if not encoders and not late and not underscores:
+            try:  # the whole chunk in one conversion, when every cell is a number
+                flat = np.fromiter(map(float, itertools.chain.from_iterable(rows)), dtype=np.float64,
+                                   count=len(rows) * width)
+                values[:, chunk] = flat.reshape(len(rows), width).T
+                continue
+            except ValueError:
+                pass
+        for column, column_cells in enumerate(zip(*rows)):
+            if column in encoders:
+                encoders[column].add(column_cells)
+            elif column not in late:
+                numbers_of_column = _column_numbers(column_cells, underscores)
+                if numbers_of_column is not None:
+                    values[column, chunk] = numbers_of_column
+                elif chunk.start == 0:
+                    encoders[column] = _LabelEncoder()
+                    encoders[column].add(column_cells)
+                else:
+                    late.add(column)
+    if late:
+        late_encoders = {column: _LabelEncoder() for column in sorted(late)}
+        for numbers, lines in _line_chunks(text, has_header, step):
+            rows = _split_lines(lines, numbers, separator)
+            for column, encoder in late_encoders.items():
+                encoder.add([row[column] for row in rows])
+        encoders.update(late_encoders)
+    cells = tuple(encoders[column].labels() if column in encoders else values[column] for column in range(width))
+    return cells, line_numbers
+
+
+def _split_chunk(lines, numbers, separator, width, has_header, first_line, limits):
+    """The cells of a chunk of data lines, each checked to hold ``width`` values."""
+    _check_line_widths(lines, numbers, separator, limits.max_columns)
+    rows = _split_lines(lines, numbers, separator)
+    if any(len(row) != width for row in rows):
+        raise _ragged_row(rows, numbers, width, has_header, first_line)
+    return rows
 
 
 # --- NumPy arrays ---------------------------------------------------------------------------------
@@ -468,7 +741,9 @@ def _array_header(stream):
 
     Only the header is read (numpy parses it with ``ast.literal_eval``), so the shape and type can
     be checked before any data is: an object array is refused unread, and a shape larger than
-    the bytes present is caught before numpy allocates for it.
+    the bytes present is caught before numpy allocates for it. The header's text is checked first
+    to be no longer than numpy's own bound and nested at most ``_NPY_HEADER_DEPTH`` deep (numpy's
+    plain arrays nest 2 deep), so that no header reaches the parser's recursion.
 
     Raises
     ------
@@ -479,11 +754,40 @@ def _array_header(stream):
     # Format 3.0 differs from 2.0 only in encoding field names as UTF-8; structured arrays are
     # refused anyway, so the 2.0 reader serves both (read_array rejects unknown versions later).
     read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    start = stream.tell()
+    length_format = "<H" if version == (1, 0) else "<I"
+    length_bytes = stream.read(struct.calcsize(length_format))
+    if len(length_bytes) != struct.calcsize(length_format):
+        raise ValueError("the .npy header is truncated")
+    (length,) = struct.unpack(length_format, length_bytes)
+    if length > _NPY_HEADER_BYTES:
+        raise ValueError(f"the .npy header takes {length} bytes, more than {_NPY_HEADER_BYTES}")
+    if _nesting_depth(stream.read(length)) > _NPY_HEADER_DEPTH:
+        raise ValueError(f"the .npy header is nested more than {_NPY_HEADER_DEPTH} deep")
+    stream.seek(start)
     try:
         shape, _, dtype = read_header(stream)
     except _HEADER_PARSE_ERRORS as error:
         raise ValueError(f"cannot parse the .npy header: {error}") from error
     return shape, dtype, stream.tell()
+
+
+def _nesting_depth(text):
+    """How deep brackets nest in ``text`` (bytes), quoted strings left out: ``b"{'a': (1, [2])}"`` -> 3."""
+    depth = deepest = 0
+    quote = None
+    for character in text.decode("latin-1"):
+        if quote is not None:
+            if character == quote:
+                quote = None
+        elif character in "'\"":
+            quote = character
+        elif character in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in ")]}":
+            depth -= 1
+    return deepest
 
 
 def _describe_arrays(headers):
@@ -497,7 +801,7 @@ def _is_numeric_2d(shape, dtype):
 
 
 def _check_array_header(shape, dtype, name, limits):
-    """Refuse an array by its header: objects, non-numbers, not 2-D or empty, too many rows."""
+    """Refuse an array by its header: objects, non-numbers, not 2-D or empty, too many rows, columns or values."""
     if dtype.hasobject:
         raise DatasetError(OBJECT_ARRAY.format(name=name))
     if dtype.kind not in "iuf":
@@ -506,6 +810,9 @@ def _check_array_header(shape, dtype, name, limits):
         raise DatasetError(NOT_2D.format(name=name, shape=shape))
     if shape[0] > limits.max_rows:
         raise DatasetError(TOO_MANY_ROWS.format(rows=_count(shape[0], "row"), limit=limits.max_rows))
+    if shape[1] > limits.max_columns:
+        raise DatasetError(TOO_MANY_COLUMNS.format(place=f"array{name} of shape {shape}", limit=limits.max_columns))
+    _check_values(shape[0], shape[1], limits)
 
 
 def _load_array(open_stream, size, name, limits, invalid_message):
@@ -556,10 +863,43 @@ def _read_npy(content, filename, sha256, limits):
     return _array_contents(points, filename, sha256, "npy")
 
 
+def _zip_entry_count(content, most):
+    """How many entries a zip archive's central directory lists, counted up to ``most + 1``.
+
+    ``zipfile`` makes an object of every entry when it opens an archive (and a 50 MB archive can
+    list a million), so they are counted first, from the bytes: the end record gives the
+    directory's size, the directory ends where the end record (or zip64's) starts, and each entry
+    gives its own length. Returns 0 when there is no end record to start from (then ``zipfile``
+    refuses the archive itself).
+    """
+    end = content.rfind(b"PK\x05\x06", max(0, len(content) - _ZIP_END_RECORD_BYTES - 0xFFFF))
+    if end < 0 or len(content) < end + _ZIP_END_RECORD_BYTES:
+        return 0
+    (size,) = struct.unpack_from("<I", content, end + 12)
+    directory_end = end
+    locator = end - 20  # a zip64 archive keeps its real sizes in a record the locator points to
+    if locator >= 0 and content.startswith(b"PK\x06\x07", locator):
+        (record,) = struct.unpack_from("<Q", content, locator + 8)
+        if record + 56 <= len(content) and content.startswith(b"PK\x06\x06", record):
+            (size,) = struct.unpack_from("<Q", content, record + 40)
+            directory_end = record
+    position, count = directory_end - size, 0
+    while count <= most and position >= 0 and content.startswith(b"PK\x01\x02", position) \
+            and position + 46 <= len(content):
+        name, extra, comment = struct.unpack_from("<HHH", content, position + 28)
+        position += 46 + name + extra + comment
+        count += 1
+    return count
+
+
 def _read_npz(content, filename, sha256, limits, array):
     """Read the array ``array`` of a .npz file, or its first 2-D numeric array when ``array`` is None."""
+    if _zip_entry_count(content, _NPZ_MAX_MEMBERS) > _NPZ_MAX_MEMBERS:
+        raise DatasetError(NPZ_TOO_MANY_ARRAYS.format(limit=_NPZ_MAX_MEMBERS))
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            if len(archive.infolist()) > _NPZ_MAX_MEMBERS:  # counted by zipfile's rules, should ours differ
+                raise DatasetError(NPZ_TOO_MANY_ARRAYS.format(limit=_NPZ_MAX_MEMBERS))
             members = {info.filename[:-len(".npy")]: info for info in archive.infolist()
                        if info.filename.endswith(".npy")}
             if len(members) != sum(info.filename.endswith(".npy") for info in archive.infolist()):
@@ -597,6 +937,8 @@ def _file_format(content, filename):
     extension = os.path.splitext(filename)[1].lower()
     if extension in _SPREADSHEET_EXTENSIONS:
         raise DatasetError(SPREADSHEET_FILE.format(extension=extension))
+    if extension == ".json" or _JSON_START.match(content):
+        raise DatasetError(JSON_FILE)
     if extension in _TEXT_EXTENSIONS:
         return "text"
     if extension in (".npy", ".npz"):
@@ -679,13 +1021,21 @@ def inspect_upload(content: bytes, filename: str, *, array: str | None = None,
 
 # --- from a table to a Dataset -------------------------------------------------------------------
 
-def _column_index(table, key, option):
-    """The 0-based index of the column ``key`` (a name or an index) names."""
+def _columns_by_name(table):
+    """``{name: [indices]}`` of a table's columns, built once so that each name is found in constant time."""
+    by_name = {}
+    for index, name in enumerate(table.columns):
+        by_name.setdefault(name, []).append(index)
+    return by_name
+
+
+def _column_index(table, by_name, key, option):
+    """The 0-based index of the column ``key`` (a name or an index) names (``by_name``: :func:`_columns_by_name`)."""
     if is_integer(key):
         return check_integer(key, f"A column index in {option}", 0, len(table.columns) - 1, error=DatasetError,
                              hint=f"The file has {_count(len(table.columns), 'column')}, indexed from 0.")
     if isinstance(key, str):
-        matches = [index for index, name in enumerate(table.columns) if name == key]
+        matches = by_name.get(key, [])
         if len(matches) == 1:
             return matches[0]
         if not matches:
@@ -698,16 +1048,18 @@ def _column_index(table, key, option):
     raise DatasetError(f"{option} must hold column names or indices; got {key!r}.")
 
 
-def _column_indices(table, keys, option):
+def _column_indices(table, by_name, keys, option):
     """The indices of a list of column names or indices, each listed once."""
     if not isinstance(keys, (list, tuple)):
         raise DatasetError(f"{option} must be a list of column names or indices; got {keys!r}.")
-    indices = [_column_index(table, key, option) for key in keys]
-    repeated = next((index for position, index in enumerate(indices) if index in indices[:position]), None)
-    if repeated is not None:
-        label = _column_label(table, repeated)
-        raise DatasetError(f"{label[0].upper()}{label[1:]} is listed twice in {option}: "
-                           "list each column once.")
+    indices, seen = [], set()
+    for key in keys:
+        index = _column_index(table, by_name, key, option)
+        if index in seen:
+            label = _column_label(table, index)
+            raise DatasetError(f"{label[0].upper()}{label[1:]} is listed twice in {option}: list each column once.")
+        seen.add(index)
+        indices.append(index)
     return indices
 
 
@@ -716,8 +1068,9 @@ def _numeric_cells(contents, index):
     cells = contents.cells[index]
     if isinstance(cells, np.ndarray):
         return cells
-    row = next(row for row, cell in enumerate(cells) if _number(cell) is None)
-    text = cells[row]
+    not_numbers = np.array([_number(label) is None for label in cells.labels])
+    row = np.flatnonzero(not_numbers[cells.codes])[0]
+    text = cells.labels[cells.codes[row]]
     line = contents.line_numbers[row]
     column = _column_label(contents.table, index)
     if not text:
@@ -725,13 +1078,6 @@ def _numeric_cells(contents, index):
     if len(text) > _LONGEST_QUOTED_TEXT:
         text = text[:_LONGEST_QUOTED_TEXT] + "…"
     raise DatasetError(NON_NUMERIC.format(line=line, column=column, text=text))
-
-
-def _category_codes(cells):
-    """Codes 0..m-1 of text labels in order of first appearance, and the labels in code order."""
-    codes = {}
-    values = np.array([codes.setdefault(cell, len(codes)) for cell in cells], dtype=np.float64)
-    return values, list(codes)
 
 
 def _check_embeddable(X, contents, coordinates):
@@ -825,18 +1171,19 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     contents = _read(content, filename, limits, array)
     table = contents.table
 
+    by_name = _columns_by_name(table)
     truth = None
     if truth_columns is not None:
-        truth = _column_indices(table, truth_columns, "truth_columns")
+        truth = _column_indices(table, by_name, truth_columns, "truth_columns")
         if not 1 <= len(truth) <= 3:
             raise DatasetError(f"truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); "
                                f"got {len(truth)}.")
-    color = None if color_column is None else _column_index(table, color_column, "color_column")
+    color = None if color_column is None else _column_index(table, by_name, color_column, "color_column")
     if columns is None:
-        coordinates = [index for index, kind in enumerate(table.kinds)
-                       if kind != "text" and index != color and index not in (truth or ())]
+        set_aside = {color, *(truth or ())}
+        coordinates = [index for index, kind in enumerate(table.kinds) if kind != "text" and index not in set_aside]
     else:
-        coordinates = _column_indices(table, columns, "columns")
+        coordinates = _column_indices(table, by_name, columns, "columns")
     if not coordinates:
         raise DatasetError(NO_COORDINATES)
     if len(coordinates) == 1:
@@ -850,7 +1197,8 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     elif isinstance(contents.cells[color], np.ndarray):
         color_values = contents.cells[color].copy()
     else:
-        color_values, categories = _category_codes(contents.cells[color])
+        color_values = contents.cells[color].codes.astype(np.float64)
+        categories = list(contents.cells[color].labels)
 
     used = [X, color_values[:, None]] + ([] if truth_values is None else [truth_values])
     finite = np.all([np.isfinite(values).all(axis=1) for values in used], axis=0)

@@ -1,7 +1,10 @@
 """Tests of datasets/upload.py: every refusal's exact message, round trips of each format, and fuzzing."""
 
+import csv
 import hashlib
 import io
+import struct
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -29,6 +32,13 @@ def _npz(compressed=False, **arrays):
     buffer = io.BytesIO()
     (np.savez_compressed if compressed else np.savez)(buffer, **arrays)
     return buffer.getvalue()
+
+
+def _npy_with_header(header, data=b"\0" * 48):
+    """A version 1.0 .npy file with this header text (padded as numpy pads it), then ``data``."""
+    encoded = header.encode("latin-1")
+    encoded += b" " * (63 - (10 + len(encoded)) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(encoded)) + encoded + data
 
 
 def _table(points, separator=",", header=None):
@@ -148,6 +158,37 @@ BAD_UPLOADS = {
     "text named .npy": (b"1,2\n3,4\n", "points.npy", {}, upload.NPY_INVALID),
     "truncated .npz": (_npz(X=POINTS)[:-30], "points.npz", {}, upload.NPZ_INVALID),
     "text named .npz": (b"1,2\n3,4\n", "points.npz", {}, upload.NPZ_INVALID),
+    "more columns than allowed": (_table(np.arange(22.0).reshape(2, 11)), "points.csv",
+                                  {"limits": UploadLimits(max_columns=10)},
+                                  upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10)),
+    "empty values count as columns": (b",,,,,,,,,,\n", "points.csv", {"limits": UploadLimits(max_columns=10)},
+                                      upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10)),
+    "a wide line after narrow ones": (b"# points\n1,2\n3,4\n" + b"5," * 30 + b"6\n7,8\n", "points.csv",
+                                      {"limits": UploadLimits(max_columns=10)},
+                                      upload.TOO_MANY_COLUMNS.format(place="on line 4", limit=10)),
+    "a wide whitespace line": (b"1 2\n" + b"3 " * 30 + b"\n", "points.txt", {"limits": UploadLimits(max_columns=10)},
+                               upload.TOO_MANY_COLUMNS.format(place="on line 2", limit=10)),
+    "more array columns than allowed": (_npy(np.zeros((3, 11))), "points.npy", {"limits": UploadLimits(max_columns=10)},
+                                        upload.TOO_MANY_COLUMNS.format(place="array of shape (3, 11)", limit=10)),
+    "more .npz array columns than allowed": (_npz(X=np.zeros((3, 11))), "points.npz",
+                                             {"limits": UploadLimits(max_columns=10)},
+                                             upload.TOO_MANY_COLUMNS.format(place="array 'X' of shape (3, 11)",
+                                                                            limit=10)),
+    "more values than allowed": (_table(POINTS, ",", ["x", "y", "z"]), "points.csv",
+                                 {"limits": UploadLimits(max_values=14)},
+                                 upload.TOO_MANY_VALUES.format(rows="5 rows", width="3 columns", total=15,
+                                                               limit=14)),
+    "more array values than allowed": (_npy(POINTS), "points.npy", {"limits": UploadLimits(max_values=14)},
+                                       upload.TOO_MANY_VALUES.format(rows="5 rows", width="3 columns", total=15,
+                                                                     limit=14)),
+    "json file": (b'{"dataset": "swissroll"}', "run.json", {}, upload.JSON_FILE),
+    "json named as a table": (b'\xef\xbb\xbf \n {"x": [1, 2]}', "points.csv", {}, upload.JSON_FILE),
+    "json sniffed": (b'{"x": [1, 2]}', "upload", {}, upload.JSON_FILE),
+    ".npz of too many arrays": (_npz(**{f"a{index}": np.zeros(1) for index in range(1001)}), "points.npz", {},
+                                upload.NPZ_TOO_MANY_ARRAYS.format(limit=1000)),
+    ".npy whose dtype is an empty tuple": (_npy_with_header("{'descr': ((())), 'fortran_order': False, "
+                                                            "'shape': (3, 2), }"), "points.npy", {},
+                                           upload.NPY_INVALID),
 }
 
 
@@ -530,3 +571,187 @@ def test_entry_points_take_options_by_keyword_only(function):
     assert positional == ["content", "filename"]
     assert all(p.annotation is not p.empty for p in signature.parameters.values())
     assert signature.return_annotation is not signature.empty
+
+
+# --- bounds: nothing runs away --------------------------------------------------------------------
+
+_DEEP = 100_000
+
+
+@pytest.mark.parametrize(("content", "filename", "expected"), [
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "run.json", upload.JSON_FILE),
+    (b"[" * _DEEP + b"]" * _DEEP, "run.json", upload.JSON_FILE),
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "upload", upload.JSON_FILE),
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "points.csv", upload.JSON_FILE),
+    # One line whose one cell is not a number: a header, with no data below it.
+    (b"[" * _DEEP + b"]" * _DEEP, "points.csv", upload.NO_DATA_ROWS),
+    (b"[" * _DEEP + b"]" * _DEEP, "upload", upload.NO_DATA_ROWS),
+], ids=["object.json", "array.json", "object sniffed", "object.csv", "array.csv", "array sniffed"])
+def test_deeply_nested_json_is_refused_without_recursion(content, filename, expected):
+    # The parser reads no JSON: a JSON object is refused on sight, anything else is read as a table.
+    assert _message(content, filename) == expected
+    if expected == upload.JSON_FILE:
+        with pytest.raises(DatasetError, match="^The file is JSON"):
+            inspect_upload(content, filename)
+
+
+@pytest.mark.parametrize("depth", [17, 199, 250, 3000])
+@pytest.mark.parametrize("brackets", ["()", "[]", "{}"])
+def test_deeply_nested_npy_header_is_a_damaged_file_not_a_recursion(depth, brackets):
+    opening, closing = brackets
+    nested = opening * depth + closing * depth
+    header = f"{{'descr': {nested}, 'fortran_order': False, 'shape': (3, 2), }}"
+    content = _npy_with_header(header)
+    assert _message(content, "points.npy") == upload.NPY_INVALID
+    assert _message(_npz_of_member("X.npy", content), "points.npz") == upload.NPZ_INVALID
+
+
+def test_npy_header_nested_within_the_bound_still_reads():
+    # A structured dtype nests deeper than a plain one; it is refused for its type, not its depth.
+    content = _npy(np.zeros(3, dtype=[("a", "<f8", (2,)), ("b", [("c", "<i4")])]))
+    assert _message(content, "points.npy") == upload.NON_NUMERIC_ARRAY.format(
+        name="", dtype=np.dtype([("a", "<f8", (2,)), ("b", [("c", "<i4")])]))
+
+
+def _npz_of_member(name, data):
+    buffer = io.BytesIO()
+    import zipfile
+
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_npz_members_are_counted_before_the_archive_is_opened(monkeypatch):
+    content = _npz(**{f"a{index}": np.zeros(1) for index in range(1001)})
+    assert upload._zip_entry_count(content[:-10], 1000) == 0  # no end record: zipfile says it is damaged
+    assert upload._zip_entry_count(b"junk" + content, 5) == 6  # data before the archive, counting stops early
+    opened = []
+    monkeypatch.setattr(upload.zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
+    assert _message(content, "points.npz") == upload.NPZ_TOO_MANY_ARRAYS.format(limit=1000)
+    assert opened == []
+
+
+def _traced_peak(function):
+    """Peak bytes ``function()`` allocates (tracemalloc) beyond what existed before it; the error it raised."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before, _ = tracemalloc.get_traced_memory()
+        try:
+            function()
+        except DatasetError as error:
+            raised = error
+        else:
+            raised = None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - before, raised
+
+
+_WIDE_ROW = b",".join([b"12"] * 250) + b"\n"
+
+
+@pytest.mark.parametrize(("content", "limits", "message"), [
+    # 4 000 rows of 250 two-digit values: 1 000 000 cells, some 60 MB as split strings.
+    (_WIDE_ROW * 4000, UploadLimits(max_values=100_000),
+     upload.TOO_MANY_VALUES.format(rows="4000 rows", width="250 columns", total=1_000_000, limit=100_000)),
+    (_WIDE_ROW * 4000, UploadLimits(max_rows=1000), upload.TOO_MANY_ROWS.format(rows="4000 rows", limit=1000)),
+    # One line of 500 000 values after narrow ones: refused before it is split.
+    (b"1,2\n" * 100 + b",".join([b"12"] * 500_000) + b"\n", UploadLimits(max_columns=10_000),
+     upload.TOO_MANY_COLUMNS.format(place="on line 101", limit=10_000)),
+    (b'"a",' + b",".join([b"12"] * 500_000) + b"\n", UploadLimits(max_columns=10_000),
+     upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10_000)),
+])
+def test_limits_are_checked_before_cells_are_split(content, limits, message):
+    peak, error = _traced_peak(lambda: inspect_upload(content, "points.csv", limits=limits))
+    assert str(error) == message
+    # The decoded text and its lines take about twice the file; splitting it would take 20 times.
+    assert peak < 4 * len(content)
+
+
+def test_reading_memory_grows_like_the_file_not_like_its_cells():
+    def table(rows):
+        return b"x,y,z,label\n" + b"".join(b"%d.25,%d.5,%d,c%d\n" % (i, i, -i, i % 7) for i in range(rows))
+
+    small, large = table(50_000), table(200_000)
+    peaks = [_traced_peak(lambda content=content: inspect_upload(content, "points.csv", limits=UploadLimits(
+        max_rows=200_000)))[0] for content in (small, large)]
+    # Each further byte of file costs the text (1), its values and line numbers (about 1.5 here):
+    # splitting every cell at once cost about 24 bytes per byte (1 GB for a 46 MB file).
+    assert (peaks[1] - peaks[0]) / (len(large) - len(small)) < 6
+
+
+@FUZZ
+@given(cells=st.lists(st.sampled_from(['"', ",", ";", "\t", "a", " ", "1", '""', "x,y"]), max_size=40),
+       separator=st.sampled_from([",", ";", "\t"]), limit=st.integers(1, 25))
+def test_wide_line_test_agrees_with_the_csv_reader(cells, separator, limit):
+    line = "".join(cells)
+    rows = list(csv.reader([line], delimiter=separator, skipinitialspace=True))
+    assert upload._is_too_wide(line, separator, limit) == (len(rows[0]) > limit if rows else False)
+
+
+@st.composite
+def mixed_tables(draw):
+    """A table of numeric, label and mixed columns (a mixed one may turn late), with its expected parse."""
+    n_rows = draw(st.integers(1, 30))
+    # A numeric first column makes the header line a header; two or more columns, comma-separated.
+    kinds = ["numeric", *draw(st.lists(st.sampled_from(["numeric", "text", "mixed"]), min_size=1, max_size=4))]
+    columns, expected = [], []
+    for position, kind in enumerate(kinds):
+        numbers = draw(hnp.arrays(np.float64, n_rows, elements=st.floats(-1e6, 1e6, allow_nan=False)))
+        cells = [repr(float(value)) for value in numbers]
+        if kind == "text":
+            cells = [draw(st.sampled_from(["a", "b", "cat", "x y"])) for _ in range(n_rows)]
+        elif kind == "mixed":
+            cells[draw(st.integers(0, n_rows - 1))] = "oops"
+            kind = "mixed" if n_rows > 1 else "text"  # (a column of one "oops" has no number)
+        columns.append(cells)
+        expected.append(numbers if kind == "numeric" else cells)
+        kinds[position] = kind
+    lines = [",".join(f'"{cell}"' if " " in cell else cell for cell in row) for row in zip(*columns)]
+    blank_lines = draw(st.lists(st.integers(0, n_rows), max_size=3))
+    for position in sorted(blank_lines, reverse=True):
+        lines.insert(position, draw(st.sampled_from(["", "  ", "# note"])))
+    return ("\n".join(["h" + ",h".join(map(str, range(len(kinds))))] + lines) + "\n").encode(), kinds, expected
+
+
+@FUZZ
+@given(table=mixed_tables(), chunk=st.integers(1, 12), segment=st.integers(1, 40))
+def test_reading_does_not_depend_on_chunk_or_segment_size(table, chunk, segment):
+    content, kinds, expected = table
+    whole = upload._read(content, "t.csv", UploadLimits(), None)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(upload, "_CHUNK_CELLS", chunk)
+        patch.setattr(upload, "_SEGMENT_CHARACTERS", segment)
+        chunked = upload._read(content, "t.csv", UploadLimits(), None)
+    for contents in (whole, chunked):
+        assert contents.table.kinds == tuple(kinds)
+        for cells, kind, values in zip(contents.cells, kinds, expected):
+            if kind == "numeric":
+                np.testing.assert_array_equal(cells, values)
+            else:
+                assert [cells.labels[code] for code in cells.codes] == values
+                assert list(cells.labels) == list(dict.fromkeys(values))  # codes in order of first appearance
+    np.testing.assert_array_equal(whole.line_numbers, chunked.line_numbers)
+
+
+def test_a_late_non_number_is_reported_at_its_line_whatever_the_chunk(monkeypatch):
+    content = b"x,y\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(50)) + b"7,oops\n8,9\n"
+    monkeypatch.setattr(upload, "_CHUNK_CELLS", 10)
+    assert _message(content) == upload.NON_NUMERIC.format(line=52, column='column 2 ("y")', text="oops")
+    assert inspect_upload(content, "t.csv").kinds == ("numeric", "mixed")
+
+
+def test_columns_chosen_by_name_among_thousands():
+    X = np.random.default_rng(1).standard_normal((6, 5000))
+    names = [f"c{index}" for index in range(5000)]
+    content = _table(X, ",", names)
+    chosen = names[::-1][:4]
+    data = parse_upload(content, "wide.csv", columns=chosen)
+    np.testing.assert_array_equal(data.X, X[:, [4999, 4998, 4997, 4996]])
+    assert data.params["columns"] == [4999, 4998, 4997, 4996] and data.params["column_names"] == chosen
+    # Every column by name, once each: the duplicate test sees the repeat at the very end.
+    assert _message(content, "wide.csv", columns=[*names, "c7"]) == 'Column 8 ("c7") is listed twice in columns: ' \
+                                                                     "list each column once."
