@@ -192,6 +192,11 @@ class Dataset:
         Names of the truth's columns (of the colouring when there is no truth).
     image_shape : tuple of int or None
         For image sets, the shape ``X[i]`` reshapes to for display (``X[i].reshape(image_shape)``).
+    Y : ndarray of shape (n_samples, d), float64, or None
+        An embedding of X that came with it, row for row (an upload's output, to be judged as
+        it is); None for the registry's sets, whose outputs the algorithms compute.
+    output_labels : tuple of str
+        Names of Y's columns (empty without Y).
     """
 
     X: np.ndarray
@@ -204,9 +209,11 @@ class Dataset:
     conformal: bool = False
     truth_labels: tuple = ()
     image_shape: tuple = None
+    Y: np.ndarray = None
+    output_labels: tuple = ()
 
     def __post_init__(self):
-        for field in ("X", "truth", "color"):
+        for field in ("X", "truth", "color", "Y"):
             object.__setattr__(self, field, _read_only_view(getattr(self, field)))
 
 

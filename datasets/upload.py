@@ -79,7 +79,8 @@ from measures.parameters import (
 
 from .registry import Dataset
 
-__all__ = ["UploadLimits", "UploadTable", "inspect_upload", "parse_upload", "upload_sha256"]
+__all__ = ["OutputFile", "UploadLimits", "UploadTable", "inspect_output", "inspect_upload", "parse_upload",
+           "upload_sha256"]
 
 _MEGABYTE = 1024 * 1024
 
@@ -111,11 +112,11 @@ TOO_MANY_VALUES = ("The file holds {rows} of {width}, {total} values in all, mor
                    "upload fewer rows or columns, or reduce the dimension with PCA first.")
 JSON_FILE = ("The file is JSON, not a table of points: save the points as CSV, TSV or text (one row per point), "
              "or as a NumPy .npy or .npz file.")
-NON_NUMERIC = ("Line {line}, {column} holds '{text}', which is not a number: coordinate and ground-truth "
-               "columns must hold numbers only, written with a dot as decimal mark (a column of labels can "
-               "be the colour column).")
-EMPTY_CELL = ("Line {line}, {column} is empty: coordinate and ground-truth columns need a number in every "
-              "row (write nan for a missing value and drop its row with drop_nonfinite=True).")
+NON_NUMERIC = ("Line {line}, {column} holds '{text}', which is not a number: coordinate, ground-truth and "
+               "output columns must hold numbers only, written with a dot as decimal mark (a column of labels "
+               "can be the colour column).")
+EMPTY_CELL = ("Line {line}, {column} is empty: coordinate, ground-truth and output columns need a number in "
+              "every row (write nan for a missing value and drop its row with drop_nonfinite=True).")
 NONFINITE = ("NaN or infinite values appear in {rows}, the first at {where}: fix or remove those rows, "
              "or drop them on upload (option drop_nonfinite=True).")
 ALL_NONFINITE = ("Every row holds NaN or infinite values in the chosen columns, so dropping them leaves no "
@@ -134,6 +135,30 @@ DUPLICATE_POINTS = ("The data holds {rows} repeating an earlier row's coordinate
 MORE_COLUMNS_THAN_ROWS = ("The data has {dim} coordinate columns but only {rows}: each row must be one "
                           "point, so transpose the table if it holds one point per column, or choose "
                           "fewer columns.")
+OUTPUT_AND_COLUMNS = ("Both output_columns and output give the output: choose its columns in the same file "
+                      "(output_columns) or give the file that holds it (output), not both.")
+OUTPUT_ROWS = ("The output file has {output_rows}, but the input has {input_rows}: the output must hold one row "
+               "per input point, in the same order (blank and # comment lines do not count), so upload the "
+               "output made from this very input.")
+OUTPUT_TOO_FEW_COLUMNS = ("The output has {columns}: an embedding to judge needs at least two output columns, "
+                          "so choose more (or check that the file holds the embedding's coordinates).")
+OUTPUT_WIDER_THAN_INPUT = ("The output has {output_dim} columns but the input only {input_dim} coordinates: an "
+                           "embedding has at most as many dimensions as its input (the local Procrustes measures "
+                           "align the output into the input's space), so choose at most {input_dim} output "
+                           "columns, or check that the input and the output are not swapped.")
+OUTPUT_OVERLAP = ("The output's columns include a coordinate, {column}: the output is the embedding of the "
+                  "coordinates, so leave its columns out of the coordinates.")
+OUTPUT_NON_NUMERIC = ("In the output file, line {line}, {column} holds '{text}', which is not a number: output "
+                      "columns must hold numbers only, written with a dot as decimal mark.")
+OUTPUT_EMPTY_CELL = ("In the output file, line {line}, {column} is empty: output columns need a number in every "
+                     "row (write nan for a missing value and drop its row with drop_nonfinite=True).")
+OUTPUT_NONFINITE = ("NaN or infinite values appear in the output in {rows}, the first at {where}: fix or remove "
+                    "those rows, or drop them on upload (option drop_nonfinite=True drops every row that is bad "
+                    "in the input or in the output, from both).")
+OUTPUT_COLLAPSED = ("The output puts every point at one place: its largest spread along a column, {spread:.3g}, "
+                    "is at most {tolerance:.0e} times its largest value, {scale:.3g}. An embedding must keep the "
+                    "points apart, so check that the right output was chosen (a collapsed run of the method that "
+                    "made it cannot be judged).")
 PCA_SUGGESTED = ("The data has {dim} coordinate columns, more than {limit}: consider reducing them with "
                  "PCA first, as neighbourhoods in high dimension are slow to find and dominated by noise.")
 OBJECT_ARRAY = ("The array{name} holds Python objects, which are refused because loading them would "
@@ -175,6 +200,10 @@ _OPTION_PARAMETERS = (
     Parameter("n_neighbors", "neighbours k", "int", None, low=1,
               help="When given, at least n_neighbors + 2 points are required."),
 )
+# An output whose largest column range is at most this fraction of its largest absolute value is
+# one repeated point: float64 then holds fewer than ~10^4 distinct values across the spread, so
+# the output's neighbourhoods are rounding noise (and an exactly collapsed run has range 0).
+_COLLAPSE_TOLERANCE = 1e-12
 _TEXT_EXTENSIONS = (".csv", ".tsv", ".txt", ".dat")
 _SPREADSHEET_EXTENSIONS = (".xlsx", ".xls", ".xlsm", ".ods")
 _NPY_MAGIC = b"\x93NUMPY"
@@ -312,6 +341,46 @@ class UploadTable:
     separator: str = None
     arrays: tuple = ()
     array: str = None
+
+    @property
+    def number_columns(self):
+        """Indices of the columns that hold numbers (kind ``"numeric"`` or ``"mixed"``).
+
+        The columns a coordinate, ground-truth or output picker offers: a ``"mixed"`` column is
+        offered too, so that choosing it reports its bad cell instead of hiding the column.
+        """
+        return tuple(index for index, kind in enumerate(self.kinds) if kind != "text")
+
+    @property
+    def text_columns(self):
+        """Indices of the columns that hold no number (kind ``"text"``): labels, for the colour picker."""
+        return tuple(index for index, kind in enumerate(self.kinds) if kind == "text")
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputFile:
+    """A second uploaded file that holds an embedding (the output Y) of the input's points, row for row.
+
+    Given to :func:`parse_upload` as ``output``: row i of the output is the image of data row i
+    of the input (blank and ``#`` comment lines, and a header, do not count in either file).
+
+    Attributes
+    ----------
+    content : bytes
+        The file's bytes (any format :func:`inspect_upload` reads).
+    filename : str
+        The name it was uploaded under; its extension picks the format.
+    columns : list of str or int, optional
+        The output's columns, by name or 0-based index; default every column that holds numbers
+        (:attr:`UploadTable.number_columns`).
+    array : str, optional
+        For an ``.npz`` file, the array holding the output; default the first 2-D numeric one.
+    """
+
+    content: bytes
+    filename: str
+    columns: Sequence[str | int] | None = None
+    array: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1006,8 +1075,9 @@ def inspect_upload(content: bytes, filename: str, *, array: str | None = None,
     ------
     DatasetError
         On a file that cannot be read whatever columns are chosen: empty, too large, binary, not
-        UTF-8, ragged rows, too many rows, an object array, an .npz without a usable array. The
-        messages are this module's constants.
+        UTF-8, JSON, ragged rows, more rows, columns or values than ``limits`` allow, an object
+        array, an .npz without a usable array or of too many arrays. The messages are this
+        module's constants.
 
     Examples
     --------
@@ -1017,6 +1087,60 @@ def inspect_upload(content: bytes, filename: str, *, array: str | None = None,
     """
     content, limits = _check_read_arguments(content, filename, limits, array)
     return _read(content, filename, limits, array).table
+
+
+def _check_output_rows(table, n_rows):
+    """Refuse an output table whose row count is not the input's (:data:`OUTPUT_ROWS`)."""
+    if table.n_rows != n_rows:
+        raise DatasetError(OUTPUT_ROWS.format(output_rows=_count(table.n_rows, "row"),
+                                              input_rows=_count(n_rows, "row")))
+
+
+def inspect_output(content: bytes, filename: str, *, n_rows: int, array: str | None = None,
+                   limits: UploadLimits | None = None) -> UploadTable:
+    """Read a file meant to hold the output (an embedding) of an uploaded input, for the output pickers.
+
+    :func:`inspect_upload`, then the checks that need no column choice: one row per input row,
+    and at least two columns that hold numbers. :func:`parse_upload` with
+    ``output=OutputFile(...)`` makes them again, with the rest.
+
+    Parameters
+    ----------
+    content : bytes
+        The output file's bytes.
+    filename : str
+        The name it was uploaded under.
+    n_rows : int
+        The input's data rows (:attr:`UploadTable.n_rows` of the input).
+    array : str, optional
+        For an ``.npz`` file, the array to describe.
+    limits : UploadLimits, optional
+        Default ``UploadLimits()``.
+
+    Returns
+    -------
+    UploadTable
+
+    Raises
+    ------
+    DatasetError
+        On what :func:`inspect_upload` refuses, :data:`OUTPUT_ROWS` and :data:`OUTPUT_TOO_FEW_COLUMNS`.
+
+    Examples
+    --------
+    >>> inspect_output(b"u,v\\n0,1\\n2,3\\n", "umap.csv", n_rows=2).number_columns
+    (0, 1)
+    >>> inspect_output(b"u,v\\n0,1\\n", "umap.csv", n_rows=2)
+    Traceback (most recent call last):
+    ...
+    measures.errors.DatasetError: The output file has 1 row, but the input has 2 rows: ...
+    """
+    n_rows = check_integer(n_rows, "n_rows", 1, error=DatasetError, hint="Give the input table's n_rows.")
+    table = inspect_upload(content, filename, array=array, limits=limits)
+    _check_output_rows(table, n_rows)
+    if len(table.number_columns) < 2:
+        raise DatasetError(OUTPUT_TOO_FEW_COLUMNS.format(columns=_count(len(table.number_columns), "numeric column")))
+    return table
 
 
 # --- from a table to a Dataset -------------------------------------------------------------------
@@ -1063,21 +1187,27 @@ def _column_indices(table, by_name, keys, option):
     return indices
 
 
-def _numeric_cells(contents, index):
-    """The float64 values of a coordinate or truth column; a message naming the first bad cell otherwise."""
-    cells = contents.cells[index]
-    if isinstance(cells, np.ndarray):
-        return cells
-    not_numbers = np.array([_number(label) is None for label in cells.labels])
-    row = np.flatnonzero(not_numbers[cells.codes])[0]
-    text = cells.labels[cells.codes[row]]
-    line = contents.line_numbers[row]
-    column = _column_label(contents.table, index)
-    if not text:
-        raise DatasetError(EMPTY_CELL.format(line=line, column=column))
-    if len(text) > _LONGEST_QUOTED_TEXT:
-        text = text[:_LONGEST_QUOTED_TEXT] + "…"
-    raise DatasetError(NON_NUMERIC.format(line=line, column=column, text=text))
+def _numeric_columns(contents, indices, non_numeric=NON_NUMERIC, empty=EMPTY_CELL):
+    """The float64 values of coordinate, truth or output columns, shape (n_rows, len(indices)).
+
+    A message naming the first cell that is not a number otherwise (``non_numeric`` or ``empty``,
+    with fields ``line``, ``column`` and ``text``).
+    """
+    for index in indices:
+        cells = contents.cells[index]
+        if isinstance(cells, np.ndarray):
+            continue
+        not_numbers = np.array([_number(label) is None for label in cells.labels])
+        row = np.flatnonzero(not_numbers[cells.codes])[0]
+        text = cells.labels[cells.codes[row]]
+        line = contents.line_numbers[row]
+        column = _column_label(contents.table, index)
+        if not text:
+            raise DatasetError(empty.format(line=line, column=column))
+        if len(text) > _LONGEST_QUOTED_TEXT:
+            text = text[:_LONGEST_QUOTED_TEXT] + "…"
+        raise DatasetError(non_numeric.format(line=line, column=column, text=text))
+    return np.column_stack([contents.cells[index] for index in indices])
 
 
 def _check_embeddable(X, contents, coordinates):
@@ -1096,11 +1226,57 @@ def _check_embeddable(X, contents, coordinates):
                                                    original=_where(contents, original[repeats[0]])))
 
 
+def _resolve_output(table, by_name, contents, output_columns, output, limits):
+    """The output's contents, column indices, and how ``params`` records it, or Nones without an output."""
+    if output_columns is not None and output is not None:
+        raise DatasetError(OUTPUT_AND_COLUMNS)
+    if output_columns is not None:
+        indices = _column_indices(table, by_name, output_columns, "output_columns")
+        return contents, indices, {"source": "columns"}
+    if output is None:
+        return None, None, None
+    if not isinstance(output, OutputFile):
+        raise DatasetError(f"output must be an OutputFile (the output file's content, filename, columns, array) "
+                           f"or None; got {type(output).__name__}.")
+    content, _ = _check_read_arguments(output.content, output.filename, limits, output.array)
+    output_contents = _read(content, output.filename, limits, output.array)
+    output_table = output_contents.table
+    _check_output_rows(output_table, table.n_rows)
+    if output.columns is None:
+        indices = list(output_table.number_columns)
+    else:
+        indices = _column_indices(output_table, _columns_by_name(output_table), output.columns, "output.columns")
+    record = {"source": "file", "filename": output.filename, "sha256": output_table.sha256,
+              "format": output_table.format, "array": output_table.array}
+    return output_contents, indices, record
+
+
+def _check_output_columns(table, coordinates, output, output_in_input):
+    """Refuse an output of fewer than 2 columns, wider than the input, or sharing columns with the coordinates."""
+    if len(output) < 2:
+        raise DatasetError(OUTPUT_TOO_FEW_COLUMNS.format(columns=_count(len(output), "column")))
+    if output_in_input:
+        shared = set(output).intersection(coordinates)
+        if shared:
+            raise DatasetError(OUTPUT_OVERLAP.format(column=_column_label(table, min(shared))))
+    if len(output) > len(coordinates):
+        raise DatasetError(OUTPUT_WIDER_THAN_INPUT.format(output_dim=len(output), input_dim=len(coordinates)))
+
+
+def _check_output_spread(Y):
+    """Refuse an output that is one repeated point, relative to its own scale (:data:`OUTPUT_COLLAPSED`)."""
+    spread = float(np.max(np.ptp(Y, axis=0)))
+    scale = float(np.max(np.abs(Y)))
+    if spread <= _COLLAPSE_TOLERANCE * scale:
+        raise DatasetError(OUTPUT_COLLAPSED.format(spread=spread, tolerance=_COLLAPSE_TOLERANCE, scale=scale))
+
+
 def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] | None = None,
                  color_column: str | int | None = None, truth_columns: Sequence[str | int] | None = None,
+                 output_columns: Sequence[str | int] | None = None, output: OutputFile | None = None,
                  drop_nonfinite: bool = False, n_neighbors: int | None = None, array: str | None = None,
                  limits: UploadLimits | None = None) -> Dataset:
-    """Read an uploaded file as a :class:`~datasets.registry.Dataset` of points to embed.
+    """Read an uploaded file as a :class:`~datasets.registry.Dataset` of points to embed, or to judge an embedding of.
 
     Parameters
     ----------
@@ -1110,50 +1286,74 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         The name it was uploaded under; its extension picks the format (see the module notes).
     columns : list of str or int, optional
         The coordinate columns, by name or 0-based index; default every column not chosen as
-        colour or truth whose kind (:attr:`UploadTable.kinds`) is not ``"text"`` (a ``"mixed"``
-        column is included, so a typo in a number is reported, never silently left out).
+        colour, truth or output whose kind (:attr:`UploadTable.kinds`) is not ``"text"`` (a
+        ``"mixed"`` column is included, so a typo in a number is reported, never silently left out).
     color_column : str or int, optional
         A column to colour the points by: its numbers, or for text labels the codes 0..m-1 in
         order of first appearance (labels in ``params["color_categories"]``).
     truth_columns : list of str or int, optional
         1 to 3 numeric columns holding a ground-truth chart of the points.
+    output_columns : list of str or int, optional
+        Columns of the same file that hold an embedding of the points (the output Y, e.g. UMAP's
+        two coordinates written beside the input's): at least 2, at most as many as the
+        coordinates, none of them a coordinate.
+    output : OutputFile, optional
+        A second file that holds the embedding instead, one row per data row of this one, in
+        the same order. Give ``output_columns`` or ``output``, not both.
     drop_nonfinite : bool, default=False
-        Drop the rows with NaN or infinite values in the chosen columns, instead of refusing them;
-        how many is recorded in ``params["dropped_rows"]``.
+        Drop the rows with NaN or infinite values in the chosen columns of the input or of the
+        output, from both, instead of refusing them; how many is recorded in ``params["dropped_rows"]``.
     n_neighbors : int, optional
         When given, require at least ``n_neighbors + 2`` points.
     array : str, optional
         For an ``.npz`` file, the array holding the points; default the first 2-D numeric one.
     limits : UploadLimits, optional
-        Size bounds and the PCA suggestion threshold; default ``UploadLimits()``.
+        Size bounds and the PCA suggestion threshold, for both files; default ``UploadLimits()``.
 
     Returns
     -------
     Dataset
         ``name`` ``"upload"``; ``X`` the coordinates (float64, read-only); ``truth`` the truth
-        columns or None; ``color`` the colour column, else the first truth column, else the first
-        coordinate; ``truth_labels`` the truth columns' names, else the colouring's name (as
-        :func:`~datasets.registry.load` does for a set without truth); ``isometric`` and
-        ``conformal`` False (unknown). ``params`` holds ``n``, ``dim``, ``filename``, ``sha256``,
-        ``format``, the options as resolved (``columns``, ``color_column``, ``truth_columns`` as
-        0-based indices, ``array``, ``drop_nonfinite``, ``n_neighbors``), ``column_names`` of the
-        coordinates, ``dropped_rows``, ``color_categories`` (None for a numeric colouring) and
-        ``warnings`` (the messages of the warnings given). Passing the options back gives the
-        same data.
+        columns or None; ``Y`` the output (float64, read-only, row for row with X) or None;
+        ``output_labels`` the output columns' names; ``color`` the colour column, else the first
+        truth column, else the first coordinate; ``truth_labels`` the truth columns' names, else
+        the colouring's name (as :func:`~datasets.registry.load` does for a set without truth);
+        ``isometric`` and ``conformal`` False (unknown). ``params`` holds ``n``, ``dim``,
+        ``filename``, ``sha256``, ``format``, the options as resolved (``columns``,
+        ``color_column``, ``truth_columns`` as 0-based indices, ``array``, ``drop_nonfinite``,
+        ``n_neighbors``), ``column_names`` of the coordinates, ``dropped_rows``,
+        ``color_categories`` (None for a numeric colouring), ``warnings`` (the messages of the
+        warnings given) and ``output``: None, or a dict of ``source`` (``"columns"`` or
+        ``"file"``), ``columns`` (0-based indices in the file that holds it), ``column_names``,
+        ``dim``, and for a file its ``filename``, ``sha256``, ``format`` and ``array``. Passing the
+        options back (``output_columns=params["output"]["columns"]``, or an :class:`OutputFile`
+        of the same file with ``columns`` and ``array`` from there) gives the same data.
 
     Raises
     ------
     DatasetError
-        On every problem :func:`inspect_upload` reports, on a bad option, and on a non-numeric or
-        empty cell in a coordinate or truth column, NaN or infinite values (unless dropped), fewer
-        than ``n_neighbors + 2`` points, fewer than two coordinate columns, more coordinate columns
-        than points, constant coordinate columns and duplicate points. The messages are this
-        module's constants.
+        On every problem :func:`inspect_upload` reports (of either file), on a bad option, and
+        on a non-numeric or empty cell in a chosen column, NaN or infinite values (unless
+        dropped), fewer than ``n_neighbors + 2`` points, fewer than two coordinate columns,
+        more coordinate columns than points, constant coordinate columns and duplicate points;
+        for an output, on a row count other than the input's (:data:`OUTPUT_ROWS`), fewer than 2
+        columns (:data:`OUTPUT_TOO_FEW_COLUMNS`), more columns than the input's coordinates
+        (:data:`OUTPUT_WIDER_THAN_INPUT`), a column that is also a coordinate
+        (:data:`OUTPUT_OVERLAP`), NaN or infinite values (:data:`OUTPUT_NONFINITE`) and an output
+        that is one repeated point (:data:`OUTPUT_COLLAPSED`). The messages are this module's constants.
 
     Warns
     -----
     ProcrustesLabWarning
         With :data:`PCA_SUGGESTED` when there are more than ``limits.suggest_pca_above`` coordinate columns.
+
+    Notes
+    -----
+    The input's checks come first, then the output's, each in the order column choice, cell
+    values, finiteness, then the point set as a whole; a row dropped for NaN leaves both. Duplicate
+    output points are allowed (an embedding may map two points to one place; the neighbourhoods
+    are the input's, SPEC §0), but not an output that is one point: its spread along every column
+    at most ``1e-12`` of its largest absolute value, whatever its scale or offset.
 
     Examples
     --------
@@ -1164,6 +1364,16 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     ([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [0.0, 1.0, 0.0], ('kind',))
     >>> data.params["columns"], data.params["color_categories"]
     ([0, 1], ['a', 'b'])
+
+    An embedding beside its input, in the same file or in a second one:
+
+    >>> table = b"x,y,z,u,v\\n0,0,1,0.1,0.2\\n1,0,2,0.9,0.1\\n0,1,3,0.2,0.8\\n"
+    >>> data = parse_upload(table, "run.csv", output_columns=["u", "v"])
+    >>> data.X.shape, data.Y.tolist()[0], data.output_labels, data.params["output"]["source"]
+    ((3, 3), [0.1, 0.2], ('u', 'v'), 'columns')
+    >>> second = OutputFile(b"0.1 0.2\\n0.9 0.1\\n0.2 0.8\\n", "umap.txt")
+    >>> bool(np.array_equal(parse_upload(table, "run.csv", columns=[0, 1, 2], output=second).Y, data.Y))
+    True
     """
     content, limits = _check_read_arguments(content, filename, limits, array)
     options = validate_parameters(_OPTION_PARAMETERS, {"drop_nonfinite": drop_nonfinite, "n_neighbors": n_neighbors},
@@ -1179,18 +1389,27 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
             raise DatasetError(f"truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); "
                                f"got {len(truth)}.")
     color = None if color_column is None else _column_index(table, by_name, color_column, "color_column")
+    output_contents, output_indices, output_record = _resolve_output(table, by_name, contents, output_columns,
+                                                                     output, limits)
+    output_in_input = output_contents is contents
     if columns is None:
-        set_aside = {color, *(truth or ())}
-        coordinates = [index for index, kind in enumerate(table.kinds) if kind != "text" and index not in set_aside]
+        set_aside = {color, *(truth or ()), *(output_indices if output_in_input else ())}
+        coordinates = [index for index in table.number_columns if index not in set_aside]
     else:
         coordinates = _column_indices(table, by_name, columns, "columns")
     if not coordinates:
         raise DatasetError(NO_COORDINATES)
     if len(coordinates) == 1:
         raise DatasetError(SINGLE_COORDINATE.format(column=_column_label(table, coordinates[0])))
+    if output_contents is not None:
+        _check_output_columns(table, coordinates, output_indices, output_in_input)
 
-    X = np.column_stack([_numeric_cells(contents, index) for index in coordinates])
-    truth_values = None if truth is None else np.column_stack([_numeric_cells(contents, index) for index in truth])
+    X = _numeric_columns(contents, coordinates)
+    truth_values = None if truth is None else _numeric_columns(contents, truth)
+    Y = None
+    if output_contents is not None:
+        Y = (_numeric_columns(output_contents, output_indices) if output_in_input else
+             _numeric_columns(output_contents, output_indices, OUTPUT_NON_NUMERIC, OUTPUT_EMPTY_CELL))
     categories = None
     if color is None:
         color_values = (X if truth_values is None else truth_values)[:, 0].copy()
@@ -1202,16 +1421,24 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
 
     used = [X, color_values[:, None]] + ([] if truth_values is None else [truth_values])
     finite = np.all([np.isfinite(values).all(axis=1) for values in used], axis=0)
-    dropped = int(X.shape[0] - finite.sum())
+    finite_output = np.ones_like(finite) if Y is None else np.isfinite(Y).all(axis=1)
+    keep = finite & finite_output
+    dropped = int(keep.size - keep.sum())
     if dropped:
         if not options["drop_nonfinite"]:
-            raise DatasetError(NONFINITE.format(rows=_count(dropped, "row"),
-                                                where=_where(contents, np.flatnonzero(~finite)[0])))
-        if dropped == X.shape[0]:
+            if not finite.all():
+                raise DatasetError(NONFINITE.format(rows=_count(int(np.sum(~finite)), "row"),
+                                                    where=_where(contents, np.flatnonzero(~finite)[0])))
+            where = _where(output_contents, np.flatnonzero(~finite_output)[0])
+            if not output_in_input:
+                where += " of the output file"
+            raise DatasetError(OUTPUT_NONFINITE.format(rows=_count(int(np.sum(~finite_output)), "row"), where=where))
+        if dropped == keep.size:
             raise DatasetError(ALL_NONFINITE)
-        X, color_values = X[finite], color_values[finite]
-        truth_values = None if truth_values is None else truth_values[finite]
-        line_numbers = None if contents.line_numbers is None else contents.line_numbers[finite]
+        X, color_values = X[keep], color_values[keep]
+        truth_values = None if truth_values is None else truth_values[keep]
+        Y = None if Y is None else Y[keep]
+        line_numbers = None if contents.line_numbers is None else contents.line_numbers[keep]
         contents = dataclasses.replace(contents, line_numbers=line_numbers)
     n_points, dim = X.shape
     if dim > n_points:
@@ -1220,6 +1447,8 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     if k is not None and n_points < k + 2:
         raise DatasetError(TOO_FEW_POINTS.format(points=_count(n_points, "point"), n_neighbors=k, needed=k + 2))
     _check_embeddable(X, contents, coordinates)
+    if Y is not None:
+        _check_output_spread(Y)
 
     given_warnings = []
     if dim > limits.suggest_pca_above:
@@ -1230,9 +1459,16 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         truth_labels = tuple(table.columns[index] for index in truth)
     else:
         truth_labels = (table.columns[coordinates[0] if color is None else color],)
+    output_labels = () if Y is None else tuple(output_contents.table.columns[index] for index in output_indices)
     description = f"Uploaded file '{filename}': {_count(n_points, 'point')} in {dim} dimensions"
+    if Y is not None:
+        source = "its columns" if output_in_input else f"'{output_record['filename']}'"
+        description += f", with a {Y.shape[1]}-dimensional output from {source}"
     if dropped:
         description += f" ({_count(dropped, 'row')} with NaN or infinite values dropped)"
+    if output_record is not None:
+        output_record = {**output_record, "columns": output_indices, "column_names": list(output_labels),
+                         "dim": len(output_indices)}
     return Dataset(
         X=np.ascontiguousarray(X),
         truth=None if truth_values is None else np.ascontiguousarray(truth_values),
@@ -1244,8 +1480,10 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
                 "array": table.array, "columns": coordinates, "column_names": [table.columns[i] for i in coordinates],
                 "color_column": color, "truth_columns": truth, "drop_nonfinite": options["drop_nonfinite"],
                 "n_neighbors": k, "dropped_rows": dropped, "color_categories": categories,
-                "warnings": given_warnings},
+                "warnings": given_warnings, "output": output_record},
         conformal=False,
         truth_labels=truth_labels,
         image_shape=None,
+        Y=None if Y is None else np.ascontiguousarray(Y),
+        output_labels=output_labels,
     )

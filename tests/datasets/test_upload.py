@@ -15,7 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import datasets
 from datasets import upload
-from datasets.upload import UploadLimits, inspect_upload, parse_upload
+from datasets.upload import UploadLimits, inspect_output, inspect_upload, parse_upload
 from measures import DatasetError, ProcrustesLabWarning
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -484,7 +484,7 @@ def test_params_reproduce_the_dataset():
         "n": 5, "dim": 3, "filename": "points.csv", "sha256": hashlib.sha256(content).hexdigest(), "format": "text",
         "array": None, "columns": [0, 1, 2], "column_names": ["x", "y", "z"], "color_column": None,
         "truth_columns": [3], "drop_nonfinite": False, "n_neighbors": 2, "dropped_rows": 0,
-        "color_categories": None, "warnings": []}
+        "color_categories": None, "warnings": [], "output": None}
 
 
 # --- property-based -------------------------------------------------------------------------------
@@ -755,3 +755,202 @@ def test_columns_chosen_by_name_among_thousands():
     # Every column by name, once each: the duplicate test sees the repeat at the very end.
     assert _message(content, "wide.csv", columns=[*names, "c7"]) == 'Column 8 ("c7") is listed twice in columns: ' \
                                                                      "list each column once."
+
+
+# --- an output (embedding) beside the input ---------------------------------------------------------
+
+EMBEDDING = np.array([[0.5, -1.0], [1.5, 0.25], [-0.75, 2.0], [2.5, 1.0], [0.0, -0.5]])
+INPUT_WITH_OUTPUT = _table(np.column_stack([POINTS, EMBEDDING]), ",", ["x", "y", "z", "u", "v"])
+
+
+def _output(array=EMBEDDING, layout="csv", **options):
+    """An :class:`OutputFile` of ``array`` in a layout: csv with header, whitespace text, npy or npz."""
+    content, filename = {
+        "csv": lambda: (_table(array, ",", [f"e{index}" for index in range(array.shape[1])]), "umap.csv"),
+        "text": lambda: (_table(array, " "), "umap.txt"),
+        "npy": lambda: (_npy(array), "umap.npy"),
+        "npz": lambda: (_npz(Y=array), "umap.npz"),
+    }[layout]()
+    return datasets.OutputFile(content, filename, **options)
+
+
+OUTPUT_FAILURES = {
+    "a row fewer": ({"columns": [0, 1, 2], "output": _output(EMBEDDING[:4])},
+                    upload.OUTPUT_ROWS.format(output_rows="4 rows", input_rows="5 rows")),
+    "a row more, in an array": ({"columns": [0, 1, 2], "output": _output(np.vstack([EMBEDDING, [[9.0, 9.0]]]), "npy")},
+                                upload.OUTPUT_ROWS.format(output_rows="6 rows", input_rows="5 rows")),
+    "one output column": ({"output_columns": ["u"]}, upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="1 column")),
+    "an output file of labels only": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"a\nb\nc\nd\ne\n", "labels.csv")}, upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="0 columns")),
+    "wider than the input": ({"columns": ["x", "y"], "output_columns": ["z", "u", "v"]},
+                             upload.OUTPUT_WIDER_THAN_INPUT.format(output_dim=3, input_dim=2)),
+    "an output file wider than the input": ({"columns": [0, 1], "output": _output(np.column_stack(
+        [EMBEDDING, EMBEDDING[:, 0] ** 2]), "npy")}, upload.OUTPUT_WIDER_THAN_INPUT.format(output_dim=3, input_dim=2)),
+    "output among the coordinates": ({"columns": ["x", "y", "z", "v"], "output_columns": ["u", "v"]},
+                                     upload.OUTPUT_OVERLAP.format(column='column 5 ("v")')),
+    "both kinds of output": ({"output_columns": ["u", "v"], "output": _output()}, upload.OUTPUT_AND_COLUMNS),
+    "not an OutputFile": ({"output": b"0,1\n"}, ("output must be an OutputFile (the output file's content, filename, "
+                                               "columns, array) or None; got bytes.")),
+    "a word in the output file": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"a,b\n1,2\n3,4\n5,x7\n7,8\n9,10\n", "umap.csv")},
+        upload.OUTPUT_NON_NUMERIC.format(line=4, column='column 2 ("b")', text="x7")),
+    "an empty cell in the output file": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"1,2\n3,4\n5,6\n,8\n9,10\n", "umap.csv")}, upload.OUTPUT_EMPTY_CELL.format(line=4, column="column 1")),
+    "a bad option of the output file": ({"columns": [0, 1, 2], "output": _output(columns=["e0", "e9"])},
+                                        ("There is no column named 'e9' (in output.columns); the columns are 'e0', "
+                                        "'e1'.")),
+    "an output file that is not a table": ({"columns": [0, 1, 2], "output": datasets.OutputFile(b"{}", "u.json")},
+                                           upload.JSON_FILE),
+}
+
+
+def _with_output_value(row, column, value):
+    """INPUT_WITH_OUTPUT's text with one output value replaced."""
+    values = np.column_stack([POINTS, EMBEDDING])
+    values[row, column] = value
+    return _table(values, ",", ["x", "y", "z", "u", "v"])
+
+
+@pytest.mark.parametrize(("options", "expected"), OUTPUT_FAILURES.values(), ids=OUTPUT_FAILURES)
+def test_bad_output_is_refused_with_its_exact_message(options, expected):
+    assert _message(INPUT_WITH_OUTPUT, "points.csv", **options) == expected
+
+
+@pytest.mark.parametrize(("layout", "where"), [("csv", "line 4 of the output file"),
+                                               ("npy", "row index 2 of the output file")])
+def test_nonfinite_output_is_refused_and_located(layout, where):
+    embedding = EMBEDDING.copy()
+    embedding[2, 1] = np.inf
+    embedding[4, 0] = np.nan
+    assert _message(INPUT_WITH_OUTPUT, "points.csv", columns=[0, 1, 2], output=_output(embedding, layout)) == \
+        upload.OUTPUT_NONFINITE.format(rows="2 rows", where=where)
+    assert _message(_with_output_value(1, 4, np.nan), "points.csv", output_columns=["u", "v"]) == \
+        upload.OUTPUT_NONFINITE.format(rows="1 row", where="line 3")
+
+
+def test_drop_nonfinite_drops_a_row_bad_in_either_from_both():
+    values = np.column_stack([POINTS, EMBEDDING])
+    values[1, 0] = np.nan  # bad in the input only
+    values[3, 4] = -np.inf  # bad in the output only
+    content = _table(values, ",", ["x", "y", "z", "u", "v"])
+    # The input's rows are reported first, and counted alone.
+    assert _message(content, output_columns=["u", "v"]) == upload.NONFINITE.format(rows="1 row", where="line 3")
+    data = parse_upload(content, "points.csv", output_columns=["u", "v"], drop_nonfinite=True)
+    kept = [0, 2, 4]
+    np.testing.assert_array_equal(data.X, POINTS[kept])
+    np.testing.assert_array_equal(data.Y, EMBEDDING[kept])
+    assert data.params["dropped_rows"] == 2 and data.params["n"] == 3
+    # Rows bad only in a second file are dropped from the input too, row for row.
+    embedding = EMBEDDING.copy()
+    embedding[0, 1] = np.nan
+    data = parse_upload(_table(POINTS), "points.csv", output=_output(embedding, "npz"), drop_nonfinite=True)
+    np.testing.assert_array_equal(data.X, POINTS[1:])
+    np.testing.assert_array_equal(data.Y, EMBEDDING[1:])
+    everything_bad = EMBEDDING.copy()
+    everything_bad[:, 0] = np.nan
+    assert _message(_table(POINTS), output=_output(everything_bad, "npy"), drop_nonfinite=True) == upload.ALL_NONFINITE
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, -3e12])
+def test_one_repeated_point_is_refused_relative_to_the_outputs_scale(offset):
+    repeated = np.full_like(EMBEDDING, 2.5) + offset
+    message = _message(_table(POINTS), output=_output(repeated, "npy"))
+    assert message == upload.OUTPUT_COLLAPSED.format(spread=0.0, tolerance=1e-12, scale=abs(2.5 + offset))
+    if offset:
+        # Spread far below the rounding of values at this offset: one point, however distinct the floats.
+        jitter = offset + EMBEDDING * abs(offset) * 1e-13
+        spread, scale = np.ptp(jitter, axis=0).max(), np.abs(jitter).max()
+        assert _message(_table(POINTS), output=_output(jitter, "npy")) == upload.OUTPUT_COLLAPSED.format(
+            spread=spread, tolerance=1e-12, scale=scale)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-8, 1.0, 1e150])
+def test_an_output_of_any_scale_is_accepted(scale):
+    data = parse_upload(_table(POINTS), "points.csv", output=_output(EMBEDDING * scale, "npy"))
+    np.testing.assert_array_equal(data.Y, EMBEDDING * scale)
+
+
+def test_duplicate_output_points_are_allowed():
+    embedding = EMBEDDING.copy()
+    embedding[3] = embedding[0]
+    np.testing.assert_array_equal(parse_upload(_table(POINTS), "p.csv", output=_output(embedding, "npy")).Y, embedding)
+
+
+def test_output_columns_leave_the_default_coordinates():
+    data = parse_upload(INPUT_WITH_OUTPUT, "points.csv", output_columns=["u", "v"], color_column="z")
+    np.testing.assert_array_equal(data.X, POINTS[:, :2])
+    np.testing.assert_array_equal(data.Y, EMBEDDING)
+    assert data.params["columns"] == [0, 1] and data.output_labels == ("u", "v")
+    assert data.params["output"] == {"source": "columns", "columns": [3, 4], "column_names": ["u", "v"], "dim": 2}
+    assert not data.Y.flags.writeable and data.Y.dtype == np.float64
+    assert "with a 2-dimensional output from its columns" in data.description
+
+
+def test_output_file_rows_match_data_rows_not_lines():
+    # Comments, blank lines and a header shift lines, not rows.
+    text = b"# UMAP of points.csv\n\ne0 e1\n" + b"\n".join(
+        b" ".join(repr(float(value)).encode() for value in row) + (b"\n# --" if index == 2 else b"")
+        for index, row in enumerate(EMBEDDING)) + b"\n"
+    data = parse_upload(_table(POINTS, ",", ["x", "y", "z"]), "points.csv", output=datasets.OutputFile(text, "u.txt"))
+    np.testing.assert_array_equal(data.Y, EMBEDDING)
+    assert data.output_labels == ("e0", "e1")
+
+
+def test_output_params_replay_the_dataset():
+    for options in ({"output_columns": ["v", "u"]}, {"columns": ["x", "y", "z"], "output": _output(layout="npz")}):
+        first = parse_upload(INPUT_WITH_OUTPUT, "points.csv", **options)
+        record = first.params["output"]
+        if record["source"] == "columns":
+            replay = {"output_columns": record["columns"]}
+        else:
+            replay = {"output": datasets.OutputFile(options["output"].content, record["filename"],
+                                                    columns=record["columns"], array=record["array"])}
+        again = parse_upload(INPUT_WITH_OUTPUT, "points.csv", columns=first.params["columns"], **replay)
+        np.testing.assert_array_equal(again.Y, first.Y)
+        np.testing.assert_array_equal(again.X, first.X)
+        assert again.params == first.params
+    assert first.params["output"] == {"source": "file", "filename": "umap.npz",
+                                      "sha256": datasets.upload_sha256(options["output"].content), "format": "npz",
+                                      "array": "Y", "columns": [0, 1], "column_names": ["column 1", "column 2"],
+                                      "dim": 2}
+
+
+def test_inspect_output_reports_what_the_pickers_need():
+    table = inspect_output(_output(layout="csv").content, "umap.csv", n_rows=5)
+    assert table.columns == ("e0", "e1") and table.number_columns == (0, 1) and table.text_columns == ()
+    assert inspect_upload(INPUT_WITH_OUTPUT, "points.csv").number_columns == (0, 1, 2, 3, 4)
+    with pytest.raises(DatasetError) as caught:
+        inspect_output(_output(layout="csv").content, "umap.csv", n_rows=6)
+    assert str(caught.value) == upload.OUTPUT_ROWS.format(output_rows="5 rows", input_rows="6 rows")
+    with pytest.raises(DatasetError) as caught:
+        inspect_output(b"e0,kind\n1,a\n2,b\n", "umap.csv", n_rows=2)
+    assert str(caught.value) == upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="1 numeric column")
+    with pytest.raises(DatasetError, match=r"^n_rows must be an integer >= 1; got 2\.0\. Give the input table's "
+                                           r"n_rows\.$"):
+        inspect_output(b"1,2\n3,4\n", "umap.csv", n_rows=2.0)
+
+
+@st.composite
+def embedded_point_sets(draw):
+    """An input (n, q) and an output (n, d), 2 <= d <= q, distinct values, the output not collapsed."""
+    points = draw(point_sets())
+    n_rows, n_columns = points.shape
+    n_output = draw(st.integers(2, n_columns))
+    elements = st.floats(-1e12, 1e12, allow_nan=False)
+    embedding = draw(hnp.arrays(np.float64, (n_rows, n_output), elements=elements, unique=True))
+    return points, embedding
+
+
+@FUZZ
+@given(sets=embedded_point_sets(), layout=st.sampled_from(["same file", "csv", "text", "npy", "npz"]))
+def test_any_input_and_output_round_trip_exactly(sets, layout):
+    points, embedding = sets
+    if layout == "same file":
+        names = [f"x{index}" for index in range(points.shape[1])] + [f"y{index}" for index in range(embedding.shape[1])]
+        content = _table(np.column_stack([points, embedding]), ",", names)
+        data = parse_upload(content, "p.csv", output_columns=names[points.shape[1]:])
+    else:
+        data = parse_upload(_npy(points), "p.npy", output=_output(embedding, layout))
+    np.testing.assert_array_equal(data.X, points)
+    np.testing.assert_array_equal(data.Y, embedding)
+    assert data.params["output"]["dim"] == embedding.shape[1]
