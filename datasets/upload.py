@@ -225,6 +225,8 @@ _CONTROL_BYTES = bytes([*range(9), *range(14, 32), 127])
 _SEGMENT_CHARACTERS = 1 << 18
 _CHUNK_CELLS = 1 << 16
 _CHUNK_MIN_ROWS = 64
+# CRLF or a lone CR, each one line end.
+_CARRIAGE_RETURN = re.compile("\r\n?")
 # A line without data: blank (whitespace as str.isspace knows it), or a comment.
 _NO_DATA_LINE = re.compile(r"^[^\S\n]*(?:#|$)", re.MULTILINE)
 # One value as the csv reader (skipinitialspace=True) reads it: spaces, then a double-quoted part
@@ -711,7 +713,7 @@ def _read_text(content, filename, sha256, limits):
     if not text or text.isspace():
         raise DatasetError(EMPTY_FILE)
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = _CARRIAGE_RETURN.sub("\n", text)  # one copy of the text, where two replaces made two
     first_numbers, first_lines = next(_line_chunks(text, 0, _SEPARATOR_SAMPLE_LINES), ([], []))
     if not first_lines:
         raise DatasetError(NO_DATA_ROWS)

@@ -714,7 +714,9 @@ def mixed_tables(draw):
     blank_lines = draw(st.lists(st.integers(0, n_rows), max_size=3))
     for position in sorted(blank_lines, reverse=True):
         lines.insert(position, draw(st.sampled_from(["", "  ", "# note"])))
-    return ("\n".join(["h" + ",h".join(map(str, range(len(kinds))))] + lines) + "\n").encode(), kinds, expected
+    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    text = ending.join(["h" + ",h".join(map(str, range(len(kinds))))] + lines) + ending
+    return text.encode(), kinds, expected
 
 
 @FUZZ
