@@ -27,7 +27,7 @@ def _swiss_roll_angle(X):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_swissroll_arc_length_chart_is_nearly_isometric(seed):
-    data = datasets.load("swissroll", seed=seed)
+    data = datasets.load("swissroll", random_state=seed)
     _, arc_chart = procrustes(data.X, data.truth, 12, per_point=True)
     angle_chart = np.column_stack([_swiss_roll_angle(data.X), data.truth[:, 1]])
     angle_mean, angle_per_point = procrustes(data.X, angle_chart, 12, per_point=True)
@@ -41,7 +41,7 @@ def test_swissroll_arc_length_chart_is_nearly_isometric(seed):
 
 
 def test_swissroll_arc_length_matches_quadrature():
-    data = datasets.load("swissroll", 200, seed=4)
+    data = datasets.load("swissroll", 200, random_state=4)
     t = _swiss_roll_angle(data.X)
     np.testing.assert_allclose(data.X[:, 0], t * np.cos(t), atol=1e-12)
     np.testing.assert_allclose(data.X[:, 2], t * np.sin(t), atol=1e-12)
@@ -52,7 +52,7 @@ def test_swissroll_arc_length_matches_quadrature():
 
 
 def test_swissroll_height_and_colour():
-    data = datasets.load("swissroll", seed=3)
+    data = datasets.load("swissroll", random_state=3)
     np.testing.assert_array_equal(data.truth[:, 1], data.X[:, 1])
     assert data.X[:, 1].min() >= 0.0 and data.X[:, 1].max() <= 21.0
     np.testing.assert_array_equal(data.color, data.truth[:, 0])
@@ -61,7 +61,7 @@ def test_swissroll_height_and_colour():
 # --- hemisphere ---------------------------------------------------------------------------------
 
 def test_hemisphere_points_lie_on_upper_unit_sphere():
-    X = datasets.load("hemisphere", seed=0).X
+    X = datasets.load("hemisphere", random_state=0).X
     np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, atol=1e-12)
     assert (X[:, 2] >= 0.0).all()
 
@@ -69,7 +69,7 @@ def test_hemisphere_points_lie_on_upper_unit_sphere():
 def test_hemisphere_is_uniform_in_area():
     # Archimedes: the area of a band of the unit sphere is 2π times its height, so uniform in
     # area means z uniform on [0, 1] and the azimuth uniform on [0, 2π), independently.
-    X = datasets.load("hemisphere", seed=0).X
+    X = datasets.load("hemisphere", random_state=0).X
     assert stats.kstest(X[:, 2], "uniform").pvalue > 0.01
     azimuth = np.mod(np.arctan2(X[:, 1], X[:, 0]), 2.0 * np.pi)
     assert stats.kstest(azimuth, "uniform", args=(0.0, 2.0 * np.pi)).pvalue > 0.01
@@ -78,7 +78,7 @@ def test_hemisphere_is_uniform_in_area():
 
 
 def test_hemisphere_truth_is_azimuthal_equidistant():
-    data = datasets.load("hemisphere", seed=1)
+    data = datasets.load("hemisphere", random_state=1)
     X, truth = data.X, data.truth
     radius = np.linalg.norm(truth, axis=1)
     np.testing.assert_allclose(radius, np.arccos(X[:, 2]), atol=1e-12)
@@ -90,7 +90,7 @@ def test_hemisphere_truth_is_azimuthal_equidistant():
 def test_hemisphere_chart_distortion_grows_towards_the_rim():
     # The chart keeps distances along meridians and stretches parallels by θ / sin θ: exact at the
     # pole, π/2 at the rim. No chart of the sphere is isometric, hence isometric=False.
-    data = datasets.load("hemisphere", seed=2)
+    data = datasets.load("hemisphere", random_state=2)
     _, per_point = procrustes(data.X, data.truth, 12, per_point=True)
     polar_angle = np.arccos(data.X[:, 2])
     assert np.median(per_point[polar_angle < 0.4]) < 0.005
@@ -101,7 +101,7 @@ def test_hemisphere_chart_distortion_grows_towards_the_rim():
 # --- cylinder -----------------------------------------------------------------------------------
 
 def test_cylinder_respects_radius_and_height():
-    data = datasets.load("cylinder", 500, radius=2.0, height=3.0, seed=0)
+    data = datasets.load("cylinder", 500, radius=2.0, height=3.0, random_state=0)
     X, truth = data.X, data.truth
     np.testing.assert_allclose(np.hypot(X[:, 0], X[:, 1]), 2.0, atol=1e-12)
     assert X[:, 2].min() >= 0.0 and X[:, 2].max() <= 3.0
@@ -112,7 +112,7 @@ def test_cylinder_respects_radius_and_height():
 
 def test_cylinder_chord_matches_chart_distance():
     radius = 2.0
-    data = datasets.load("cylinder", 400, radius=radius, seed=1)
+    data = datasets.load("cylinder", 400, radius=radius, random_state=1)
     X, truth = data.X, data.truth
     pairs = np.random.default_rng(9).integers(0, 400, size=(2000, 2))
     chord = np.linalg.norm(X[pairs[:, 0]] - X[pairs[:, 1]], axis=1)
@@ -130,7 +130,7 @@ def test_cylinder_chord_matches_chart_distance():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_cylinder_chart_is_isometric_except_at_the_seam(seed):
-    data = datasets.load("cylinder", seed=seed)
+    data = datasets.load("cylinder", random_state=seed)
     _, per_point = procrustes(data.X, data.truth, 12, per_point=True)
     angle = data.truth[:, 0]  # radius 1: arc length is the angle
     seam_distance = np.minimum(angle, 2.0 * np.pi - angle)
@@ -145,7 +145,7 @@ def test_cylinder_chart_is_isometric_except_at_the_seam(seed):
 # --- strip --------------------------------------------------------------------------------------
 
 def test_flat_strip_is_its_own_chart():
-    data = datasets.load("strip", length=6.0, seed=0)
+    data = datasets.load("strip", length=6.0, random_state=0)
     X, truth = data.X, data.truth
     assert X[:, 0].min() >= 0.0 and X[:, 0].max() <= 6.0 and X[:, 0].max() > 5.9
     assert X[:, 1].min() >= 0.0 and X[:, 1].max() <= 1.0
@@ -155,9 +155,9 @@ def test_flat_strip_is_its_own_chart():
 
 
 def test_strip_thickness_is_normal_gaussian_offset():
-    flat = datasets.load("strip", 4000, seed=5)
-    thick = datasets.load("strip", 4000, thickness=0.01, seed=5)
-    thicker = datasets.load("strip", 4000, thickness=0.03, seed=5)
+    flat = datasets.load("strip", 4000, random_state=5)
+    thick = datasets.load("strip", 4000, thickness=0.01, random_state=5)
+    thicker = datasets.load("strip", 4000, thickness=0.03, random_state=5)
     np.testing.assert_array_equal(thick.X[:, :2], flat.X[:, :2])
     np.testing.assert_array_equal(thick.truth, flat.truth)
     assert np.std(thick.X[:, 2]) == pytest.approx(0.01, rel=0.05)
@@ -170,7 +170,7 @@ def test_strip_thickness_is_normal_gaussian_offset():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_swisshole_hole_is_empty_and_the_rest_is_uniform(seed):
-    data = datasets.load("swisshole", 4000, seed=seed)
+    data = datasets.load("swisshole", 4000, random_state=seed)
     t, height = _swiss_roll_angle(data.X), data.X[:, 1]
     in_hole = (9.0 < t) & (t < 12.0) & (9.0 < height) & (height < 14.0)
     assert not in_hole.any()
@@ -185,7 +185,7 @@ def test_swisshole_hole_is_empty_and_the_rest_is_uniform(seed):
 
 
 def test_swisshole_chart_is_the_rolls_isometric_one():
-    data = datasets.load("swisshole", seed=0)
+    data = datasets.load("swisshole", random_state=0)
     t = _swiss_roll_angle(data.X)
     np.testing.assert_allclose(data.truth[:, 0], 0.5 * (t * np.sqrt(1 + t * t) + np.arcsinh(t))
                                - 0.5 * (1.5 * np.pi * np.sqrt(1 + (1.5 * np.pi) ** 2) + np.arcsinh(1.5 * np.pi)),
@@ -194,11 +194,56 @@ def test_swisshole_chart_is_the_rolls_isometric_one():
     assert np.median(per_point) < 0.005 and data.isometric
 
 
+def test_swisshole_is_uniform_even_around_the_largest_hole():
+    # Drawn piece by piece, not by rejection: each of the four rectangles around the hole gets
+    # its share of the area, and the points are uniform inside it.
+    data = datasets.load("swisshole", 20_000, hole_width=7.0, hole_height=18.0, random_state=3)
+    t, height = _swiss_roll_angle(data.X), data.X[:, 1]
+    assert not ((7.0 < t) & (t < 14.0) & (2.5 < height) & (height < 20.5)).any()
+    area = 3.0 * np.pi * 21.0 - 7.0 * 18.0
+    pieces = {"left": t < 7.0, "right": t > 14.0, "below": (7.0 <= t) & (t <= 14.0) & (height <= 2.5),
+              "above": (7.0 <= t) & (t <= 14.0) & (height >= 20.5)}
+    shares = {"left": (7.0 - 1.5 * np.pi) * 21.0, "right": (4.5 * np.pi - 14.0) * 21.0, "below": 7.0 * 2.5,
+              "above": 7.0 * 0.5}
+    observed = np.array([pieces[name].sum() for name in shares])
+    expected = 20_000 * np.array(list(shares.values())) / area
+    assert observed.sum() == 20_000
+    assert stats.chisquare(observed, expected).pvalue > 0.001
+    assert stats.kstest(height[pieces["left"]], "uniform", args=(0.0, 21.0)).pvalue > 0.001
+    assert stats.kstest(t[pieces["below"]], "uniform", args=(7.0, 7.0)).pvalue > 0.001
+
+
+def test_swisshole_draws_alike_whatever_the_hole():
+    # A bounded sampler: the generator advances by the same amount for every hole (rejection's
+    # draws grew with the hole), so what follows the sample does not depend on it.
+    streams = [np.random.default_rng(11) for _ in range(3)]
+    for stream, (width, height) in zip(streams, [(0.0, 0.0), (3.0, 5.0), (7.0, 18.0)]):
+        datasets.load("swisshole", 5_000, hole_width=width, hole_height=height, random_state=stream)
+    assert len({stream.random() for stream in streams}) == 1
+
+
+CONTINUA = [entry.name for entry in datasets.specs() if entry.population is None]
+
+
+@pytest.mark.parametrize("name", CONTINUA)
+def test_a_million_points_can_be_drawn(name):
+    entry = datasets.spec(name)
+    assert entry.n_high == 1_000_000
+    data = datasets.load(name, entry.n_high, noise=0.01, random_state=2)
+    assert data.X.shape == (1_000_000, 3) and data.truth.shape == (1_000_000, 2)
+    assert np.isfinite(data.X).all() and np.isfinite(data.truth).all()
+    # The same distribution as a small draw of another seed (whose geometry the tests above
+    # check): two-sample Kolmogorov-Smirnov on each chart coordinate and each input coordinate.
+    small = datasets.load(name, 2_000, noise=0.01, random_state=5)
+    for large_column, small_column in zip([*data.X.T, *data.truth.T], [*small.X.T, *small.truth.T]):
+        assert stats.ks_2samp(large_column, small_column).pvalue > 1e-4
+
+
 def test_swisshole_hole_size_is_a_parameter():
-    data = datasets.load("swisshole", 3000, hole_width=6.0, hole_height=10.0, seed=1)
+    data = datasets.load("swisshole", 3000, hole_width=6.0, hole_height=10.0, random_state=1)
     t, height = _swiss_roll_angle(data.X), data.X[:, 1]
     assert not ((7.5 < t) & (t < 13.5) & (6.5 < height) & (height < 16.5)).any()
-    no_hole = datasets.load("swisshole", 3000, hole_width=0.0, hole_height=0.0, seed=1)
+    no_hole = datasets.load("swisshole", 3000, hole_width=0.0, hole_height=0.0, random_state=1)
     t, height = _swiss_roll_angle(no_hole.X), no_hole.X[:, 1]
     assert ((9.0 < t) & (t < 12.0) & (9.0 < height) & (height < 14.0)).sum() > 100
 
@@ -220,12 +265,12 @@ def test_grid_is_the_exact_integer_lattice(half_height, rows):
 
 def test_grid_subset_is_seeded_ordered_and_of_the_lattice():
     whole = datasets.load("grid", half_width=10, half_height=5)
-    part = datasets.load("grid", 100, half_width=10, half_height=5, seed=4)
+    part = datasets.load("grid", 100, half_width=10, half_height=5, random_state=4)
     rows = {tuple(row) for row in whole.truth.tolist()}
     assert part.X.shape == (100, 3) and {tuple(row) for row in part.truth.tolist()} <= rows
     keys = part.truth[:, 0] * 1000 + part.truth[:, 1]
     assert (np.diff(keys) > 0).all()  # lattice order, no repeats
-    np.testing.assert_array_equal(part.X, datasets.load("grid", 100, half_width=10, half_height=5, seed=4).X)
+    np.testing.assert_array_equal(part.X, datasets.load("grid", 100, half_width=10, half_height=5, random_state=4).X)
 
 
 def test_grid_asked_for_more_points_than_it_has_warns_and_keeps_all():
@@ -238,7 +283,7 @@ def test_grid_asked_for_more_points_than_it_has_warns_and_keeps_all():
 # --- fishbowl -----------------------------------------------------------------------------------
 
 def test_fishbowl_is_the_sphere_below_its_rim_uniform_in_area():
-    data = datasets.load("fishbowl", 4000, seed=0)
+    data = datasets.load("fishbowl", 4000, random_state=0)
     X = data.X
     np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, atol=1e-12)
     assert X[:, 2].max() <= 0.8 and X[:, 2].max() > 0.79 and X[:, 2].min() < -0.99
@@ -249,7 +294,7 @@ def test_fishbowl_is_the_sphere_below_its_rim_uniform_in_area():
 
 
 def test_fishbowl_rim_height_is_a_parameter():
-    X = datasets.load("fishbowl", 1000, rim_height=0.0, seed=2).X
+    X = datasets.load("fishbowl", 1000, rim_height=0.0, random_state=2).X
     assert X[:, 2].max() <= 0.0 and X[:, 2].max() > -0.01
 
 
@@ -258,7 +303,7 @@ def test_fishbowl_rim_height_is_a_parameter():
 @pytest.mark.parametrize(("name", "chart"), [("hemisphere", "stereographic"), ("fishbowl", "stereographic"),
                                              ("cylinder", "annulus")])
 def test_conformal_chart_has_small_rc_but_not_small_rn(name, chart):
-    data = datasets.load(name, chart=chart, seed=0)
+    data = datasets.load(name, chart=chart, random_state=0)
     assert data.conformal and not data.isometric and data.params["chart"] == chart
     assert data.truth_labels == next(c.labels for c in datasets.spec(name).charts if c.name == chart)
     _, conformal = procrustes(data.X, data.truth, 10, variant="conformal", per_point=True)
@@ -270,17 +315,17 @@ def test_conformal_chart_has_small_rc_but_not_small_rn(name, chart):
 
 
 def test_stereographic_hemisphere_formula():
-    data = datasets.load("hemisphere", 500, chart="stereographic", seed=3)
+    data = datasets.load("hemisphere", 500, chart="stereographic", random_state=3)
     X = data.X
     np.testing.assert_allclose(data.truth, 2.0 * X[:, :2] / (1.0 + X[:, 2:]), atol=1e-12)
     # The equidistant chart of the same seed comes from the same points.
-    np.testing.assert_array_equal(datasets.load("hemisphere", 500, seed=3).X, X)
+    np.testing.assert_array_equal(datasets.load("hemisphere", 500, random_state=3).X, X)
 
 
 def test_annulus_chart_of_the_cylinder_has_no_seam():
     # The unrolled chart tears neighbourhoods at the seam; the annulus does not (it has none).
-    unrolled = datasets.load("cylinder", seed=1)
-    annulus = datasets.load("cylinder", chart="annulus", seed=1)
+    unrolled = datasets.load("cylinder", random_state=1)
+    annulus = datasets.load("cylinder", chart="annulus", random_state=1)
     np.testing.assert_array_equal(unrolled.X, annulus.X)
     X, h = annulus.X, annulus.X[:, 2]
     np.testing.assert_allclose(np.linalg.norm(annulus.truth, axis=1), np.exp(h), rtol=1e-12)
@@ -291,7 +336,7 @@ def test_annulus_chart_of_the_cylinder_has_no_seam():
 # --- Gaussian surface, three peaks, S-curve -----------------------------------------------------
 
 def test_gaussian_surface_formula_and_near_isometry():
-    data = datasets.load("gaussian", seed=0)
+    data = datasets.load("gaussian", random_state=0)
     u = data.truth
     np.testing.assert_array_equal(data.X[:, :2], u)
     np.testing.assert_allclose(data.X[:, 2], np.exp(-0.5 * (u**2).sum(axis=1)) / (2 * np.pi), rtol=1e-14)
@@ -302,7 +347,7 @@ def test_gaussian_surface_formula_and_near_isometry():
 
 
 def test_three_peaks_formula_and_chart_distortion_on_the_flanks():
-    data = datasets.load("three_peaks", seed=0)
+    data = datasets.load("three_peaks", random_state=0)
     t, s = data.truth.T
     np.testing.assert_array_equal(data.X[:, :2], data.truth)
     assert data.truth.min() >= -1.5 and data.truth.max() <= 1.5
@@ -322,7 +367,7 @@ def test_s_curve_is_scikit_learns_with_an_isometric_chart(seed):
 
     from measures import seed_int
 
-    data = datasets.load("s_curve", 800, seed=seed)
+    data = datasets.load("s_curve", 800, random_state=seed)
     X, t = make_s_curve(800, random_state=seed_int(np.random.default_rng(seed)))
     np.testing.assert_array_equal(data.X, X)
     np.testing.assert_array_equal(data.truth, np.column_stack([t, X[:, 1]]))
@@ -339,7 +384,7 @@ CHARTS = [(entry.name, chart) for entry in datasets.specs() for chart in entry.c
 def test_declared_chart_kind_matches_its_measured_distortion(name, chart):
     kwargs = {"chart": chart.name} if len(datasets.spec(name).charts) > 1 else {}
     size = None if datasets.spec(name).population else 1200
-    data = datasets.load(name, size, seed=1, **kwargs)
+    data = datasets.load(name, size, random_state=1, **kwargs)
     _, normalized = procrustes(data.X, data.truth, 10, per_point=True)
     _, conformal = procrustes(data.X, data.truth, 10, variant="conformal", per_point=True)
     assert data.isometric is chart.isometric and data.conformal is chart.conformal
@@ -354,8 +399,8 @@ def test_declared_chart_kind_matches_its_measured_distortion(name, chart):
 
 @pytest.mark.parametrize(("name", "factor"), [("swissroll", 3.0), ("fishbowl", 4.0), ("grid", 2.0)])
 def test_stretch_scales_the_first_input_coordinate_only(name, factor):
-    plain = datasets.load(name, 500, seed=5)
-    stretched = datasets.load(name, 500, stretch=factor, noise=0.0, seed=5)
+    plain = datasets.load(name, 500, random_state=5)
+    stretched = datasets.load(name, 500, stretch=factor, noise=0.0, random_state=5)
     np.testing.assert_allclose(stretched.X[:, 0], factor * plain.X[:, 0], rtol=1e-15)
     np.testing.assert_array_equal(stretched.X[:, 1:], plain.X[:, 1:])
     np.testing.assert_array_equal(stretched.truth, plain.truth)
@@ -363,8 +408,8 @@ def test_stretch_scales_the_first_input_coordinate_only(name, factor):
 
 
 def test_stretch_comes_before_the_noise():
-    stretched = datasets.load("strip", 500, stretch=3.0, noise=0.1, seed=2)
-    clean = datasets.load("strip", 500, stretch=3.0, seed=2)
+    stretched = datasets.load("strip", 500, stretch=3.0, noise=0.1, random_state=2)
+    clean = datasets.load("strip", 500, stretch=3.0, random_state=2)
     # The noise stays isotropic: the first coordinate's perturbation is not stretched.
     perturbation = stretched.X - clean.X
     assert np.std(perturbation[:, 0]) == pytest.approx(0.1, rel=0.1)
@@ -396,7 +441,7 @@ def test_default_sample_matches_its_spec(name):
     assert data.isometric is entry.isometric and data.truth_labels == entry.truth_labels
     assert data.conformal is (bool(entry.charts) and entry.charts[0].conformal)
     defaults = {parameter.name: parameter.default for parameter in entry.all_parameters}
-    assert data.params == {**defaults, "seed": 0} and data.params["n"] == n
+    assert data.params == {**defaults, "random_state": 0} and data.params["n"] == n
     if entry.population is not None:  # a finite set's default n is the whole set at default parameters
         own = {p.name: p.default for p in entry.parameters if p.name not in ("stretch", "chart")}
         assert entry.population(**own) == n
@@ -408,7 +453,7 @@ def test_spec_metadata_is_consistent(name):
     assert entry.name == name and entry.label and entry.citation and entry.description
     assert 1 <= entry.n_low <= entry.default_n <= entry.n_high
     own = [parameter.name for parameter in entry.parameters]
-    assert len(set(own)) == len(own) and not set(own) & {"n", "noise", "seed"}
+    assert len(set(own)) == len(own) and not set(own) & {"n", "noise", "random_state", "seed"}
     for parameter in entry.parameters:
         assert parameter.check(parameter.default, name, datasets.DatasetError) == parameter.default
     # Every set takes the stretch modifier, shown among its parameters (SPEC §1).
@@ -421,7 +466,7 @@ def test_spec_metadata_is_consistent(name):
 @pytest.mark.parametrize("name", datasets.available())
 def test_same_seed_same_sample_other_seed_other_sample(name):
     # 100 points: fewer than any finite set holds, so a finite set draws a subset too.
-    first, again, other = (datasets.load(name, 100, seed=seed) for seed in (7, 7, 8))
+    first, again, other = (datasets.load(name, 100, random_state=seed) for seed in (7, 7, 8))
     np.testing.assert_array_equal(first.X, again.X)
     np.testing.assert_array_equal(first.color, again.color)
     assert not np.array_equal(first.X, other.X)
@@ -432,14 +477,14 @@ def test_same_seed_same_sample_other_seed_other_sample(name):
 
 def test_generator_seed_is_used_and_advanced():
     rng = np.random.default_rng(7)
-    first = datasets.load("strip", 300, seed=rng)
-    second = datasets.load("strip", 300, seed=rng)
-    np.testing.assert_array_equal(first.X, datasets.load("strip", 300, seed=7).X)
+    first = datasets.load("strip", 300, random_state=rng)
+    second = datasets.load("strip", 300, random_state=rng)
+    np.testing.assert_array_equal(first.X, datasets.load("strip", 300, random_state=7).X)
     assert not np.array_equal(first.X, second.X)
     # The noise is drawn even at σ = 0, so a shared stream advances alike whatever the noise.
     clean_stream, noisy_stream = np.random.default_rng(7), np.random.default_rng(7)
-    datasets.load("strip", 300, seed=clean_stream)
-    datasets.load("strip", 300, noise=0.1, seed=noisy_stream)
+    datasets.load("strip", 300, random_state=clean_stream)
+    datasets.load("strip", 300, noise=0.1, random_state=noisy_stream)
     assert clean_stream.random() == noisy_stream.random()
 
 
@@ -447,9 +492,9 @@ def test_generator_seed_is_used_and_advanced():
 def test_noise_moves_points_not_truth(name):
     sigma = 0.05
     size = None if datasets.spec(name).population else 2000  # a finite set whole
-    clean = datasets.load(name, size, seed=3)
-    noisy = datasets.load(name, size, noise=sigma, seed=3)
-    twice = datasets.load(name, size, noise=2 * sigma, seed=3)
+    clean = datasets.load(name, size, random_state=3)
+    noisy = datasets.load(name, size, noise=sigma, random_state=3)
+    twice = datasets.load(name, size, noise=2 * sigma, random_state=3)
     n = clean.X.shape[0]
     if clean.truth is not None:
         np.testing.assert_array_equal(noisy.truth, clean.truth)
@@ -465,10 +510,10 @@ def test_noise_moves_points_not_truth(name):
 
 
 def test_params_echo_the_values_used():
-    data = datasets.load("cylinder", 300.0, radius=2, height=None, noise=0.01, seed=np.int64(5))
+    data = datasets.load("cylinder", 300.0, radius=2, height=None, noise=0.01, random_state=np.int64(5))
     assert data.params == {"n": 300, "radius": 2.0, "height": 1.0, "chart": "unrolled", "stretch": 1.0,
-                           "noise": 0.01, "seed": 5}
-    assert type(data.params["n"]) is int and type(data.params["seed"]) is int
+                           "noise": 0.01, "random_state": 5}
+    assert type(data.params["n"]) is int and type(data.params["random_state"]) is int
     assert data.X.shape == (300, 3)
 
 
@@ -498,14 +543,14 @@ def test_dataset_error_is_the_measures_class():
 
 
 @pytest.mark.parametrize(("name", "kwargs", "match"), [
-    ("swiss roll", {}, r"unknown data set 'swiss roll'; available: swissroll, swisshole, hemisphere, fishbowl, "
-                       r"cylinder, strip, grid, gaussian, three_peaks, s_curve, digits, globe\."),
+    ("swiss roll", {}, (r"unknown data set 'swiss roll'; available: swissroll, swisshole, hemisphere, fishbowl, "
+                       r"cylinder, strip, grid, gaussian, three_peaks, s_curve, digits, globe\.")),
     (["swissroll"], {}, r"unknown data set \['swissroll'\]"),
-    ("swissroll", {"radius": 2.0}, r"swissroll has no parameter 'radius'; its parameters are "
-                                   r"\['n', 'noise', 'stretch'\]"),
+    ("swissroll", {"radius": 2.0}, (r"swissroll has no parameter 'radius'; its parameters are "
+                                   r"\['n', 'noise', 'stretch'\]")),
     ("strip", {"width": 2.0}, r"strip has no parameter 'width'"),
-    ("swissroll", {"n": 10}, r"parameter 'n' must lie in \[50, 200000\]; got 10"),
-    ("swissroll", {"n": 10**6}, r"parameter 'n' must lie in \[50, 200000\]"),
+    ("swissroll", {"n": 10}, r"parameter 'n' must lie in \[50, 1000000\]; got 10"),
+    ("swissroll", {"n": 10**6 + 1}, r"parameter 'n' must lie in \[50, 1000000\]; got 1000001"),
     ("hemisphere", {"n": 100.5}, r"parameter 'n' must be a whole number; got 100.5"),
     ("hemisphere", {"n": "100"}, r"parameter 'n' must be a number"),
     ("cylinder", {"radius": 0.0}, r"cylinder: parameter 'radius' must lie in \[0.1, 10.0\]; got 0.0"),
@@ -515,20 +560,24 @@ def test_dataset_error_is_the_measures_class():
     ("strip", {"noise": -0.1}, r"strip: parameter 'noise' must be >= 0.0; got -0.1"),
     ("strip", {"noise": float("nan")}, r"parameter 'noise' must be finite"),
     ("strip", {"noise": float("inf")}, r"parameter 'noise' must be finite"),
-    ("strip", {"seed": -1}, r"strip: seed must be a non-negative int or a numpy.random.Generator; got -1"),
-    ("strip", {"seed": None}, r"seed must be a non-negative int .*; got None"),
-    ("strip", {"seed": 1.5}, r"seed must be a non-negative int .*; got 1.5"),
+    ("strip", {"random_state": -1}, (r"strip: random_state must be a non-negative int or a numpy.random.Generator; "
+                                    r"got -1\.$")),
+    ("strip", {"random_state": None}, r"random_state must be a non-negative int .*; got None"),
+    ("strip", {"random_state": 1.5}, r"random_state must be a non-negative int .*; got 1.5"),
+    ("strip", {"random_state": True}, r"random_state must be a non-negative int .*; got True"),
+    ("strip", {"seed": 3, "random_state": 0}, (r"^strip: seed is the deprecated name of random_state, and both were "
+                                              r"given \(seed=3, random_state=0\): pass random_state only\.$")),
     ("swissroll", {"stretch": 0.0}, r"swissroll: parameter 'stretch' must lie in \[0.1, 10.0\]; got 0.0"),
-    ("hemisphere", {"chart": "mercator"}, r"hemisphere: parameter 'chart' must be one of "
-                                          r"\['equidistant', 'stereographic'\]; got 'mercator'"),
+    ("hemisphere", {"chart": "mercator"}, (r"hemisphere: parameter 'chart' must be one of "
+                                          r"\['equidistant', 'stereographic'\]; got 'mercator'")),
     ("cylinder", {"chart": "stereographic"}, r"parameter 'chart' must be one of \['unrolled', 'annulus'\]"),
     ("swisshole", {"hole_width": 8.0}, r"swisshole: parameter 'hole_width' must lie in \[0.0, 7.0\]"),
     ("fishbowl", {"rim_height": 1.0}, r"fishbowl: parameter 'rim_height' must lie in \[-0.5, 0.95\]"),
     ("grid", {"half_height": 0}, r"grid: parameter 'half_height' must lie in \[1, 150\]; got 0"),
     ("grid", {"half_width": 40.5}, r"grid: parameter 'half_width' must be a whole number; got 40.5"),
-    ("grid", {"n": 5}, r"grid: parameter 'n' must lie in \[9, 200000\]; got 5"),
-    ("digits", {"classes": "2-6"}, r"digits: parameter 'classes' must be one of \['0', '1', .*'2-5'.*\]; "
-                                   r"got '2-6'"),
+    ("grid", {"n": 5}, r"grid: parameter 'n' must lie in \[9, 1000000\]; got 5"),
+    ("digits", {"classes": "2-6"}, (r"digits: parameter 'classes' must be one of \['0', '1', .*'2-5'.*\]; "
+                                   r"got '2-6'")),
     ("digits", {"classes": 2}, r"parameter 'classes' must be one of .*; got 2"),
     ("globe", {"image_size": 4}, r"globe: parameter 'image_size' must lie in \[8, 64\]; got 4"),
     ("globe", {"elevation_rows": 31}, r"globe: parameter 'elevation_rows' must lie in \[2, 30\]; got 31"),
@@ -541,5 +590,5 @@ def test_bad_request_raises_dataset_error(name, kwargs, match):
 
 def test_bad_seed_error_keeps_its_cause():
     with pytest.raises(datasets.DatasetError) as info:
-        datasets.load("swissroll", seed="zero")
+        datasets.load("swissroll", random_state="zero")
     assert info.value.__cause__ is not None

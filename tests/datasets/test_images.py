@@ -40,7 +40,7 @@ def test_ml_digit_set_has_four_classes_of_about_180():
 
 
 def test_digit_rows_reshape_to_their_8x8_images():
-    data = datasets.load("digits", 50, seed=1)
+    data = datasets.load("digits", 50, random_state=1)
     assert data.image_shape == (8, 8)
     bunch = load_digits()
     index = np.flatnonzero((bunch.data == data.X[0]).all(axis=1))
@@ -48,7 +48,7 @@ def test_digit_rows_reshape_to_their_8x8_images():
 
 
 def test_digit_subset_is_seeded():
-    first, again, other = (datasets.load("digits", 60, classes="2-5", seed=seed) for seed in (3, 3, 4))
+    first, again, other = (datasets.load("digits", 60, classes="2-5", random_state=seed) for seed in (3, 3, 4))
     np.testing.assert_array_equal(first.X, again.X)
     assert not np.array_equal(first.X, other.X)
     assert len(np.unique(first.X, axis=0)) == 60  # without replacement
@@ -78,7 +78,7 @@ def test_globe_images_are_grey_levels_with_a_dark_background(globe):
 
 
 def test_globe_is_deterministic_by_seed():
-    first, again, other = (datasets.load("globe", image_size=12, seed=seed) for seed in (5, 5, 6))
+    first, again, other = (datasets.load("globe", image_size=12, random_state=seed) for seed in (5, 5, 6))
     np.testing.assert_array_equal(first.X, again.X)
     assert not np.array_equal(first.X, other.X)  # another seed, another texture
     np.testing.assert_array_equal(first.truth, other.truth)  # on the same angle grid
@@ -86,10 +86,10 @@ def test_globe_is_deterministic_by_seed():
 
 def test_globe_images_vary_smoothly_with_the_angles(globe):
     views = _view_grid(globe)
-    step = lambda a, b: np.linalg.norm(a - b, axis=-1)  # noqa: E731
+    step = lambda a, b: np.linalg.norm(a - b, axis=-1)
     # Neighbouring views are closer than views 1, 3 and 8 steps away, along both angles, everywhere.
     for axis in (0, 1):
-        distances = [step(np.take(views, range(0, 30 - lag), axis=axis), np.take(views, range(lag, 30), axis=axis))
+        distances = [step(np.take(views, range(30 - lag), axis=axis), np.take(views, range(lag, 30), axis=axis))
                      for lag in (1, 3, 8)]
         near, middle, far = (np.moveaxis(d, axis, 0)[:22] for d in distances)
         assert (near < middle).mean() > 0.99 and (middle < far).mean() > 0.95
@@ -98,7 +98,7 @@ def test_globe_images_vary_smoothly_with_the_angles(globe):
 
 
 def test_globe_image_size_sets_the_resolution():
-    small = datasets.load("globe", 100, image_size=8, seed=0)
+    small = datasets.load("globe", 100, image_size=8, random_state=0)
     assert small.X.shape == (100, 64) and small.image_shape == (8, 8)
 
 
@@ -112,7 +112,7 @@ def test_globe_strip_variant_keeps_the_middle_ten_elevations(globe):
 
 
 def test_globe_subset_is_a_subset_of_the_full_grid(globe):
-    part = datasets.load("globe", 50, seed=0)
+    part = datasets.load("globe", 50, random_state=0)
     # The texture is drawn first, so a subset shows the same globe.
     full_index = {tuple(row): i for i, row in enumerate(globe.truth.tolist())}
     rows = [full_index[tuple(row)] for row in part.truth.tolist()]

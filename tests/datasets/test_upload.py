@@ -1,7 +1,10 @@
 """Tests of datasets/upload.py: every refusal's exact message, round trips of each format, and fuzzing."""
 
+import csv
 import hashlib
 import io
+import struct
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -12,7 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import datasets
 from datasets import upload
-from datasets.upload import UploadLimits, inspect_upload, parse_upload
+from datasets.upload import UploadLimits, inspect_output, inspect_upload, parse_upload
 from measures import DatasetError, ProcrustesLabWarning
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,6 +32,13 @@ def _npz(compressed=False, **arrays):
     buffer = io.BytesIO()
     (np.savez_compressed if compressed else np.savez)(buffer, **arrays)
     return buffer.getvalue()
+
+
+def _npy_with_header(header, data=b"\0" * 48):
+    """A version 1.0 .npy file with this header text (padded as numpy pads it), then ``data``."""
+    encoded = header.encode("latin-1")
+    encoded += b" " * (63 - (10 + len(encoded)) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(encoded)) + encoded + data
 
 
 def _table(points, separator=",", header=None):
@@ -148,6 +158,37 @@ BAD_UPLOADS = {
     "text named .npy": (b"1,2\n3,4\n", "points.npy", {}, upload.NPY_INVALID),
     "truncated .npz": (_npz(X=POINTS)[:-30], "points.npz", {}, upload.NPZ_INVALID),
     "text named .npz": (b"1,2\n3,4\n", "points.npz", {}, upload.NPZ_INVALID),
+    "more columns than allowed": (_table(np.arange(22.0).reshape(2, 11)), "points.csv",
+                                  {"limits": UploadLimits(max_columns=10)},
+                                  upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10)),
+    "empty values count as columns": (b",,,,,,,,,,\n", "points.csv", {"limits": UploadLimits(max_columns=10)},
+                                      upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10)),
+    "a wide line after narrow ones": (b"# points\n1,2\n3,4\n" + b"5," * 30 + b"6\n7,8\n", "points.csv",
+                                      {"limits": UploadLimits(max_columns=10)},
+                                      upload.TOO_MANY_COLUMNS.format(place="on line 4", limit=10)),
+    "a wide whitespace line": (b"1 2\n" + b"3 " * 30 + b"\n", "points.txt", {"limits": UploadLimits(max_columns=10)},
+                               upload.TOO_MANY_COLUMNS.format(place="on line 2", limit=10)),
+    "more array columns than allowed": (_npy(np.zeros((3, 11))), "points.npy", {"limits": UploadLimits(max_columns=10)},
+                                        upload.TOO_MANY_COLUMNS.format(place="array of shape (3, 11)", limit=10)),
+    "more .npz array columns than allowed": (_npz(X=np.zeros((3, 11))), "points.npz",
+                                             {"limits": UploadLimits(max_columns=10)},
+                                             upload.TOO_MANY_COLUMNS.format(place="array 'X' of shape (3, 11)",
+                                                                            limit=10)),
+    "more values than allowed": (_table(POINTS, ",", ["x", "y", "z"]), "points.csv",
+                                 {"limits": UploadLimits(max_values=14)},
+                                 upload.TOO_MANY_VALUES.format(rows="5 rows", width="3 columns", total=15,
+                                                               limit=14)),
+    "more array values than allowed": (_npy(POINTS), "points.npy", {"limits": UploadLimits(max_values=14)},
+                                       upload.TOO_MANY_VALUES.format(rows="5 rows", width="3 columns", total=15,
+                                                                     limit=14)),
+    "json file": (b'{"dataset": "swissroll"}', "run.json", {}, upload.JSON_FILE),
+    "json named as a table": (b'\xef\xbb\xbf \n {"x": [1, 2]}', "points.csv", {}, upload.JSON_FILE),
+    "json sniffed": (b'{"x": [1, 2]}', "upload", {}, upload.JSON_FILE),
+    ".npz of too many arrays": (_npz(**{f"a{index}": np.zeros(1) for index in range(1001)}), "points.npz", {},
+                                upload.NPZ_TOO_MANY_ARRAYS.format(limit=1000)),
+    ".npy whose dtype is an empty tuple": (_npy_with_header("{'descr': ((())), 'fortran_order': False, "
+                                                            "'shape': (3, 2), }"), "points.npy", {},
+                                           upload.NPY_INVALID),
 }
 
 
@@ -165,9 +206,12 @@ def test_messages_are_complete_sentences():
 
 
 @pytest.mark.parametrize(("options", "expected"), [
-    ({"columns": ["y", "depth"]}, "There is no column named 'depth' (in columns); the columns are 'x', 'y', 'x', "
-                                  "'kind'."),
-    ({"columns": [0, 7]}, "Column index 7 in columns is out of range: the file has 4 columns (indices 0 to 3)."),
+    ({"columns": ["y", "depth"]}, ("There is no column named 'depth' (in columns); the columns are 'x', 'y', 'x', "
+                                  "'kind'.")),
+    ({"columns": [0, 7]}, ("A column index in columns must be an integer in [0, 3]; got 7. The file has 4 columns, "
+                          "indexed from 0.")),
+    ({"columns": [0, np.int8(-1)]}, ("A column index in columns must be an integer in [0, 3]; got np.int8(-1). The "
+                                    "file has 4 columns, indexed from 0.")),
     ({"columns": ["x", "y"]}, "2 columns are named 'x' (in columns): choose them by index instead (0, 2)."),
     ({"columns": [0, 1, 0]}, 'Column 1 ("x") is listed twice in columns: list each column once.'),
     ({"columns": "x"}, "columns must be a list of column names or indices; got 'x'."),
@@ -175,13 +219,13 @@ def test_messages_are_complete_sentences():
     ({"columns": [True, 1]}, "columns must hold column names or indices; got True."),
     ({"truth_columns": [0, 1, 2, 3]}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 4."),
     ({"truth_columns": []}, "truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); got 0."),
-    ({"color_column": "colour"}, "There is no column named 'colour' (in color_column); the columns are 'x', 'y', "
-                                 "'x', 'kind'."),
+    ({"color_column": "colour"}, ("There is no column named 'colour' (in color_column); the columns are 'x', 'y', "
+                                 "'x', 'kind'.")),
     ({"n_neighbors": 0}, "parse_upload: parameter 'n_neighbors' must be >= 1; got 0."),
     ({"n_neighbors": 2.5}, "parse_upload: parameter 'n_neighbors' must be a whole number; got 2.5."),
     ({"drop_nonfinite": "yes"}, "parse_upload: parameter 'drop_nonfinite' must be True or False; got 'yes'."),
-    ({"array": "X"}, "The option array = 'X' chooses an array of an .npz file, but this file is read as text: "
-                     "leave array unset."),
+    ({"array": "X"}, ("The option array = 'X' chooses an array of an .npz file, but this file is read as text: "
+                     "leave array unset.")),
     ({"array": 3}, "array must be the name of an .npz array (a string) or None; got 3."),
     ({"limits": {"max_rows": 10}}, "limits must be an UploadLimits or None; got {'max_rows': 10}."),
 ])
@@ -440,7 +484,7 @@ def test_params_reproduce_the_dataset():
         "n": 5, "dim": 3, "filename": "points.csv", "sha256": hashlib.sha256(content).hexdigest(), "format": "text",
         "array": None, "columns": [0, 1, 2], "column_names": ["x", "y", "z"], "color_column": None,
         "truth_columns": [3], "drop_nonfinite": False, "n_neighbors": 2, "dropped_rows": 0,
-        "color_categories": None, "warnings": []}
+        "color_categories": None, "warnings": [], "output": None}
 
 
 # --- property-based -------------------------------------------------------------------------------
@@ -516,3 +560,399 @@ def test_damaged_array_files_give_a_dataset_or_a_dataset_error(original, data):
 def test_array_signatures_followed_by_garbage_give_a_dataset_error(magic, rest):
     with pytest.raises(DatasetError):
         parse_upload(magic + rest, "upload")
+
+
+@pytest.mark.parametrize("function", [parse_upload, inspect_upload])
+def test_entry_points_take_options_by_keyword_only(function):
+    import inspect
+
+    signature = inspect.signature(function)
+    positional = [p.name for p in signature.parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
+    assert positional == ["content", "filename"]
+    assert all(p.annotation is not p.empty for p in signature.parameters.values())
+    assert signature.return_annotation is not signature.empty
+
+
+# --- bounds: nothing runs away --------------------------------------------------------------------
+
+_DEEP = 100_000
+
+
+@pytest.mark.parametrize(("content", "filename", "expected"), [
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "run.json", upload.JSON_FILE),
+    (b"[" * _DEEP + b"]" * _DEEP, "run.json", upload.JSON_FILE),
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "upload", upload.JSON_FILE),
+    (b'{"a":' * _DEEP + b"1" + b"}" * _DEEP, "points.csv", upload.JSON_FILE),
+    # One line whose one cell is not a number: a header, with no data below it.
+    (b"[" * _DEEP + b"]" * _DEEP, "points.csv", upload.NO_DATA_ROWS),
+    (b"[" * _DEEP + b"]" * _DEEP, "upload", upload.NO_DATA_ROWS),
+], ids=["object.json", "array.json", "object sniffed", "object.csv", "array.csv", "array sniffed"])
+def test_deeply_nested_json_is_refused_without_recursion(content, filename, expected):
+    # The parser reads no JSON: a JSON object is refused on sight, anything else is read as a table.
+    assert _message(content, filename) == expected
+    if expected == upload.JSON_FILE:
+        with pytest.raises(DatasetError, match="^The file is JSON"):
+            inspect_upload(content, filename)
+
+
+@pytest.mark.parametrize("depth", [17, 199, 250, 3000])
+@pytest.mark.parametrize("brackets", ["()", "[]", "{}"])
+def test_deeply_nested_npy_header_is_a_damaged_file_not_a_recursion(depth, brackets):
+    opening, closing = brackets
+    nested = opening * depth + closing * depth
+    header = f"{{'descr': {nested}, 'fortran_order': False, 'shape': (3, 2), }}"
+    content = _npy_with_header(header)
+    assert _message(content, "points.npy") == upload.NPY_INVALID
+    assert _message(_npz_of_member("X.npy", content), "points.npz") == upload.NPZ_INVALID
+
+
+def test_npy_header_nested_within_the_bound_still_reads():
+    # A structured dtype nests deeper than a plain one; it is refused for its type, not its depth.
+    content = _npy(np.zeros(3, dtype=[("a", "<f8", (2,)), ("b", [("c", "<i4")])]))
+    assert _message(content, "points.npy") == upload.NON_NUMERIC_ARRAY.format(
+        name="", dtype=np.dtype([("a", "<f8", (2,)), ("b", [("c", "<i4")])]))
+
+
+def _npz_of_member(name, data):
+    buffer = io.BytesIO()
+    import zipfile
+
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_npz_members_are_counted_before_the_archive_is_opened(monkeypatch):
+    content = _npz(**{f"a{index}": np.zeros(1) for index in range(1001)})
+    assert upload._zip_entry_count(content[:-10], 1000) == 0  # no end record: zipfile says it is damaged
+    assert upload._zip_entry_count(b"junk" + content, 5) == 6  # data before the archive, counting stops early
+    opened = []
+    monkeypatch.setattr(upload.zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
+    assert _message(content, "points.npz") == upload.NPZ_TOO_MANY_ARRAYS.format(limit=1000)
+    assert opened == []
+
+
+def _traced_peak(function):
+    """Peak bytes ``function()`` allocates (tracemalloc) beyond what existed before it; the error it raised."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before, _ = tracemalloc.get_traced_memory()
+        try:
+            function()
+        except DatasetError as error:
+            raised = error
+        else:
+            raised = None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - before, raised
+
+
+_WIDE_ROW = b",".join([b"12"] * 250) + b"\n"
+
+
+@pytest.mark.parametrize(("content", "limits", "message"), [
+    # 4 000 rows of 250 two-digit values: 1 000 000 cells, some 60 MB as split strings.
+    (_WIDE_ROW * 4000, UploadLimits(max_values=100_000),
+     upload.TOO_MANY_VALUES.format(rows="4000 rows", width="250 columns", total=1_000_000, limit=100_000)),
+    (_WIDE_ROW * 4000, UploadLimits(max_rows=1000), upload.TOO_MANY_ROWS.format(rows="4000 rows", limit=1000)),
+    # One line of 500 000 values after narrow ones: refused before it is split.
+    (b"1,2\n" * 100 + b",".join([b"12"] * 500_000) + b"\n", UploadLimits(max_columns=10_000),
+     upload.TOO_MANY_COLUMNS.format(place="on line 101", limit=10_000)),
+    (b'"a",' + b",".join([b"12"] * 500_000) + b"\n", UploadLimits(max_columns=10_000),
+     upload.TOO_MANY_COLUMNS.format(place="on line 1", limit=10_000)),
+])
+def test_limits_are_checked_before_cells_are_split(content, limits, message):
+    peak, error = _traced_peak(lambda: inspect_upload(content, "points.csv", limits=limits))
+    assert str(error) == message
+    # The decoded text and its lines take about twice the file; splitting it would take 20 times.
+    assert peak < 4 * len(content)
+
+
+def test_reading_memory_grows_like_the_file_not_like_its_cells():
+    def table(rows):
+        return b"x,y,z,label\n" + b"".join(b"%d.25,%d.5,%d,c%d\n" % (i, i, -i, i % 7) for i in range(rows))
+
+    small, large = table(50_000), table(200_000)
+    peaks = [_traced_peak(lambda content=content: inspect_upload(content, "points.csv", limits=UploadLimits(
+        max_rows=200_000)))[0] for content in (small, large)]
+    # Each further byte of file costs the text (1), its values and line numbers (about 1.5 here):
+    # splitting every cell at once cost about 24 bytes per byte (1 GB for a 46 MB file).
+    assert (peaks[1] - peaks[0]) / (len(large) - len(small)) < 6
+
+
+@FUZZ
+@given(cells=st.lists(st.sampled_from(['"', ",", ";", "\t", "a", " ", "1", '""', "x,y"]), max_size=40),
+       separator=st.sampled_from([",", ";", "\t"]), limit=st.integers(1, 25))
+def test_wide_line_test_agrees_with_the_csv_reader(cells, separator, limit):
+    line = "".join(cells)
+    rows = list(csv.reader([line], delimiter=separator, skipinitialspace=True))
+    assert upload._is_too_wide(line, separator, limit) == (len(rows[0]) > limit if rows else False)
+
+
+@st.composite
+def mixed_tables(draw):
+    """A table of numeric, label and mixed columns (a mixed one may turn late), with its expected parse."""
+    n_rows = draw(st.integers(1, 30))
+    # A numeric first column makes the header line a header; two or more columns, comma-separated.
+    kinds = ["numeric", *draw(st.lists(st.sampled_from(["numeric", "text", "mixed"]), min_size=1, max_size=4))]
+    columns, expected = [], []
+    for position, kind in enumerate(kinds):
+        numbers = draw(hnp.arrays(np.float64, n_rows, elements=st.floats(-1e6, 1e6, allow_nan=False)))
+        cells = [repr(float(value)) for value in numbers]
+        if kind == "text":
+            cells = [draw(st.sampled_from(["a", "b", "cat", "x y"])) for _ in range(n_rows)]
+        elif kind == "mixed":
+            cells[draw(st.integers(0, n_rows - 1))] = "oops"
+            kind = "mixed" if n_rows > 1 else "text"  # (a column of one "oops" has no number)
+        columns.append(cells)
+        expected.append(numbers if kind == "numeric" else cells)
+        kinds[position] = kind
+    lines = [",".join(f'"{cell}"' if " " in cell else cell for cell in row) for row in zip(*columns)]
+    blank_lines = draw(st.lists(st.integers(0, n_rows), max_size=3))
+    for position in sorted(blank_lines, reverse=True):
+        lines.insert(position, draw(st.sampled_from(["", "  ", "# note"])))
+    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    text = ending.join(["h" + ",h".join(map(str, range(len(kinds))))] + lines) + ending
+    return text.encode(), kinds, expected
+
+
+@FUZZ
+@given(table=mixed_tables(), chunk=st.integers(1, 12), segment=st.integers(1, 40))
+def test_reading_does_not_depend_on_chunk_or_segment_size(table, chunk, segment):
+    content, kinds, expected = table
+    whole = upload._read(content, "t.csv", UploadLimits(), None)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(upload, "_CHUNK_CELLS", chunk)
+        patch.setattr(upload, "_SEGMENT_CHARACTERS", segment)
+        chunked = upload._read(content, "t.csv", UploadLimits(), None)
+    for contents in (whole, chunked):
+        assert contents.table.kinds == tuple(kinds)
+        for cells, kind, values in zip(contents.cells, kinds, expected):
+            if kind == "numeric":
+                np.testing.assert_array_equal(cells, values)
+            else:
+                assert [cells.labels[code] for code in cells.codes] == values
+                assert list(cells.labels) == list(dict.fromkeys(values))  # codes in order of first appearance
+    np.testing.assert_array_equal(whole.line_numbers, chunked.line_numbers)
+
+
+def test_a_late_non_number_is_reported_at_its_line_whatever_the_chunk(monkeypatch):
+    content = b"x,y\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(50)) + b"7,oops\n8,9\n"
+    monkeypatch.setattr(upload, "_CHUNK_CELLS", 10)
+    assert _message(content) == upload.NON_NUMERIC.format(line=52, column='column 2 ("y")', text="oops")
+    assert inspect_upload(content, "t.csv").kinds == ("numeric", "mixed")
+
+
+def test_columns_chosen_by_name_among_thousands():
+    X = np.random.default_rng(1).standard_normal((6, 5000))
+    names = [f"c{index}" for index in range(5000)]
+    content = _table(X, ",", names)
+    chosen = names[::-1][:4]
+    data = parse_upload(content, "wide.csv", columns=chosen)
+    np.testing.assert_array_equal(data.X, X[:, [4999, 4998, 4997, 4996]])
+    assert data.params["columns"] == [4999, 4998, 4997, 4996] and data.params["column_names"] == chosen
+    # Every column by name, once each: the duplicate test sees the repeat at the very end.
+    assert _message(content, "wide.csv", columns=[*names, "c7"]) == 'Column 8 ("c7") is listed twice in columns: ' \
+                                                                     "list each column once."
+
+
+# --- an output (embedding) beside the input ---------------------------------------------------------
+
+EMBEDDING = np.array([[0.5, -1.0], [1.5, 0.25], [-0.75, 2.0], [2.5, 1.0], [0.0, -0.5]])
+INPUT_WITH_OUTPUT = _table(np.column_stack([POINTS, EMBEDDING]), ",", ["x", "y", "z", "u", "v"])
+
+
+def _output(array=EMBEDDING, layout="csv", **options):
+    """An :class:`OutputFile` of ``array`` in a layout: csv with header, whitespace text, npy or npz."""
+    content, filename = {
+        "csv": lambda: (_table(array, ",", [f"e{index}" for index in range(array.shape[1])]), "umap.csv"),
+        "text": lambda: (_table(array, " "), "umap.txt"),
+        "npy": lambda: (_npy(array), "umap.npy"),
+        "npz": lambda: (_npz(Y=array), "umap.npz"),
+    }[layout]()
+    return datasets.OutputFile(content, filename, **options)
+
+
+OUTPUT_FAILURES = {
+    "a row fewer": ({"columns": [0, 1, 2], "output": _output(EMBEDDING[:4])},
+                    upload.OUTPUT_ROWS.format(output_rows="4 rows", input_rows="5 rows")),
+    "a row more, in an array": ({"columns": [0, 1, 2], "output": _output(np.vstack([EMBEDDING, [[9.0, 9.0]]]), "npy")},
+                                upload.OUTPUT_ROWS.format(output_rows="6 rows", input_rows="5 rows")),
+    "one output column": ({"output_columns": ["u"]}, upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="1 column")),
+    "an output file of labels only": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"a\nb\nc\nd\ne\n", "labels.csv")}, upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="0 columns")),
+    "wider than the input": ({"columns": ["x", "y"], "output_columns": ["z", "u", "v"]},
+                             upload.OUTPUT_WIDER_THAN_INPUT.format(output_dim=3, input_dim=2)),
+    "an output file wider than the input": ({"columns": [0, 1], "output": _output(np.column_stack(
+        [EMBEDDING, EMBEDDING[:, 0] ** 2]), "npy")}, upload.OUTPUT_WIDER_THAN_INPUT.format(output_dim=3, input_dim=2)),
+    "output among the coordinates": ({"columns": ["x", "y", "z", "v"], "output_columns": ["u", "v"]},
+                                     upload.OUTPUT_OVERLAP.format(column='column 5 ("v")')),
+    "both kinds of output": ({"output_columns": ["u", "v"], "output": _output()}, upload.OUTPUT_AND_COLUMNS),
+    "not an OutputFile": ({"output": b"0,1\n"}, ("output must be an OutputFile (the output file's content, filename, "
+                                               "columns, array) or None; got bytes.")),
+    "a word in the output file": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"a,b\n1,2\n3,4\n5,x7\n7,8\n9,10\n", "umap.csv")},
+        upload.OUTPUT_NON_NUMERIC.format(line=4, column='column 2 ("b")', text="x7")),
+    "an empty cell in the output file": ({"columns": [0, 1, 2], "output": datasets.OutputFile(
+        b"1,2\n3,4\n5,6\n,8\n9,10\n", "umap.csv")}, upload.OUTPUT_EMPTY_CELL.format(line=4, column="column 1")),
+    "a bad option of the output file": ({"columns": [0, 1, 2], "output": _output(columns=["e0", "e9"])},
+                                        ("There is no column named 'e9' (in output.columns); the columns are 'e0', "
+                                        "'e1'.")),
+    "an output file that is not a table": ({"columns": [0, 1, 2], "output": datasets.OutputFile(b"{}", "u.json")},
+                                           upload.JSON_FILE),
+}
+
+
+def _with_output_value(row, column, value):
+    """INPUT_WITH_OUTPUT's text with one output value replaced."""
+    values = np.column_stack([POINTS, EMBEDDING])
+    values[row, column] = value
+    return _table(values, ",", ["x", "y", "z", "u", "v"])
+
+
+@pytest.mark.parametrize(("options", "expected"), OUTPUT_FAILURES.values(), ids=OUTPUT_FAILURES)
+def test_bad_output_is_refused_with_its_exact_message(options, expected):
+    assert _message(INPUT_WITH_OUTPUT, "points.csv", **options) == expected
+
+
+@pytest.mark.parametrize(("layout", "where"), [("csv", "line 4 of the output file"),
+                                               ("npy", "row index 2 of the output file")])
+def test_nonfinite_output_is_refused_and_located(layout, where):
+    embedding = EMBEDDING.copy()
+    embedding[2, 1] = np.inf
+    embedding[4, 0] = np.nan
+    assert _message(INPUT_WITH_OUTPUT, "points.csv", columns=[0, 1, 2], output=_output(embedding, layout)) == \
+        upload.OUTPUT_NONFINITE.format(rows="2 rows", where=where)
+    assert _message(_with_output_value(1, 4, np.nan), "points.csv", output_columns=["u", "v"]) == \
+        upload.OUTPUT_NONFINITE.format(rows="1 row", where="line 3")
+
+
+def test_drop_nonfinite_drops_a_row_bad_in_either_from_both():
+    values = np.column_stack([POINTS, EMBEDDING])
+    values[1, 0] = np.nan  # bad in the input only
+    values[3, 4] = -np.inf  # bad in the output only
+    content = _table(values, ",", ["x", "y", "z", "u", "v"])
+    # The input's rows are reported first, and counted alone.
+    assert _message(content, output_columns=["u", "v"]) == upload.NONFINITE.format(rows="1 row", where="line 3")
+    data = parse_upload(content, "points.csv", output_columns=["u", "v"], drop_nonfinite=True)
+    kept = [0, 2, 4]
+    np.testing.assert_array_equal(data.X, POINTS[kept])
+    np.testing.assert_array_equal(data.Y, EMBEDDING[kept])
+    assert data.params["dropped_rows"] == 2 and data.params["n"] == 3
+    # Rows bad only in a second file are dropped from the input too, row for row.
+    embedding = EMBEDDING.copy()
+    embedding[0, 1] = np.nan
+    data = parse_upload(_table(POINTS), "points.csv", output=_output(embedding, "npz"), drop_nonfinite=True)
+    np.testing.assert_array_equal(data.X, POINTS[1:])
+    np.testing.assert_array_equal(data.Y, EMBEDDING[1:])
+    everything_bad = EMBEDDING.copy()
+    everything_bad[:, 0] = np.nan
+    assert _message(_table(POINTS), output=_output(everything_bad, "npy"), drop_nonfinite=True) == upload.ALL_NONFINITE
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, -3e12])
+def test_one_repeated_point_is_refused_relative_to_the_outputs_scale(offset):
+    repeated = np.full_like(EMBEDDING, 2.5) + offset
+    message = _message(_table(POINTS), output=_output(repeated, "npy"))
+    assert message == upload.OUTPUT_COLLAPSED.format(spread=0.0, tolerance=1e-12, scale=abs(2.5 + offset))
+    if offset:
+        # Spread far below the rounding of values at this offset: one point, however distinct the floats.
+        jitter = offset + EMBEDDING * abs(offset) * 1e-13
+        spread, scale = np.ptp(jitter, axis=0).max(), np.abs(jitter).max()
+        assert _message(_table(POINTS), output=_output(jitter, "npy")) == upload.OUTPUT_COLLAPSED.format(
+            spread=spread, tolerance=1e-12, scale=scale)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-8, 1.0, 1e150])
+def test_an_output_of_any_scale_is_accepted(scale):
+    data = parse_upload(_table(POINTS), "points.csv", output=_output(EMBEDDING * scale, "npy"))
+    np.testing.assert_array_equal(data.Y, EMBEDDING * scale)
+
+
+def test_duplicate_output_points_are_allowed():
+    embedding = EMBEDDING.copy()
+    embedding[3] = embedding[0]
+    np.testing.assert_array_equal(parse_upload(_table(POINTS), "p.csv", output=_output(embedding, "npy")).Y, embedding)
+
+
+def test_output_columns_leave_the_default_coordinates():
+    data = parse_upload(INPUT_WITH_OUTPUT, "points.csv", output_columns=["u", "v"], color_column="z")
+    np.testing.assert_array_equal(data.X, POINTS[:, :2])
+    np.testing.assert_array_equal(data.Y, EMBEDDING)
+    assert data.params["columns"] == [0, 1] and data.output_labels == ("u", "v")
+    assert data.params["output"] == {"source": "columns", "columns": [3, 4], "column_names": ["u", "v"], "dim": 2}
+    assert not data.Y.flags.writeable and data.Y.dtype == np.float64
+    assert "with a 2-dimensional output from its columns" in data.description
+
+
+def test_output_file_rows_match_data_rows_not_lines():
+    # Comments, blank lines and a header shift lines, not rows.
+    text = b"# UMAP of points.csv\n\ne0 e1\n" + b"\n".join(
+        b" ".join(repr(float(value)).encode() for value in row) + (b"\n# --" if index == 2 else b"")
+        for index, row in enumerate(EMBEDDING)) + b"\n"
+    data = parse_upload(_table(POINTS, ",", ["x", "y", "z"]), "points.csv", output=datasets.OutputFile(text, "u.txt"))
+    np.testing.assert_array_equal(data.Y, EMBEDDING)
+    assert data.output_labels == ("e0", "e1")
+
+
+def test_output_params_replay_the_dataset():
+    for options in ({"output_columns": ["v", "u"]}, {"columns": ["x", "y", "z"], "output": _output(layout="npz")}):
+        first = parse_upload(INPUT_WITH_OUTPUT, "points.csv", **options)
+        record = first.params["output"]
+        if record["source"] == "columns":
+            replay = {"output_columns": record["columns"]}
+        else:
+            replay = {"output": datasets.OutputFile(options["output"].content, record["filename"],
+                                                    columns=record["columns"], array=record["array"])}
+        again = parse_upload(INPUT_WITH_OUTPUT, "points.csv", columns=first.params["columns"], **replay)
+        np.testing.assert_array_equal(again.Y, first.Y)
+        np.testing.assert_array_equal(again.X, first.X)
+        assert again.params == first.params
+    assert first.params["output"] == {"source": "file", "filename": "umap.npz",
+                                      "sha256": datasets.upload_sha256(options["output"].content), "format": "npz",
+                                      "array": "Y", "columns": [0, 1], "column_names": ["column 1", "column 2"],
+                                      "dim": 2}
+
+
+def test_inspect_output_reports_what_the_pickers_need():
+    table = inspect_output(_output(layout="csv").content, "umap.csv", n_rows=5)
+    assert table.columns == ("e0", "e1") and table.number_columns == (0, 1) and table.text_columns == ()
+    assert inspect_upload(INPUT_WITH_OUTPUT, "points.csv").number_columns == (0, 1, 2, 3, 4)
+    with pytest.raises(DatasetError) as caught:
+        inspect_output(_output(layout="csv").content, "umap.csv", n_rows=6)
+    assert str(caught.value) == upload.OUTPUT_ROWS.format(output_rows="5 rows", input_rows="6 rows")
+    with pytest.raises(DatasetError) as caught:
+        inspect_output(b"e0,kind\n1,a\n2,b\n", "umap.csv", n_rows=2)
+    assert str(caught.value) == upload.OUTPUT_TOO_FEW_COLUMNS.format(columns="1 numeric column")
+    with pytest.raises(DatasetError, match=r"^n_rows must be an integer >= 1; got 2\.0\. Give the input table's "
+                                           r"n_rows\.$"):
+        inspect_output(b"1,2\n3,4\n", "umap.csv", n_rows=2.0)
+
+
+@st.composite
+def embedded_point_sets(draw):
+    """An input (n, q) and an output (n, d), 2 <= d <= q, distinct values, the output not collapsed."""
+    points = draw(point_sets())
+    n_rows, n_columns = points.shape
+    n_output = draw(st.integers(2, n_columns))
+    elements = st.floats(-1e12, 1e12, allow_nan=False)
+    embedding = draw(hnp.arrays(np.float64, (n_rows, n_output), elements=elements, unique=True))
+    return points, embedding
+
+
+@FUZZ
+@given(sets=embedded_point_sets(), layout=st.sampled_from(["same file", "csv", "text", "npy", "npz"]))
+def test_any_input_and_output_round_trip_exactly(sets, layout):
+    points, embedding = sets
+    if layout == "same file":
+        names = [f"x{index}" for index in range(points.shape[1])] + [f"y{index}" for index in range(embedding.shape[1])]
+        content = _table(np.column_stack([points, embedding]), ",", names)
+        data = parse_upload(content, "p.csv", output_columns=names[points.shape[1]:])
+    else:
+        data = parse_upload(_npy(points), "p.npy", output=_output(embedding, layout))
+    np.testing.assert_array_equal(data.X, points)
+    np.testing.assert_array_equal(data.Y, embedding)
+    assert data.params["output"]["dim"] == embedding.shape[1]
