@@ -88,14 +88,13 @@ def receive_upload(services, contents, filename, session, state):
     except Exception as error:  # a bad file is a message, never a broken page
         return _pickers_hidden(failure_message(error))
     options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
-    numeric = [index for index, kind in enumerate(table.kinds) if kind != "text"]
-    text = [index for index, kind in enumerate(table.kinds) if kind == "text"]
+    numeric, text = list(table.number_columns), table.text_columns
     header = "with a header" if table.has_header else "no header"
     return {"inspected": {"sha256": sha256, "filename": table.filename},
             "message": f"{table.filename}: {table.n_rows} rows, {len(table.columns)} columns ({header}). Choose the "
                        "columns, then Use this data.", "message_class": "message", "pickers": {"display": "block"},
             "columns": (options, numeric), "color": (options, text[0] if text else None),
-            "truth": ([option for option in options if option["value"] in numeric], None),
+            "truth": ([options[index] for index in numeric], None),
             "array": ([{"label": name, "value": name} for name in table.arrays], table.array), "apply": no_update}
 
 

@@ -148,7 +148,7 @@ def _phi_curve(cache, request, report):
         for done, parameters in enumerate(curve.parameters):
             report(0.6 + 0.4 * done / len(curve.parameters),
                    f"Φ along the aspect range ({done + 1} of {len(curve.parameters)})")
-            data = datasets.load(curve.dataset, curve.n, seed=0, **dict(parameters))
+            data = datasets.load(curve.dataset, curve.n, random_state=0, **dict(parameters))
             for name in ratios:
                 ratios[name].append(measures.normalization_cost(data.truth, data.X, name, curve.n_neighbors).ratio)
         return _PhiCurve(ratios)

@@ -240,8 +240,8 @@ def _load(data_choice, n_neighbors, uploads, report):
         return datasets.parse_upload(uploads.read(upload), upload.filename, n_neighbors=n_neighbors,
                                      **upload.parser_options())
     report(0.05, "sampling the data set")
-    return datasets.load(data_choice.dataset, data_choice.n, noise=data_choice.noise, seed=data_choice.random_state,
-                         **data_choice.kwargs)
+    return datasets.load(data_choice.dataset, data_choice.n, noise=data_choice.noise,
+                         random_state=data_choice.random_state, **data_choice.kwargs)
 
 
 def _stage(label, info):

@@ -152,7 +152,7 @@ def test_out_of_range_sample_size_gets_the_registry_s_message_and_nothing_runs(d
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     type_number(dash_duo, ids.DATASET_SIZE, 10)
-    dash_duo.wait_for_text_to_equal(f"#{ids.STATE_MESSAGE}", "Swiss roll: n must lie in [50, 200000]; got 10.",
+    dash_duo.wait_for_text_to_equal(f"#{ids.STATE_MESSAGE}", "Swiss roll: n must lie in [50, 1000000]; got 10.",
                                     timeout=WAIT)
     assert "n = 1600" in dash_duo.find_element(f"#{ids.INPUT_GRAPH} .gtitle").text  # the view stays as it was
     assert "n=10" not in dash_duo.driver.current_url

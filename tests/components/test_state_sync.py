@@ -73,7 +73,7 @@ def test_choosing_a_data_set_resets_its_controls_and_keeps_the_method():
 def test_a_control_out_of_range_is_a_message_and_no_run():
     previous = ViewState().validated()
     out = trigger(f"{ids.DATASET_SIZE}.value")(**arguments_showing(previous, controls={"n": 9_000_000}))
-    assert "n must lie in [50, 200000]; got 9000000." in out["message"] and out["message_class"] == "message error"
+    assert "n must lie in [50, 1000000]; got 9000000." in out["message"] and out["message_class"] == "message error"
     assert out["state"] is not None and out["state"].__class__.__name__ == "NoUpdate"  # nothing runs
 
 

@@ -57,7 +57,7 @@ def test_a_digit_class_stays_text_and_a_bool_parameter_reads_back():
     ("?noise=nan", "noise σ must be finite; got nan."),
     ("?noise=inf", "noise σ must be finite"),
     ("?noise=abc", "noise σ must be a number; got 'abc'."),
-    ("?n=10", "n must lie in [50, 200000]; got 10."),
+    ("?n=10", "n must lie in [50, 1000000]; got 10."),
     ("?norm.shape=hexagon", "normalization: shape must be one of"),
     ("?sweep.k_max=1000000", "sweep: highest k must lie in [3, 50]; got 1000000."),
     ("?sweep.k_min=3&sweep.k_max=50&sweep.k_step=1&sweep.algorithms=isomap,lle,ltsa", "144 runs; at most 120"),
