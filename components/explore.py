@@ -22,24 +22,30 @@ from .figures import (OUTPUT_AXES, color_update, empty_figure, image_figure, inp
                       output_figure, robust_color_range)
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
-__all__ = ["compute_record", "explore_tab", "register", "resolve", "show_run"]
+__all__ = ["compute_record", "direction_key", "explore_tab", "register", "resolve", "show_run"]
 
 NO_RESULT = "—"
 TIME_CARD = "time"
 CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
 
 
-def _card(measure, title, help_text):
-    return html.Div([html.Div(title, className="card-title"),
+def direction_key(measure):
+    """Which end of a measure is good, from its registry entry: "↓ better", "↑ better", or nothing."""
+    higher = measures.spec(measure).higher_is_better
+    return "" if higher is None else ("↑ better" if higher else "↓ better")
+
+
+def _card(measure, title, help_text, key=""):
+    return html.Div([html.Div([title, html.Span(key, className="card-key")], className="card-title"),
                      html.Div("…", id=ids.card_value(measure), className="card-value")],
                     className="card", title=help_text)
 
 
 def _cards():
-    cards = [(name, measures.spec(name).label, f"{measures.spec(name).description} ({measures.spec(name).citation})")
+    cards = [_card(name, measures.spec(name).label,
+                   f"{measures.spec(name).description} ({measures.spec(name).citation})", direction_key(name))
              for name in catalogue.CARD_MEASURES]
-    cards.append((TIME_CARD, "Run time", "Embedding plus every measure, on the server."))
-    return [_card(*card) for card in cards]
+    return [*cards, _card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.")]
 
 
 def explore_tab():

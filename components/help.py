@@ -2,7 +2,10 @@
 
 from dash import dcc
 
-__all__ = ["HELP_MARKDOWN", "help_panel"]
+import measures
+from lab import catalogue
+
+__all__ = ["HELP_MARKDOWN", "help_panel", "measure_table"]
 
 HELP_MARKDOWN = r"""
 ### Reading the numbers
@@ -80,6 +83,17 @@ The mathematics, and the decisions taken where a paper is ambiguous, are in the 
 """
 
 
+def measure_table():
+    """Every measure a run computes, its source and which end is good, from the measure registry."""
+    rows = ["| measure | what it says | source | better |", "|---|---|---|---|"]
+    for name in catalogue.RUN_MEASURES:
+        spec = measures.spec(name)
+        better = {True: "higher", False: "lower", None: "no direction"}[spec.higher_is_better]
+        rows.append(f"| {spec.label} | {spec.description} | {spec.citation} | {better} |")
+    return "\n".join(rows)
+
+
 def help_panel():
-    """The help text as a component (MathJax typesets the formulas)."""
-    return dcc.Markdown(HELP_MARKDOWN, mathjax=True, className="help-text")
+    """The help text as a component (MathJax typesets the formulas), then the table of measures."""
+    return dcc.Markdown(HELP_MARKDOWN + "\n### Every measure, and which end is good\n\n" + measure_table(),
+                        mathjax=True, className="help-text")

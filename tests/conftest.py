@@ -1,4 +1,16 @@
-"""Suite-wide pytest set-up: Chromium options for the dash_duo browser tests."""
+"""Suite-wide pytest set-up: markers set from what a test uses, Chromium options for dash_duo.
+
+Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
+the Celery and load tests carry their markers in their modules.
+"""
+
+import pytest
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "dash_duo" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_setup_options():

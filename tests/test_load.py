@@ -10,6 +10,8 @@ import pytest
 
 from bench.load import run_load_test
 
+pytestmark = pytest.mark.load
+
 USERS, SECONDS, GRACE = 5, 10.0, 120.0
 # Generous: the server process starts near 200 MiB and grows by a few tens while serving.
 RSS_GROWTH_BOUND_MIB = 300

@@ -32,7 +32,7 @@ from lab import ResultCache
 from .test_sweep_browser import show_sweep_tab
 
 # Celery 5.7's Redis backend still calls redis-py 8's deprecated ``setex``.
-pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated setex:DeprecationWarning")
+pytestmark = [pytest.mark.celery, pytest.mark.filterwarnings("ignore:Call to deprecated setex:DeprecationWarning")]
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WAIT = 180  # a sweep on a busy 2-core machine, the worker sharing the cores with the browser
