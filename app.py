@@ -19,11 +19,10 @@ import argparse
 import math
 import os
 
-from dash import Dash
-
 from components import compare, explore, files, normalization, state_sync, sweep
 from components.jobs import Services, cache_directory, make_background_manager, make_celery_app, register_job_boxes
 from components.layout import make_layout
+from components.server import ProcrustesDash, QuietRequestHandler, secure
 
 __all__ = ["DEFAULT_MAX_REQUEST_MB", "create_app", "main", "max_request_bytes"]
 
@@ -65,8 +64,8 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
         Request size cap in MiB (see :func:`max_request_bytes`).
     """
     directory = cache_directory(cache_dir)
-    app = Dash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
-               background_callback_manager=make_background_manager(directory, celery_app))
+    app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
+                         background_callback_manager=make_background_manager(directory, celery_app))
     # Flask answers a larger body with 413 before any callback reads it.
     app.server.config["MAX_CONTENT_LENGTH"] = max_request_bytes(max_request_mb)
     if os.environ.get("PROCRUSTES_SECRET_KEY"):
@@ -79,7 +78,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
     for tab in (explore, sweep, compare, normalization, files):
         tab.register(app, services)
     register_job_boxes(app)
-    return app
+    return secure(app)
 
 
 def main(argv=None):
@@ -97,7 +96,8 @@ def main(argv=None):
             celery_app = make_celery_app()
         except ValueError as error:
             parser.error(str(error))
-    create_app(celery_app=celery_app).run(host=args.host, port=args.port, debug=args.debug)
+    create_app(celery_app=celery_app).run(host=args.host, port=args.port, debug=args.debug,
+                                          request_handler=QuietRequestHandler)
 
 
 if __name__ == "__main__":

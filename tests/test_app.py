@@ -1,7 +1,10 @@
 """The server's configuration: where it listens, debug, the background manager, the request size cap."""
 
+import html
+import json
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import sys
@@ -87,8 +90,10 @@ def test_request_cap_follows_the_environment_and_refuses_nonsense(monkeypatch):
             max_request_bytes()
 
 
-def test_an_oversize_request_gets_413_and_the_server_keeps_serving(tmp_path):
-    """``python app.py`` as a user starts it, with a 1 MiB cap from the environment."""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """``python app.py`` as a user starts it (a 1 MiB request cap from the environment); yields its URL."""
+    tmp_path = tmp_path_factory.mktemp("served")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -109,11 +114,34 @@ def test_an_oversize_request_gets_413_and_the_server_keeps_serving(tmp_path):
 
     try:
         until(answers, timeout=120)
-        oversize = requests.post(f"{url}/_dash-update-component", data=b"x" * (2 * MiB),
-                                 headers={"Content-Type": "application/json"}, timeout=60)
-        assert oversize.status_code == 413
-        layout = requests.get(f"{url}/_dash-layout", timeout=60)
-        assert layout.status_code == 200 and "Procrustes Lab" in layout.text
+        yield url
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+def test_an_oversize_request_gets_413_and_the_server_keeps_serving(served):
+    oversize = requests.post(f"{served}/_dash-update-component", data=b"x" * (2 * MiB),
+                             headers={"Content-Type": "application/json"}, timeout=60)
+    assert oversize.status_code == 413
+    layout = requests.get(f"{served}/_dash-layout", timeout=60)
+    assert layout.status_code == 200 and "Procrustes Lab" in layout.text
+
+
+@pytest.mark.parametrize("path", ["/", "/_dash-layout", "/_dash-dependencies", "/assets/style.css", "/nowhere"])
+def test_every_response_carries_the_security_headers_and_no_version(served, path):
+    response = requests.get(served + path, timeout=60)
+    policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy and "object-src 'none'" in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Server"] == "Procrustes Lab"
+    assert "Python" not in response.headers["Server"] and "Werkzeug" not in response.headers["Server"]
+
+
+def test_the_page_states_no_software_version(served):
+    page = requests.get(served + "/", timeout=60).text
+    config = json.loads(html.unescape(re.search(r'id="_dash-config" type="application/json">(.*?)</script>',
+                                                page, re.S).group(1)))
+    assert not {"python_version", "dash_version", "plotly_version"} & set(config)
+    assert sys.version.split()[0] not in page and "end_id" in config  # the renderer keeps what it needs
