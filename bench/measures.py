@@ -29,9 +29,9 @@ import numpy as np
 # otherwise shadow the ``measures`` package.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import measures.chunks  # noqa: E402
-from bench.harness import Row, measure, run_standalone, time_call  # noqa: E402
-from measures import (  # noqa: E402
+import measures.chunks
+from bench.harness import Row, measure, run_standalone, time_call
+from measures import (
     asim,
     evaluate,
     geodesic_graph,
@@ -104,6 +104,48 @@ def procrustes_rows(sizes, repeats):
         rows.append(Row.from_timing(SUITE, f"R_N + R_C per point (kNN + local_procrustes), k = {N_NEIGHBORS}",
                                     n_samples, ours, baseline="naive SVD loop + same kNN",
                                     baseline_seconds=baseline_seconds, note=note))
+    return rows
+
+
+def kernel_at_f09440c(X, Y, neighbors):
+    """The R_N + R_C kernel as it was at commit f09440c (before issue 15's scale-free form), kept
+    verbatim as the baseline: squares M's entries directly. Returns (R_N, R_C) per point."""
+    from measures.chunks import chunk_slices
+    from measures.kernels import centred_stack, triangular_factor_2
+
+    n_samples, width = neighbors.shape
+    q, d = X.shape[1], Y.shape[1]
+    normalized, conformal = np.empty(n_samples), np.empty(n_samples)
+    for part in chunk_slices(n_samples, 8 * (width * (q + d) + q * d + q)):
+        Xc = centred_stack(X, neighbors[part])
+        Yc = centred_stack(Y, neighbors[part])
+        M = np.einsum("nkq,nkd->nqd", Xc, Yc)
+        r11, _, r22 = triangular_factor_2(M)
+        nuc = np.sqrt(np.einsum("nij,nij->n", M, M) + 2.0 * r11 * r22)
+        xx = np.einsum("nkq,nkq->n", Xc, Xc)
+        yy = np.einsum("nkd,nkd->n", Yc, Yc)
+        normalized[part] = (xx + yy - 2.0 * nuc) / xx
+        conformal[part] = (xx - nuc**2 / yy) / xx
+    return normalized, conformal
+
+
+KERNEL_SIZES = (200_000, 1_000_000)
+
+
+def kernel_rows(sizes, repeats):
+    """Issue 15: the scale-free kernel against the kernel at f09440c, neighbours given, same run."""
+    rows = []
+    for n_samples in sizes:
+        X, Y = swiss_roll(n_samples, seed=0)
+        Y = Y + 0.1 * np.random.default_rng(0).normal(size=Y.shape)
+        neighbors = nearest_neighbors(X, N_NEIGHBORS)
+        ours = measure(lambda: local_procrustes(X, Y, neighbors), repeats)
+        before = measure(lambda: kernel_at_f09440c(X, Y, neighbors), repeats)
+        gap = max(np.abs(before.result[0] - ours.result.normalized).max(),
+                  np.abs(before.result[1] - ours.result.conformal).max())
+        rows.append(Row.from_timing(SUITE, f"local_procrustes kernel (R, R_N, R_C), k = {N_NEIGHBORS}", n_samples, ours,
+                                    baseline="the kernel at f09440c (squares X'Y entries)", baseline_timing=before,
+                                    note=f"max |diff| of per-point R_N, R_C {gap:.1e}; scale-free since issue 15"))
     return rows
 
 
@@ -206,6 +248,7 @@ def rows(quick=False):
     """Every row of this suite (``quick``: smaller sizes, one timed run, no chunk-budget sweep)."""
     repeats = 1 if quick else 5
     result = procrustes_rows(QUICK_SIZES if quick else SIZES, repeats)
+    result += kernel_rows(KERNEL_SIZES[:1] if quick else KERNEL_SIZES, repeats)
     if not quick:
         result += chunk_budget_rows(SIZES[-1], repeats=3)
     result += issue4_rows(quick, repeats=1 if quick else 3)

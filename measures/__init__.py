@@ -12,8 +12,10 @@ neighbourhood aligned as each measure aligns it; the per-neighbourhood kernels
 No module here imports dash or plotly.
 """
 
+from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
 from .errors import (
     DatasetError,
+    DimensionError,
     DisconnectedGraphError,
     EmbeddingError,
     MeasureError,
@@ -22,40 +24,61 @@ from .errors import (
     SeedError,
     SolverError,
 )
-from .neighbors import check_points, nearest_neighbors, neighbor_graph, neighbor_graph_components
+from .evaluation import Evaluation, evaluate
+from .geodesics import (
+    check_connected,
+    geodesic_graph,
+    residual_variance,
+    shortest_path_counts,
+)
+from .inspection import NeighbourhoodView, inspect_neighbourhood
+from .kernels import COINCIDENCE_TOLERANCE, centred_stack
+from .neighbors import (
+    check_neighbors,
+    check_pair,
+    check_points,
+    nearest_neighbors,
+    neighbor_graph,
+    neighbor_graph_components,
+    power_of_two_scaled,
+)
+from .nieqa import NIEQA, classical_mds, nieqa
+from .normalization import (
+    COLLAPSE_THRESHOLD,
+    NormalizationCost,
+    collapse_score,
+    is_collapsed,
+    normalization_cost,
+)
 from .parameters import Parameter, check_integer, is_integer, validate_parameters
 from .procrustes import (
     LocalProcrustes,
-    centred_stack,
     local_pca_procrustes,
     local_pca_residual,
     local_procrustes,
     local_rotations,
     procrustes,
-    procrustes_rotation,
     procrustes_lower_bound,
+    procrustes_rotation,
     summarize,
 )
-from .seeding import check_random_state, seed_int
-from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
-from .geodesics import check_connected, geodesic_graph, residual_variance, shortest_path_counts
-from .nieqa import NIEQA, classical_mds, nieqa
 from .ranks import continuity, neighbourhood_agreement, trustworthiness
-from .normalization import NormalizationCost, collapse_score, normalization_cost
-from .inspection import NeighbourhoodView, inspect_neighbourhood
 from .registry import MeasureSpec, available, spec, specs
-from .evaluation import Evaluation, evaluate
+from .seeding import check_random_state, seed_int
 
 __all__ = [
+    "COINCIDENCE_TOLERANCE",
+    "COLLAPSE_THRESHOLD",
+    "NIEQA",
     "AsimFit",
     "DatasetError",
+    "DimensionError",
     "DisconnectedGraphError",
     "EmbeddingError",
     "Evaluation",
     "LocalProcrustes",
     "MeasureError",
     "MeasureSpec",
-    "NIEQA",
     "NeighbourhoodView",
     "NormalizationCost",
     "Parameter",
@@ -69,6 +92,8 @@ __all__ = [
     "centred_stack",
     "check_connected",
     "check_integer",
+    "check_neighbors",
+    "check_pair",
     "check_points",
     "check_random_state",
     "classical_mds",
@@ -77,6 +102,7 @@ __all__ = [
     "evaluate",
     "geodesic_graph",
     "inspect_neighbourhood",
+    "is_collapsed",
     "is_integer",
     "local_asim",
     "local_pca_procrustes",
@@ -89,6 +115,7 @@ __all__ = [
     "neighbourhood_agreement",
     "nieqa",
     "normalization_cost",
+    "power_of_two_scaled",
     "procrustes",
     "procrustes_lower_bound",
     "procrustes_rotation",

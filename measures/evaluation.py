@@ -12,18 +12,42 @@ import warnings
 
 import numpy as np
 
-from .asim import local_asim, truth_match
+from .asim import check_dimensions, local_asim, truth_match
 from .errors import MeasureError, ProcrustesLabError, ProcrustesLabWarning
-from .geodesics import _geodesic_sweep, _residual_variance_from_sums, check_connected, geodesic_graph, pivot_sources
-from .neighbors import nearest_neighbors
-from .nieqa import NIEQA, _global_assessment, _n_landmarks, landmark_graph
+from .geodesics import (
+    check_connected,
+    geodesic_graph,
+    geodesic_sweep,
+    pivot_sources,
+    residual_variance_from_sums,
+)
+from .neighbors import (
+    check_neighbors,
+    check_pair,
+    nearest_neighbors,
+    power_of_two_scaled,
+)
+from .nieqa import (
+    NIEQA,
+    check_landmark_neighbors,
+    global_assessment,
+    landmark_count,
+    landmark_graph,
+)
 from .normalization import collapse_score
-from .procrustes import _check_pair, local_pca_procrustes, local_pca_residual, local_procrustes, summarize
+from .parameters import check_integer
+from .procrustes import (
+    local_pca_procrustes,
+    local_pca_residual,
+    local_procrustes,
+    summarize,
+)
 from .ranks import (
-    _check_rank_neighbors,
-    _rank_penalties,
-    _shared_neighbours,
-    _trustworthiness_from_penalties,
+    check_rank_neighbors,
+    neighbour_sets,
+    rank_penalties,
+    shared_neighbour_counts,
+    trustworthiness_from_penalties,
 )
 from .registry import available, spec
 
@@ -67,17 +91,31 @@ class Evaluation:
     notes: tuple
 
 
-def _requested(which, truth):
-    """The measure names to compute, in registry order, checked against the registry and the truth."""
+def _requested(which, truth, q, d):
+    """The measure names to compute, in registry order, and notes on the ones left out by default.
+
+    Measures that need the truth are computed only when it is given; those that need ``d <= q``
+    (ASIM's Stiefel P) are left out of the default set, with a note, when the output has more
+    columns than the input, and refused with :class:`DimensionError` when asked for by name.
+    """
     if which is None:
-        return [name for name in available() if truth is not None or not spec(name).needs_truth]
+        names = [name for name in available() if truth is not None or not spec(name).needs_truth]
+        dropped = [name for name in names if spec(name).needs_d_at_most_q and d > q]
+        notes = []
+        if dropped:
+            notes.append(f"{', '.join(spec(name).label for name in dropped)} not computed: the output has more "
+                         f"columns (d = {d}) than the input (q = {q}), and ASIM needs d <= q.")
+        return [name for name in names if name not in dropped], notes
     if isinstance(which, str):
         which = [which]
     names = {spec(name).name for name in which}  # spec() raises on an unknown name
     missing = [name for name in names if spec(name).needs_truth and truth is None]
     if missing:
         raise MeasureError(f"{', '.join(sorted(missing))} compare with the ground truth; pass truth=... or drop them.")
-    return [name for name in available() if name in names]
+    for name in names:
+        if spec(name).needs_d_at_most_q:
+            check_dimensions(q, d, spec(name).label)
+    return [name for name in available() if name in names], []
 
 
 def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values):
@@ -101,14 +139,14 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
             values["residual_variance"] = np.nan
     if "nieqa_global" in names:
         try:
-            n_landmarks = _n_landmarks(n_samples, landmark_fraction, Y.shape[1])
+            n_landmarks = landmark_count(n_samples, landmark_fraction, Y.shape[1])
             k_l, landmark_neighbors_ = landmark_graph(X, k, landmark_neighbors, neighbors)
             shared = rv_graph is not None and k_l == k
             graph = rv_graph if shared else geodesic_graph(X, landmark_neighbors_)
-            counts, sums = _geodesic_sweep(graph, sources, count_paths=True, output=Y if shared else None)
+            counts, sums = geodesic_sweep(graph, sources, count_paths=True, output=Y if shared else None)
             if shared:
-                values["residual_variance"] = _residual_variance_from_sums(sums)
-            value, landmarks, configuration, aligned, importance = _global_assessment(
+                values["residual_variance"] = residual_variance_from_sums(sums)
+            value, landmarks, configuration, aligned, importance = global_assessment(
                 Y, graph, counts, n_sources, n_landmarks)
         except ProcrustesLabError as error:
             failures.append(f"{spec('nieqa_global').label} not computed: {error}")
@@ -124,17 +162,36 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
                            aligned_landmark_configuration=aligned, importance=importance, landmark_neighbors=k_l,
                            n_sources=n_sources)
     if rv_graph is not None and "residual_variance" not in values:
-        values["residual_variance"] = _residual_variance_from_sums(_geodesic_sweep(rv_graph, sources, output=Y)[1])
+        values["residual_variance"] = residual_variance_from_sums(geodesic_sweep(rv_graph, sources, output=Y)[1])
     return values, result, failures
 
 
-def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state):
+def _search(X, n_neighbors, names, neighbors):
+    """The input's neighbour search shared by every measure: ``(n, k + 1)`` or, for continuity's
+    tie check, ``(n, k + 2)`` columns; the caller's ``neighbors`` when given (validated)."""
+    n_samples = X.shape[0]
+    if not any(spec(name).uses_neighbors for name in names):
+        return None
+    if neighbors is not None:
+        neighbors = np.asarray(neighbors)
+        wide = neighbors.ndim == 2 and neighbors.shape[1] >= n_neighbors + 2 and "continuity" in names
+        return check_neighbors(neighbors, n_samples, n_neighbors + 1 if wide else n_neighbors)
+    extra = "continuity" in names and n_neighbors + 1 <= n_samples - 1
+    return nearest_neighbors(X, n_neighbors + 1 if extra else n_neighbors)
+
+
+def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors):
     """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures)``.
 
-    ``values`` holds global measures and the exact means of the rank measures; ``failures`` the
-    messages of graph and truth measures that could not be computed (their value is NaN).
+    ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
+    exact means of the rank measures; ``failures`` the messages of graph and truth measures that
+    could not be computed (their value is NaN).
     """
-    neighbors = nearest_neighbors(X, n_neighbors)
+    k = n_neighbors
+    search = _search(X, k, names, neighbors)
+    neighbors = None if search is None else search[:, :k + 1]
+    # Y by its own power of two where only Y's shape matters (every measure but R, R_N, R_PCA).
+    Y_own, _ = power_of_two_scaled(Y)
     per_point, values, failures = {}, {}, []
     if any(name in names for name in _PROCRUSTES):
         fit = local_procrustes(X, Y, neighbors)
@@ -143,38 +200,42 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         per_point["pca"] = local_pca_procrustes(X, Y, neighbors)
     if "lower_bound" in names:
         per_point["lower_bound"] = local_pca_residual(X, neighbors, Y.shape[1])
-    asim_values = local_asim(X, Y, neighbors) if "asim" in names or "nieqa_global" in names else None
+    asim_values = local_asim(X, Y_own, neighbors) if "asim" in names or "nieqa_global" in names else None
     if "asim" in names:
         per_point["asim"] = asim_values
     if any(name in names for name in _RANKS):
-        input_neighbors = neighbors[:, 1:]
-        output_neighbors = nearest_neighbors(Y, n_neighbors)[:, 1:]
+        output_search = nearest_neighbors(Y_own, k + 1)
+        output_sets = output_search[:, 1:k + 1]
         if "neighbourhood_agreement" in names:
-            shared = _shared_neighbours(input_neighbors, output_neighbors)
-            per_point["neighbourhood_agreement"] = 1.0 - shared / n_neighbors
-            values["neighbourhood_agreement"] = float(1.0 - shared.sum() / (n_neighbors * shared.size))
-        for name, reference, own, other in (("trustworthiness", X, input_neighbors, output_neighbors),
-                                            ("continuity", Y, output_neighbors, input_neighbors)):
-            if name in names:
-                values[name], per_point[name] = _trustworthiness_from_penalties(
-                    _rank_penalties(reference, own, other), n_neighbors)
+            shared = shared_neighbour_counts(neighbors[:, 1:], output_sets)
+            per_point["neighbourhood_agreement"] = 1.0 - shared / k
+            values["neighbourhood_agreement"] = float(1.0 - shared.sum() / (k * shared.size))
+        if "trustworthiness" in names:
+            values["trustworthiness"], per_point["trustworthiness"] = trustworthiness_from_penalties(
+                rank_penalties(X, neighbors, neighbour_sets(Y_own, output_search, k)), k)
+        if "continuity" in names:
+            values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
+                rank_penalties(Y_own, output_search[:, :k + 1], neighbour_sets(X, search, k)), k)
     result = None
     if "nieqa_global" in names or "residual_variance" in names:
-        graph_values, result, failures = _graph_measures(X, Y, neighbors, names, landmark_neighbors,
+        graph_values, result, failures = _graph_measures(X, Y_own, neighbors, names, landmark_neighbors,
                                                          landmark_fraction, random_state, asim_values)
         values.update(graph_values)
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:
-                values[name] = function(truth, Y)
+                values[name] = function(truth, Y_own)
             except ProcrustesLabError as error:
                 failures.append(f"{spec(name).label} not computed: {error}")
                 values[name] = np.nan
     return per_point, values, result, failures
 
 
-def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=None, landmark_fraction=0.1,
-             random_state=0):
+def evaluate(X: "np.typing.ArrayLike", Y: "np.typing.ArrayLike", n_neighbors: int, *,
+             truth: "np.typing.ArrayLike | None" = None, which: "str | list[str] | None" = None,
+             landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
+             random_state: "int | np.random.Generator" = 0,
+             neighbors: "np.typing.ArrayLike | None" = None) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -182,7 +243,8 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     X : array-like of shape (n_samples, q)
         Input points; neighbourhoods are taken here (SPEC §0).
     Y : array-like of shape (n_samples, d)
-        Embedding, ``d <= q``.
+        Embedding. ``d > q`` is allowed: the measures that need ``d <= q`` (ASIM, M_G) are then
+        left out of the default set with a note, and raise :class:`DimensionError` by name.
     n_neighbors : int
         k, for every measure.
     truth : array-like of shape (n_samples, d_truth), optional
@@ -195,6 +257,12 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     landmark_fraction : float, default=0.1
     random_state : int or numpy.random.Generator, default=0
         Pivot sources of the graph sweeps above :data:`measures.geodesics.EXACT_UP_TO` points.
+    neighbors : array-like of shape (n_samples, K + 1), optional
+        The input's neighbour search, :func:`measures.nearest_neighbors` ``(X, K)`` with
+        ``K >= n_neighbors``, made once and shared (e.g. with the algorithm): its first
+        ``n_neighbors + 1`` columns are every measure's neighbourhoods (they equal the search
+        with ``n_neighbors``). Pass ``K = n_neighbors + 1`` to spare continuity a count of the
+        points at each k-th distance (its tie check). Checked for shape, range and the point first.
 
     Returns
     -------
@@ -207,15 +275,19 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
         Graph and truth measures that cannot be computed on this input (a disconnected graph, a
         truth of other dimension) do not raise: their value is NaN, and the reason is in
         ``notes`` and issued as a ``ProcrustesLabWarning``.
+    DimensionError
+        If a measure that needs ``d <= q`` is named in ``which`` and ``d > q``.
 
     Notes
     -----
     Work shared between measures: one neighbour search in X (R, R_N, R_C, R_PCA, lower bound,
-    ASIM, the rank measures' input side, the graphs of M_RV and of M_G when k_l = k); one in Y
-    (neighbourhood agreement, trustworthiness, continuity); one Procrustes kernel pass for R, R_N
-    and R_C; one Dijkstra sweep for M_G and M_RV when k_l = k. Each value equals the one of its own
-    function (:func:`measures.procrustes`, :func:`measures.nieqa`, :func:`measures.trustworthiness`,
-    ...) on the same input.
+    ASIM, the rank measures' input side, the graphs of M_RV and of M_G when k_l = k), none when no
+    requested measure uses neighbourhoods; one in Y (neighbourhood agreement, trustworthiness,
+    continuity); one Procrustes kernel pass for R, R_N and R_C; one Dijkstra sweep for M_G and
+    M_RV when k_l = k. Each value equals the one of its own function
+    (:func:`measures.procrustes`, :func:`measures.nieqa`, :func:`measures.trustworthiness`, ...)
+    on the same input. X and Y are first scaled by powers of two (exact), so no value changes when
+    both are multiplied by any c from 1e-150 to 1e150 (R, in squared units, by c^2).
 
     Examples
     --------
@@ -225,22 +297,32 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     >>> result.mean["asim"] < 1e-12 < result.mean["normalized"]
     True
     """
-    X, Y = _check_pair(X, Y)
+    X, Y = check_pair(X, Y)
     if truth is not None:
-        truth, _ = _check_pair(truth, X, ("truth", "X"))
-    names = _requested(which, truth)
+        truth, _ = check_pair(truth, X, ("truth", "X"))
+    names, dropped_notes = _requested(which, truth, X.shape[1], Y.shape[1])
+    k = check_integer(n_neighbors, "n_neighbors", 1, X.shape[0] - 1, error=MeasureError,
+                      hint="Choose a smaller k or use more points.")
     if any(name in names for name in _RANKS):
-        _check_rank_neighbors(X.shape[0], n_neighbors)
+        check_rank_neighbors(X.shape[0], k)
     if "nieqa_global" in names:
         # Bad options raise here; a graph that cannot carry M_G only makes it NaN (below).
-        _n_landmarks(X.shape[0], landmark_fraction, Y.shape[1])
-        if not (landmark_neighbors is None or landmark_neighbors == "paper" or (
-                isinstance(landmark_neighbors, (int, np.integer)) and not isinstance(landmark_neighbors, bool))):
-            raise MeasureError(f"landmark_neighbors must be None, an int or 'paper'; got {landmark_neighbors!r}.")
+        landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
+        check_landmark_neighbors(landmark_neighbors)
+    # One power of two for both (exact): R_N compares their scales; R's G is in X's units squared.
+    X, exponent = power_of_two_scaled(X)
+    Y = np.ldexp(Y, -exponent)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)
-        per_point, values, result, failures = _compute(X, Y, n_neighbors, truth, names, landmark_neighbors,
-                                                       landmark_fraction, random_state)
+        per_point, values, result, failures = _compute(X, Y, k, truth, names, landmark_neighbors,
+                                                       landmark_fraction, random_state, neighbors)
+        if "raw" in per_point:
+            per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
+        if result is not None:
+            y_exponent = power_of_two_scaled(Y)[1] + exponent
+            result = dataclasses.replace(
+                result, landmark_configuration=np.ldexp(result.landmark_configuration, exponent),
+                aligned_landmark_configuration=np.ldexp(result.aligned_landmark_configuration, y_exponent))
         means, medians, undefined = {}, {}, {}
         for name in names:
             if name in per_point:
@@ -251,9 +333,10 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     # Re-issue what was caught (with this call as its origin) and keep our own warnings as notes.
     for caught_warning in caught:
         warnings.warn(caught_warning.message, caught_warning.category, stacklevel=2)
-    for failure in failures:
+    for failure in failures + dropped_notes:
         warnings.warn(failure, ProcrustesLabWarning, stacklevel=2)
-    notes = tuple(str(w.message) for w in caught if issubclass(w.category, ProcrustesLabWarning)) + tuple(failures)
-    return Evaluation(n_neighbors=n_neighbors, measures=tuple(names), mean=types.MappingProxyType(means),
+    notes = (tuple(str(w.message) for w in caught if issubclass(w.category, ProcrustesLabWarning))
+             + tuple(failures) + tuple(dropped_notes))
+    return Evaluation(n_neighbors=k, measures=tuple(names), mean=types.MappingProxyType(means),
                       median=types.MappingProxyType(medians), per_point=types.MappingProxyType(per_point),
                       n_undefined=types.MappingProxyType(undefined), nieqa=result, notes=notes)

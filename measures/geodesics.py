@@ -22,8 +22,13 @@ from scipy.spatial.distance import cdist
 
 from .chunks import chunk_slices
 from .errors import DisconnectedGraphError, MeasureError
-from .neighbors import neighbor_graph, neighbor_graph_components, nearest_neighbors
-from .procrustes import _check_pair
+from .neighbors import (
+    check_pair,
+    nearest_neighbors,
+    neighbor_graph,
+    neighbor_graph_components,
+    power_of_two_scaled,
+)
 from .seeding import check_random_state
 
 __all__ = [
@@ -31,8 +36,10 @@ __all__ = [
     "PIVOT_SOURCES",
     "check_connected",
     "geodesic_graph",
+    "geodesic_sweep",
     "pivot_sources",
     "residual_variance",
+    "residual_variance_from_sums",
     "shortest_path_counts",
 ]
 
@@ -213,7 +220,7 @@ def _pair_sums(geodesic, output):
                      np.einsum("ij,ij->", output, output), np.einsum("ij,ij->", geodesic, output)])
 
 
-def _geodesic_sweep(graph, sources=None, *, count_paths=False, output=None):
+def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None):
     """One pass of Dijkstra over batches of sources, reducing each batch on the fly.
 
     Parameters
@@ -285,11 +292,11 @@ def shortest_path_counts(graph, *, sources=None):
     >>> shortest_path_counts(csr_array([[0, 1.0, 0], [0, 0, 1.0], [0, 0, 0]])).tolist()
     [0, 2, 0]
     """
-    counts, _ = _geodesic_sweep(graph, sources, count_paths=True)
+    counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     return counts
 
 
-def _residual_variance_from_sums(sums):
+def residual_variance_from_sums(sums):
     """``1 - rho^2`` from the sums of :func:`_pair_sums` (float64 sums of ~n^2 terms: the centred
     products ``N Σgd - Σg Σd`` lose at most a few digits to the mean, far below what matters)."""
     count, s_g, s_d, s_gg, s_dd, s_gd = sums
@@ -343,8 +350,11 @@ def residual_variance(X, Y, n_neighbors, *, random_state=0):
     >>> residual_variance(Z, Z, 8) < 0.05
     True
     """
-    X, Y = _check_pair(X, Y)
+    X, Y = check_pair(X, Y)
+    # Powers of two (exact; rho is invariant to scaling either): the sums of ~n^2 squared distances
+    # must not overflow (coordinates near 1e150).
+    X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
     neighbors = nearest_neighbors(X, n_neighbors)
     check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-    _, sums = _geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state), output=Y)
-    return _residual_variance_from_sums(sums)
+    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state), output=Y)
+    return residual_variance_from_sums(sums)

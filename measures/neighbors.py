@@ -1,4 +1,4 @@
-"""The one k-nearest-neighbour routine of the project (SPEC §0).
+"""The one k-nearest-neighbour routine of the project (SPEC §0), and the input checks every measure shares.
 
 Every measure and every algorithm of our own builds its neighbourhoods here, so that a measure
 scores an embedding on the same graph the algorithm used.
@@ -9,9 +9,26 @@ from scipy.sparse import csr_array
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import KDTree
 
+from .chunks import chunk_slices
 from .errors import MeasureError
+from .parameters import check_integer
 
-__all__ = ["check_points", "nearest_neighbors", "neighbor_graph", "neighbor_graph_components"]
+__all__ = [
+    "NEAR_TIE",
+    "check_neighbors",
+    "check_pair",
+    "check_points",
+    "nearest_neighbors",
+    "neighbor_graph",
+    "neighbor_graph_components",
+    "power_of_two_scaled",
+    "squared_distances",
+]
+
+# Two distances within this relative gap of each other are treated as a possible tie: the tree's
+# distances and ours are each accurate to a few units of 1e-16, so only pairs this close can be
+# ordered differently by two correct computations; they are settled by the exact rule below.
+NEAR_TIE = 1e-12
 
 
 def check_points(X, name="X", error=MeasureError):
@@ -31,7 +48,89 @@ def check_points(X, name="X", error=MeasureError):
     return np.ascontiguousarray(X)
 
 
-def nearest_neighbors(X, n_neighbors):
+def check_pair(X, Y, names=("X", "Y")):
+    """Both arrays checked by :func:`check_points`, with one row per point each.
+
+    Parameters
+    ----------
+    X, Y : array-like
+    names : (str, str)
+        How the two arrays are named in messages.
+
+    Returns
+    -------
+    X, Y : ndarray, C-contiguous float64
+
+    Raises
+    ------
+    MeasureError
+        On a bad array or different numbers of rows.
+    """
+    X = check_points(X, names[0])
+    Y = check_points(Y, names[1])
+    if X.shape[0] != Y.shape[0]:
+        raise MeasureError(f"{names[0]} and {names[1]} must have the same number of rows (points); got {names[0]} "
+                           f"{X.shape} and {names[1]} {Y.shape}.")
+    return X, Y
+
+
+def power_of_two_scaled(points):
+    """``points * 2**-e`` with the largest absolute entry in [0.5, 1), and ``e``.
+
+    Multiplying by a power of two is exact in floating point (away from subnormals), so every
+    distance comparison and every ratio is unchanged, while squares and sums of squares of the
+    scaled coordinates stay far from underflow and overflow whatever the data's units: the
+    measures are then the same for ``c X`` and ``X`` from ``c = 1e-150`` to ``1e150`` (issue 15).
+
+    Returns
+    -------
+    scaled : ndarray
+    exponent : int
+        0 for an all-zero array (returned unchanged).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scaled, exponent = power_of_two_scaled(np.array([[3.0e150, -1.0]]))
+    >>> exponent, bool(np.all(np.ldexp(scaled, exponent) == [[3.0e150, -1.0]]))
+    (500, True)
+    """
+    largest = float(np.max(np.abs(points))) if points.size else 0.0
+    if largest == 0.0:
+        return points, 0
+    exponent = int(np.frexp(largest)[1])
+    return (np.ldexp(points, -exponent) if exponent else points), exponent
+
+
+def squared_distances(points, rows, columns):
+    """Squared Euclidean distances ``||x_r - x_c||^2``, formed from differences (not ``|x|^2 + |y|^2 - 2x.y``).
+
+    Parameters
+    ----------
+    points : ndarray of shape (n_samples, q)
+    rows, columns : ndarray of int, broadcastable
+        Pairs of point indices.
+
+    Returns
+    -------
+    ndarray of the broadcast shape
+
+    Notes
+    -----
+    The one formula every exact comparison of distances uses (neighbour order, ranks, ties): the
+    same pair always gets the same bits, and integer-valued data give exact integers, so points at
+    equal distance tie exactly (as they do in scikit-learn's distances of integer data).
+    """
+    difference = points[rows] - points[columns]
+    return np.einsum("...q,...q->...", difference, difference)
+
+
+def _near(a, b):
+    """Where ``a <= b`` are equal up to :data:`NEAR_TIE` (relative), elementwise."""
+    return b - a <= NEAR_TIE * b
+
+
+def nearest_neighbors(X, n_neighbors, *, return_distance=False):
     """Indices of each point and its ``n_neighbors`` nearest neighbours, the point itself first.
 
     Parameters
@@ -41,11 +140,16 @@ def nearest_neighbors(X, n_neighbors):
     n_neighbors : int
         Number of neighbours other than the point (scikit-learn's convention); each neighbourhood
         holds ``n_neighbors + 1`` points.
+    return_distance : bool, default=False
+        Also return the Euclidean distances.
 
     Returns
     -------
-    ndarray of shape (n_samples, n_neighbors + 1), int64
-        Row ``i`` is ``i`` followed by its neighbours in order of increasing Euclidean distance.
+    neighbors : ndarray of shape (n_samples, n_neighbors + 1), int64
+        Row ``i`` is ``i`` followed by its neighbours in order of increasing Euclidean distance,
+        equidistant neighbours in order of increasing index.
+    distances : ndarray of shape (n_samples, n_neighbors + 1)
+        With ``return_distance``: the distance of each entry from the row's point.
 
     Raises
     ------
@@ -54,37 +158,123 @@ def nearest_neighbors(X, n_neighbors):
 
     Notes
     -----
-    Exact search with ``scipy.spatial.KDTree`` on all cores. With duplicate points a tree may return
-    a twin before the point itself; the point is moved to the front (and a twin, not the point, is
-    dropped), so ``x_i`` is always in its own neighbourhood as SPEC §0 requires. Ties between
-    equidistant neighbours are broken by the tree, deterministically for a given input.
+    Exact search with ``scipy.spatial.KDTree`` on all cores, on ``X`` scaled by a power of two
+    (exact: :func:`power_of_two_scaled`), so coordinates near 1e154 do not overflow the tree's
+    squared distances. Tie rule: the point itself first (even among duplicates of it), then by
+    distance, then by index. The tree's own order of equidistant points is not part of the
+    result: rows whose candidates (one beyond the k-th, to see a tie at the boundary) hold two
+    distances within :data:`NEAR_TIE` of each other are recomputed with :func:`squared_distances`
+    over every point within the k-th distance, and sorted by (distance, index). So the result does
+    not depend on the tree, and the first ``k' + 1`` columns for ``k' < k`` are exactly the
+    search with ``k'``.
 
     Examples
     --------
     >>> import numpy as np
     >>> X = np.array([[0.0], [1.0], [3.0], [0.0]])  # rows 0 and 3 coincide
-    >>> nearest_neighbors(X, 1)[:, 0].tolist()
-    [0, 1, 2, 3]
+    >>> nearest_neighbors(X, 2).tolist()
+    [[0, 3, 1], [1, 0, 3], [2, 1, 0], [3, 0, 1]]
     """
     X = check_points(X)
     n_samples = X.shape[0]
-    if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)) \
-            or not 1 <= n_neighbors <= n_samples - 1:
-        raise MeasureError(f"n_neighbors must be an integer in [1, n_samples - 1] = [1, {n_samples - 1}]; "
-                           f"got {n_neighbors!r}. Choose a smaller k or use more points.")
-    _, candidates = KDTree(X).query(X, k=n_neighbors + 1, workers=-1)
+    k = check_integer(n_neighbors, "n_neighbors", 1, n_samples - 1, error=MeasureError,
+                      hint="Choose a smaller k or use more points.")
+    points, exponent = power_of_two_scaled(X)
+    tree = KDTree(points)
+    # One candidate beyond the k-th neighbour (self included: k + 2 columns) shows a tie at the boundary.
+    width = min(k + 2, n_samples)
+    distances, candidates = tree.query(points, k=width, workers=-1)
     candidates = candidates.astype(np.int64, copy=False)
     rows = np.arange(n_samples)
+    # Self first, then the others in the tree's order (increasing distance).
     is_self = candidates == rows[:, None]
-    has_self = is_self.any(axis=1)
-    # A stable sort on "not self" moves the point to the front and keeps the others in distance order.
     order = np.argsort(~is_self, axis=1, kind="stable")
-    self_first = np.take_along_axis(candidates, order, axis=1)
-    neighbors = np.empty_like(candidates)
-    neighbors[:, 0] = rows
-    # Rows whose query missed the point itself (k + 1 twins at distance 0) drop their farthest candidate.
-    neighbors[:, 1:] = np.where(has_self[:, None], self_first[:, 1:], candidates[:, :-1])
+    candidates = np.take_along_axis(candidates, order, axis=1)
+    distances = np.take_along_axis(distances, order, axis=1)
+    # Rows the tree answered without the point itself (k + 2 twins at distance 0), and rows with two
+    # (nearly) equal distances among the others: the tree's order there is not the tie rule's.
+    others = distances[:, 1:]
+    tied = ~is_self.any(axis=1) | _near(others[:, :-1], others[:, 1:]).any(axis=1)
+    neighbors = candidates[:, :k + 1]
+    distances = distances[:, :k + 1]
+    distances[:, 0] = 0.0
+    fixed = np.flatnonzero(tied)
+    if fixed.size:
+        # The k-th candidate's distance bounds the k-th neighbour's, up to the tree's rounding.
+        radius = others[fixed, k - 1] * (1.0 + 1e3 * NEAR_TIE) + np.finfo(float).tiny
+        neighbors[fixed], squared = _canonical_rows(points, tree, fixed, k, radius)
+        distances[fixed] = np.sqrt(squared)
+    neighbors = np.ascontiguousarray(neighbors)
+    if return_distance:
+        return neighbors, np.ldexp(distances, exponent)
     return neighbors
+
+
+def _canonical_rows(points, tree, rows, k, radius):
+    """The first k + 1 neighbours of ``rows`` by the tie rule (self, then distance, then index).
+
+    Every point within ``radius`` (at least the k-th distance) of each row's point is a candidate;
+    candidates are sorted by their exact squared distance (:func:`squared_distances`, the point
+    itself given -1) and then by index, all rows at once.
+
+    Returns
+    -------
+    neighbors : ndarray of shape (len(rows), k + 1), int64
+    squared : ndarray of shape (len(rows), k + 1)
+    """
+    found = tree.query_ball_point(points[rows], radius, workers=-1)
+    lengths = np.fromiter((len(entry) for entry in found), dtype=np.int64, count=len(found))
+    owner = np.repeat(np.arange(len(rows)), lengths)
+    candidates = np.fromiter((index for entry in found for index in entry), dtype=np.int64, count=lengths.sum())
+    squared = np.empty(candidates.size)
+    for part in chunk_slices(candidates.size, 16 * points.shape[1]):
+        squared[part] = squared_distances(points, rows[owner[part]], candidates[part])
+    key = np.where(candidates == rows[owner], -1.0, squared)
+    order = np.lexsort((candidates, key, owner))
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    take = starts[:, None] + np.arange(k + 1)
+    neighbors = candidates[order][take]
+    squared = np.maximum(key[order][take], 0.0)
+    return neighbors, squared
+
+
+def check_neighbors(neighbors, n_samples, n_neighbors):
+    """A precomputed neighbour array, checked against the search it claims to be.
+
+    Parameters
+    ----------
+    neighbors : array-like of shape (n_samples, K + 1), K >= n_neighbors
+        Rows of point indices, each point first, as :func:`nearest_neighbors` returns them (a
+        search with more neighbours serves: its first ``n_neighbors + 1`` columns are used).
+    n_samples : int
+    n_neighbors : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_neighbors + 1), int64
+
+    Raises
+    ------
+    MeasureError
+        On a wrong shape, non-integer entries, an index out of range, or a row that does not start
+        with its own point.
+    """
+    array = np.asarray(neighbors)
+    if array.ndim != 2 or array.shape[0] != n_samples or array.shape[1] < n_neighbors + 1:
+        raise MeasureError(f"neighbors must have shape (n_samples, n_neighbors + 1) = ({n_samples}, "
+                           f"{n_neighbors + 1}) (or more columns); got {array.shape}. Pass "
+                           "measures.nearest_neighbors(X, n_neighbors).")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise MeasureError(f"neighbors must hold integer point indices; got dtype {array.dtype}.")
+    array = np.ascontiguousarray(array[:, :n_neighbors + 1], dtype=np.int64)
+    if array.min() < 0 or array.max() >= n_samples:
+        raise MeasureError(f"neighbors holds indices outside [0, {n_samples - 1}]: min {array.min()}, "
+                           f"max {array.max()}.")
+    wrong = np.flatnonzero(array[:, 0] != np.arange(n_samples))
+    if wrong.size:
+        raise MeasureError(f"row i of neighbors must start with i (the point itself, SPEC §0); {wrong.size} row(s) "
+                           f"do not, first row {wrong[0]}. Pass measures.nearest_neighbors(X, n_neighbors).")
+    return array
 
 
 def neighbor_graph(neighbors, weights=None):

@@ -23,13 +23,20 @@ import numpy as np
 from scipy.linalg import eigh
 from scipy.sparse.csgraph import dijkstra
 
-from .asim import asim_fit, local_asim
+from .asim import asim_fit, check_dimensions, local_asim
 from .errors import MeasureError
-from .geodesics import _geodesic_sweep, check_connected, geodesic_graph, pivot_sources
-from .neighbors import neighbor_graph_components, nearest_neighbors
-from .procrustes import _check_pair, summarize
+from .geodesics import check_connected, geodesic_graph, geodesic_sweep, pivot_sources
+from .neighbors import (
+    check_pair,
+    nearest_neighbors,
+    neighbor_graph_components,
+    power_of_two_scaled,
+)
+from .parameters import check_integer
+from .procrustes import summarize
 
-__all__ = ["NIEQA", "classical_mds", "landmark_graph", "nieqa"]
+__all__ = ["NIEQA", "check_landmark_neighbors", "classical_mds", "global_assessment", "landmark_count", "landmark_graph",
+           "nieqa"]
 
 PAPER_FRACTION = 0.1  # NQ §IV-B and Remark 1: 10 % landmarks, k_l = 0.1 n
 
@@ -180,14 +187,10 @@ def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
         If the graph with the k_l asked for (None or int) is not connected.
     """
     n_samples = X.shape[0]
+    landmark_neighbors = check_landmark_neighbors(landmark_neighbors)
     if landmark_neighbors == "paper":
         return _smallest_connecting_k(X, min(max(1, int(np.floor(PAPER_FRACTION * n_samples + 0.5))), n_samples - 1))
-    if landmark_neighbors is None:
-        k_l = n_neighbors
-    elif isinstance(landmark_neighbors, (int, np.integer)) and not isinstance(landmark_neighbors, bool):
-        k_l = int(landmark_neighbors)
-    else:
-        raise MeasureError(f"landmark_neighbors must be None, an int or 'paper'; got {landmark_neighbors!r}.")
+    k_l = n_neighbors if landmark_neighbors is None else landmark_neighbors
     if neighbors is None or neighbors.shape[1] <= k_l:
         neighbors = nearest_neighbors(X, k_l)
     neighbors = neighbors[:, :k_l + 1]
@@ -196,8 +199,26 @@ def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
     return k_l, neighbors
 
 
-def _n_landmarks(n_samples, landmark_fraction, n_components):
-    """round(fraction n) landmarks, checked: MDS into d dimensions needs at least d + 1 of them."""
+def check_landmark_neighbors(landmark_neighbors):
+    """``landmark_neighbors`` if it is None, "paper" or an integer >= 1; MeasureError otherwise."""
+    if landmark_neighbors is None or (isinstance(landmark_neighbors, str) and landmark_neighbors == "paper"):
+        return landmark_neighbors
+    return check_integer(landmark_neighbors, "landmark_neighbors", 1, error=MeasureError,
+                         hint="Pass None (k_l = k), an integer, or 'paper' (NQ Remark 1).")
+
+
+def landmark_count(n_samples, landmark_fraction, n_components):
+    """round(fraction n) landmarks, checked: MDS into d dimensions needs at least d + 1 of them.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    MeasureError
+        If the fraction is not in (0, 1] or gives fewer than d + 1 landmarks.
+    """
     if not 0.0 < landmark_fraction <= 1.0:
         raise MeasureError(f"landmark_fraction must lie in (0, 1]; got {landmark_fraction!r}.")
     count = int(np.floor(landmark_fraction * n_samples + 0.5))
@@ -207,8 +228,19 @@ def _n_landmarks(n_samples, landmark_fraction, n_components):
     return count
 
 
-def _global_assessment(Y, graph, counts, n_sources, n_landmarks):
+def global_assessment(Y, graph, counts, n_sources, n_landmarks):
     """M_G and its pieces from the path counts of the landmark graph (NQ §IV-B, steps 1-3).
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_samples, d)
+    graph : sparse matrix of shape (n_samples, n_samples)
+        The landmark graph (:func:`measures.geodesic_graph`).
+    counts : ndarray of shape (n_samples,)
+        Shortest-path counts (:func:`measures.geodesics.geodesic_sweep`).
+    n_sources : int
+        Sources the counts came from (n_samples when exact).
+    n_landmarks : int
 
     Returns
     -------
@@ -258,6 +290,8 @@ def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, 
     MeasureError
         On bad input, too few landmarks, or landmark geodesics with fewer than d positive MDS
         eigenvalues.
+    DimensionError
+        If Y has more columns than X (ASIM needs d <= q).
     DisconnectedGraphError
         If the landmark graph is not connected (with ``"paper"`` it is made connected).
 
@@ -278,19 +312,23 @@ def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, 
     >>> result.local_assessment < 1e-12 and result.global_assessment < 0.01
     True
     """
-    X, Y = _check_pair(X, Y)
-    n_landmarks = _n_landmarks(X.shape[0], landmark_fraction, Y.shape[1])
+    X, Y = check_pair(X, Y)
+    check_dimensions(X.shape[1], Y.shape[1], "NIEQA")
+    n_landmarks = landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
+    # Each by a power of two (exact; ASIM is invariant to both scales), undone on the configurations.
+    (X, x_exponent), (Y, y_exponent) = power_of_two_scaled(X), power_of_two_scaled(Y)
     neighbors = nearest_neighbors(X, n_neighbors)
     values = local_asim(X, Y, neighbors)
     mean, median, _ = summarize(values, "ASIM")
     k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors, neighbors)
     graph = geodesic_graph(X, landmark_neighbors_)
     sources = pivot_sources(X.shape[0], random_state)
-    counts, _ = _geodesic_sweep(graph, sources, count_paths=True)
+    counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     n_sources = X.shape[0] if sources is None else len(sources)
-    value, landmark_indices, configuration, aligned, importance = _global_assessment(
+    value, landmark_indices, configuration, aligned, importance = global_assessment(
         Y, graph, counts, n_sources, n_landmarks)
     return NIEQA(local_assessment=mean, local_median=median, global_assessment=value,
                  asim_values=values if per_point else None, landmark_indices=landmark_indices,
-                 landmark_configuration=configuration, aligned_landmark_configuration=aligned,
+                 landmark_configuration=np.ldexp(configuration, x_exponent),
+                 aligned_landmark_configuration=np.ldexp(aligned, y_exponent),
                  importance=importance, landmark_neighbors=k_l, n_sources=n_sources)

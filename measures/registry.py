@@ -36,6 +36,11 @@ class MeasureSpec:
     uses_geodesics : bool
         Whether it runs Dijkstra over the kNN graph (O(n^2 log n), pivot-sampled above
         :data:`measures.geodesics.EXACT_UP_TO`) and needs that graph connected.
+    uses_neighbors : bool
+        Whether it needs the input's neighbour search (``evaluate`` searches X only if one does).
+    needs_d_at_most_q : bool
+        Whether it is defined only for outputs with at most as many columns as the input (ASIM's
+        P lies on St(q, d)); the others are defined for any d (SPEC §3 note).
     """
 
     name: str
@@ -46,6 +51,8 @@ class MeasureSpec:
     citation: str
     description: str
     uses_geodesics: bool = False
+    uses_neighbors: bool = True
+    needs_d_at_most_q: bool = False
 
 
 _REGISTRY = {}
@@ -58,10 +65,11 @@ def _register(entry):
 
 
 def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, lower_is_better=True,
-             uses_geodesics=False):
+             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False):
     _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
                           lower_is_better=lower_is_better, citation=citation, description=description,
-                          uses_geodesics=uses_geodesics))
+                          uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
+                          needs_d_at_most_q=needs_d_at_most_q))
 
 
 _measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
@@ -73,10 +81,11 @@ _measure("pca", "R_PCA", "GR Eq. 6", "As R_N, against the local PCA projection o
 _measure("lower_bound", "lower bound", "GR Lemma 1",
          "Local-PCA residual: no d-dimensional output can score R_N or R_C below it.")
 _measure("asim", "ASIM (M_L)", "NQ Eqs. 7, 18",
-         "Residual after rotation and a separate scale per output axis: blind to normalization.")
+         "Residual after rotation and a separate scale per output axis: blind to normalization.",
+         needs_d_at_most_q=True)
 _measure("nieqa_global", "M_G", "NQ Eq. 19",
          "ASIM of the landmarks' output against classical MDS of their graph geodesics.",
-         per_point=False, uses_geodesics=True)
+         per_point=False, uses_geodesics=True, needs_d_at_most_q=True)
 _measure("neighbourhood_agreement", "1 − M_LC", "NQ Eq. 2 (Chen & Buja)",
          "Share of each point's k input neighbours missing from its k output neighbours.")
 _measure("trustworthiness", "trustworthiness", "Venna & Kaski (2001)",
@@ -87,10 +96,10 @@ _measure("continuity", "continuity", "Venna & Kaski (2001)",
 _measure("residual_variance", "M_RV", "NQ Eq. 3 (Tenenbaum et al. 2000)",
          "1 − ρ² between kNN-graph geodesics and output distances.", per_point=False, uses_geodesics=True)
 _measure("truth_match", "M_t", "NQ Table III", "ASIM of the whole embedding against the ground truth.",
-         per_point=False, needs_truth=True)
+         per_point=False, needs_truth=True, uses_neighbors=False)
 _measure("collapse", "collapse score", "PN §4-5 (SPEC §3)",
          "Share of the whitened output's variance across the truth's long axis: ~0.5 faithful, ~0 collapsed.",
-         per_point=False, needs_truth=True, lower_is_better=None)
+         per_point=False, needs_truth=True, lower_is_better=None, uses_neighbors=False)
 
 
 def spec(name):

@@ -8,6 +8,7 @@ import pytest
 
 import measures.chunks
 from measures import (
+    DimensionError,
     MeasureError,
     ProcrustesLabWarning,
     collapse_score,
@@ -178,3 +179,47 @@ def test_bad_options_raise(run):
     with pytest.raises(MeasureError, match=r"truth and X must have the same number of rows"):
         evaluate(X, Y, 10, truth=truth[:5])
     assert spec("nieqa_global").uses_geodesics
+
+
+# ---------------------------------------------------------------- numerics at the edges (issue 15)
+
+
+@pytest.mark.parametrize("factor", [1e-150, 1e-100, 2.0**-600, 1e100, 1e150])
+def test_no_measure_changes_when_input_and_output_are_scaled_together(run, factor):
+    # The d = 2 closed form squared entries of X'Y (products of two coordinates): at 1e-150 they
+    # underflowed (R_N 1.78 for 0.35, R_C 1.0); at 1e150 they overflowed (every neighbourhood
+    # "coincided"). R, a sum of squared residuals, scales with factor^2.
+    X, Y, truth = run
+    X, Y, truth = X[:400], Y[:400], truth[:400]
+    reference = evaluate(X, Y, 10, truth=truth)
+    scaled = evaluate(factor * X, factor * Y, 10, truth=factor * truth)
+    for name in reference.measures:
+        expected = reference.mean[name] * (factor**2 if name == "raw" else 1.0)
+        assert scaled.mean[name] == pytest.approx(expected, rel=1e-9, abs=1e-12 * (name != "raw")), name
+
+
+def test_coordinates_near_the_float_limit_are_searched():
+    # At 1e154 the squared distances of the tree overflowed and the search raised IndexError.
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    np.testing.assert_array_equal(nearest_neighbors(1e154 * X, 8), nearest_neighbors(X, 8))
+    which = ["normalized", "trustworthiness", "residual_variance"]
+    result = evaluate(1e154 * X, 1e154 * X[:, :2], 8, which=which)
+    assert result.mean == pytest.approx(dict(evaluate(X, X[:, :2], 8, which=which).mean), rel=1e-12)
+
+
+def test_output_with_more_columns_than_the_input_follows_the_policy(run):
+    # GR's measures are defined for any d (the fit in R^d of X padded with zero columns); ASIM's P
+    # lies on St(q, d), empty for d > q: left out by default with a note, refused by name.
+    X, Y, _ = run
+    X2 = X[:, :2]
+    wide = np.c_[Y, 0.1 * X[:, 1]]
+    with pytest.warns(ProcrustesLabWarning, match=r"ASIM \(M_L\), M_G not computed: the output has more columns"):
+        result = evaluate(X2, wide, 10)
+    assert "asim" not in result.measures and "nieqa_global" not in result.measures
+    assert any("ASIM needs d <= q" in note for note in result.notes)
+    padded = evaluate(np.c_[X2, np.zeros(len(X2))], wide, 10, which=["normalized", "conformal", "trustworthiness"])
+    for name in padded.measures:
+        assert result.mean[name] == pytest.approx(padded.mean[name], rel=1e-12), name
+    for name in ("asim", "nieqa_global"):
+        with pytest.raises(DimensionError, match=r"more columns \(d = 3\) than the reference \(q = 2\)"):
+            evaluate(X2, wide, 10, which=[name])
