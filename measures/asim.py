@@ -26,6 +26,7 @@ import dataclasses
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import DimensionError, MeasureError, ProcrustesLabWarning
 from .kernels import (
@@ -269,7 +270,7 @@ def _warn_unconverged(converged, what):
                       ProcrustesLabWarning, stacklevel=3)
 
 
-def local_asim(X, Y, neighbors, *, solver="auto"):
+def local_asim(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray, *, solver: str = "auto") -> np.ndarray:
     """ASIM of every neighbourhood, ``ASIM(H X_i, H Y_i)`` (NQ Eq. 7), batched in chunks.
 
     Parameters
@@ -325,7 +326,7 @@ def _check_patches(X_patch, Y_patch):
     return X, Y
 
 
-def asim_fit(X_patch, Y_patch, *, solver="auto"):
+def asim_fit(X_patch: npt.ArrayLike, Y_patch: npt.ArrayLike, *, solver: str = "auto") -> AsimFit:
     """The ASIM fit of one configuration: value, rotation, axis scales and translation.
 
     Parameters
@@ -382,7 +383,7 @@ def asim_fit(X_patch, Y_patch, *, solver="auto"):
                    scales=np.ldexp(scales, x_exponent - y_exponent), translation=np.ldexp(translation, x_exponent))
 
 
-def asim(X_patch, Y_patch, *, solver="auto"):
+def asim(X_patch: npt.ArrayLike, Y_patch: npt.ArrayLike, *, solver: str = "auto") -> float:
     """ASIM of one configuration (NQ Eqs. 5-7 with the centred denominator of SPEC §3).
 
     Parameters
@@ -416,7 +417,7 @@ def asim(X_patch, Y_patch, *, solver="auto"):
     return asim_fit(X_patch, Y_patch, solver=solver).value
 
 
-def truth_match(truth, Y, *, solver="auto"):
+def truth_match(truth: npt.ArrayLike, Y: npt.ArrayLike, *, solver: str = "auto") -> float:
     """M_t: ASIM of the whole embedding against the ground truth (NQ Table III; SPEC §3).
 
     Parameters
@@ -432,5 +433,5 @@ def truth_match(truth, Y, *, solver="auto"):
     float
         0 when Y is the truth up to rotation, axis scaling and translation.
     """
-    truth, Y = check_pair(truth, Y, ("truth", "Y"))
+    truth, Y = check_pair(truth, Y, names=("truth", "Y"))
     return asim(truth, Y, solver=solver)

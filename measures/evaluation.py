@@ -11,6 +11,7 @@ import types
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
 from .asim import check_dimensions, local_asim, truth_match
 from .errors import MeasureError, ProcrustesLabError, ProcrustesLabWarning
@@ -127,7 +128,7 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
     """
     values, result, failures = {}, None, []
     n_samples, k = X.shape[0], neighbors.shape[1] - 1
-    sources = pivot_sources(n_samples, random_state)
+    sources = pivot_sources(n_samples, random_state=random_state)
     n_sources = n_samples if sources is None else len(sources)
     rv_graph = None
     if "residual_variance" in names:
@@ -140,7 +141,7 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
     if "nieqa_global" in names:
         try:
             n_landmarks = landmark_count(n_samples, landmark_fraction, Y.shape[1])
-            k_l, landmark_neighbors_ = landmark_graph(X, k, landmark_neighbors, neighbors)
+            k_l, landmark_neighbors_ = landmark_graph(X, k, landmark_neighbors=landmark_neighbors, neighbors=neighbors)
             shared = rv_graph is not None and k_l == k
             graph = rv_graph if shared else geodesic_graph(X, landmark_neighbors_)
             counts, sums = geodesic_sweep(graph, sources, count_paths=True, output=Y if shared else None)
@@ -231,11 +232,11 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     return per_point, values, result, failures
 
 
-def evaluate(X: "np.typing.ArrayLike", Y: "np.typing.ArrayLike", n_neighbors: int, *,
-             truth: "np.typing.ArrayLike | None" = None, which: "str | list[str] | None" = None,
+def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+             truth: "npt.ArrayLike | None" = None, which: "str | list[str] | None" = None,
              landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
              random_state: "int | np.random.Generator" = 0,
-             neighbors: "np.typing.ArrayLike | None" = None) -> Evaluation:
+             neighbors: "npt.ArrayLike | None" = None) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -299,7 +300,7 @@ def evaluate(X: "np.typing.ArrayLike", Y: "np.typing.ArrayLike", n_neighbors: in
     """
     X, Y = check_pair(X, Y)
     if truth is not None:
-        truth, _ = check_pair(truth, X, ("truth", "X"))
+        truth, _ = check_pair(truth, X, names=("truth", "X"))
     names, dropped_notes = _requested(which, truth, X.shape[1], Y.shape[1])
     k = check_integer(n_neighbors, "n_neighbors", 1, X.shape[0] - 1, error=MeasureError,
                       hint="Choose a smaller k or use more points.")

@@ -16,6 +16,7 @@ References
 """
 
 import numpy as np
+import numpy.typing as npt
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import dijkstra
 from scipy.spatial.distance import cdist
@@ -128,7 +129,7 @@ def check_connected(neighbors, what, fix):
             f"components (sizes {listed}); {what}. {fix}", n_components)
 
 
-def pivot_sources(n_samples, random_state=0):
+def pivot_sources(n_samples, *, random_state=0):
     """Sources of a graph sweep: ``None`` (all vertices) up to :data:`EXACT_UP_TO` points, otherwise
     :data:`PIVOT_SOURCES` distinct vertices drawn from ``random_state``, sorted.
 
@@ -309,7 +310,8 @@ def residual_variance_from_sums(sums):
     return float(1.0 - covariance**2 / (variance_g * variance_d))
 
 
-def residual_variance(X, Y, n_neighbors, *, random_state=0):
+def residual_variance(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+                      random_state: "int | np.random.Generator" = 0) -> float:
     """Isomap's residual variance ``1 - rho^2`` between graph geodesics and output distances.
 
     Parameters
@@ -356,5 +358,5 @@ def residual_variance(X, Y, n_neighbors, *, random_state=0):
     X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
     neighbors = nearest_neighbors(X, n_neighbors)
     check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state), output=Y)
+    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state=random_state), output=Y)
     return residual_variance_from_sums(sums)

@@ -9,6 +9,7 @@ sums (GR Eq. 1 for R_N, GR Eq. 7 for R_C, NQ Eqs. 11-13 for ASIM).
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 
 from .asim import asim_fit, check_dimensions
 from .errors import MeasureError
@@ -65,7 +66,7 @@ class NeighbourhoodView:
     axis_scales: np.ndarray
 
 
-def inspect_neighbourhood(X, Y, neighbors, index):
+def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.ArrayLike, index: int) -> NeighbourhoodView:
     """Align the embedding of point ``index``'s neighbourhood to the input as R_N, R_C and ASIM do.
 
     Parameters

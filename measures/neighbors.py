@@ -5,6 +5,7 @@ scores an embedding on the same graph the algorithm used.
 """
 
 import numpy as np
+import numpy.typing as npt
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import KDTree
@@ -31,7 +32,7 @@ __all__ = [
 NEAR_TIE = 1e-12
 
 
-def check_points(X, name="X", error=MeasureError):
+def check_points(X: npt.ArrayLike, name: str = "X", *, error: type = MeasureError) -> np.ndarray:
     """Return ``X`` as a C-contiguous float64 array of shape (n_samples, n_features).
 
     Raises ``error`` on a wrong number of dimensions, an empty array, or a NaN/inf entry (naming
@@ -48,7 +49,7 @@ def check_points(X, name="X", error=MeasureError):
     return np.ascontiguousarray(X)
 
 
-def check_pair(X, Y, names=("X", "Y")):
+def check_pair(X: npt.ArrayLike, Y: npt.ArrayLike, *, names: tuple = ("X", "Y")) -> tuple:
     """Both arrays checked by :func:`check_points`, with one row per point each.
 
     Parameters
@@ -130,7 +131,8 @@ def _near(a, b):
     return b - a <= NEAR_TIE * b
 
 
-def nearest_neighbors(X, n_neighbors, *, return_distance=False):
+def nearest_neighbors(X: npt.ArrayLike, n_neighbors: int, *,
+                      return_distance: bool = False) -> "np.ndarray | tuple[np.ndarray, np.ndarray]":
     """Indices of each point and its ``n_neighbors`` nearest neighbours, the point itself first.
 
     Parameters
@@ -238,7 +240,7 @@ def _canonical_rows(points, tree, rows, k, radius):
     return neighbors, squared
 
 
-def check_neighbors(neighbors, n_samples, n_neighbors):
+def check_neighbors(neighbors: npt.ArrayLike, n_samples: int, n_neighbors: int) -> np.ndarray:
     """A precomputed neighbour array, checked against the search it claims to be.
 
     Parameters

@@ -20,6 +20,7 @@ References
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 from scipy.linalg import eigh
 from scipy.sparse.csgraph import dijkstra
 
@@ -161,7 +162,7 @@ def _smallest_connecting_k(X, start):
     return high, neighbors[:, :high + 1]
 
 
-def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
+def landmark_graph(X, n_neighbors, *, landmark_neighbors=None, neighbors=None):
     """The k_l and the neighbourhoods of NIEQA's landmark graph.
 
     Parameters
@@ -259,7 +260,9 @@ def global_assessment(Y, graph, counts, n_sources, n_landmarks):
     return value, landmark_indices, configuration, aligned, importance
 
 
-def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, per_point=False, random_state=0):
+def nieqa(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, landmark_neighbors: "int | str | None" = None,
+          landmark_fraction: float = 0.1, per_point: bool = False,
+          random_state: "int | np.random.Generator" = 0) -> NIEQA:
     """NIEQA's local and global assessments of an embedding, M_L and M_G (NQ Eqs. 18, 19).
 
     Parameters
@@ -320,9 +323,9 @@ def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, 
     neighbors = nearest_neighbors(X, n_neighbors)
     values = local_asim(X, Y, neighbors)
     mean, median, _ = summarize(values, "ASIM")
-    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors, neighbors)
+    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors=landmark_neighbors, neighbors=neighbors)
     graph = geodesic_graph(X, landmark_neighbors_)
-    sources = pivot_sources(X.shape[0], random_state)
+    sources = pivot_sources(X.shape[0], random_state=random_state)
     counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     n_sources = X.shape[0] if sources is None else len(sources)
     value, landmark_indices, configuration, aligned, importance = global_assessment(

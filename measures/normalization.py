@@ -16,6 +16,7 @@ References
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 
 from .chunks import chunk_slices
 from .errors import MeasureError
@@ -181,7 +182,7 @@ def _column_costs(algorithm, X, neighbors, V, n_components):
     return costs
 
 
-def normalization_cost(truth, X, algorithm, n_neighbors):
+def normalization_cost(truth: npt.ArrayLike, X: npt.ArrayLike, algorithm: str, n_neighbors: int) -> NormalizationCost:
     """PN's necessary condition for a normalized-output algorithm: ``Φ(Y) <= Φ(Z)``? (PN §5.3)
 
     Parameters
@@ -227,7 +228,7 @@ def normalization_cost(truth, X, algorithm, n_neighbors):
     """
     if algorithm not in NORMALIZED_ALGORITHMS:
         raise MeasureError(f"algorithm must be one of {list(NORMALIZED_ALGORITHMS)}; got {algorithm!r}.")
-    truth, X = check_pair(truth, X, ("truth", "X"))
+    truth, X = check_pair(truth, X, names=("truth", "X"))
     if truth.shape[1] < 2:
         raise MeasureError(f"the price of normalization compares 2-D (or higher) outputs; the truth has "
                            f"{truth.shape[1]} column(s).")
@@ -246,7 +247,7 @@ def normalization_cost(truth, X, algorithm, n_neighbors):
                              column_costs_z=costs[d:], faithful=faithful, collapsed=collapsed)
 
 
-def collapse_score(truth, Y):
+def collapse_score(truth: npt.ArrayLike, Y: npt.ArrayLike) -> float:
     """Share of an output's variance not explained by the truth's long axis: ~0 for a collapsed output.
 
     Parameters
@@ -295,7 +296,7 @@ def collapse_score(truth, Y):
     >>> bool(0.45 < faithful < 0.55 and curve < 1e-4)
     True
     """
-    truth, Y = check_pair(truth, Y, ("truth", "Y"))
+    truth, Y = check_pair(truth, Y, names=("truth", "Y"))
     if truth.shape[1] < 2:
         raise MeasureError(f"the collapse score needs a truth of >= 2 columns; got {truth.shape[1]}.")
     long_axis = _principal_axes(power_of_two_scaled(truth)[0])[0][:, 0]
@@ -315,7 +316,7 @@ def collapse_score(truth, Y):
     return float(within / kept.sum())
 
 
-def is_collapsed(truth, Y):
+def is_collapsed(truth: npt.ArrayLike, Y: npt.ArrayLike) -> bool:
     """Whether an output collapsed onto a curve along the truth's long axis (PN §4-5).
 
     ``collapse_score(truth, Y) < COLLAPSE_THRESHOLD``; see :data:`COLLAPSE_THRESHOLD` for how the

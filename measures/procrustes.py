@@ -14,6 +14,7 @@ import dataclasses
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import MeasureError, ProcrustesLabWarning
 from .kernels import (
@@ -97,7 +98,7 @@ class LocalProcrustes:
         return getattr(self, variant)
 
 
-def local_procrustes(X, Y, neighbors):
+def local_procrustes(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray) -> LocalProcrustes:
     """Rigid and conformal Procrustes statistics of every neighbourhood, in one pass.
 
     Parameters
@@ -171,7 +172,7 @@ def local_procrustes(X, Y, neighbors):
     )
 
 
-def local_pca_procrustes(X, Y, neighbors):
+def local_pca_procrustes(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray) -> np.ndarray:
     """R_PCA of every neighbourhood: Procrustes statistic of the local PCA projection (GR Eq. 6).
 
     Parameters
@@ -222,7 +223,7 @@ def local_pca_procrustes(X, Y, neighbors):
     return np.where(undefined, np.nan, statistic)
 
 
-def procrustes_rotation(Xc, Yc):
+def procrustes_rotation(Xc: np.ndarray, Yc: np.ndarray) -> np.ndarray:
     """Optimal rotations ``A`` (``A'A = I``) aligning centred ``Yc`` to centred ``Xc`` (GR Eq. 1).
 
     Parameters
@@ -253,7 +254,7 @@ def procrustes_rotation(Xc, Yc):
     return U @ Vt
 
 
-def local_rotations(X, Y, neighbors):
+def local_rotations(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray) -> np.ndarray:
     """The Procrustes rotation of every neighbourhood, ``A_i`` of GR Eq. 1, batched in chunks.
 
     Parameters
@@ -275,7 +276,7 @@ def local_rotations(X, Y, neighbors):
     return rotations
 
 
-def local_pca_residual(X, neighbors, n_components):
+def local_pca_residual(X: np.ndarray, neighbors: np.ndarray, n_components: int) -> np.ndarray:
     """Per-neighbourhood share of ``||H X_i||^2`` outside its top ``n_components`` principal axes.
 
     This is GR Lemma 1's lower bound: no d-dimensional Y_i, aligned by any rotation and scale, leaves
@@ -338,7 +339,7 @@ def summarize(values, name):
     return float(values.mean()), float(np.median(values)), n_undefined
 
 
-def procrustes(X: "np.typing.ArrayLike", Y: "np.typing.ArrayLike", n_neighbors: int, *, variant: str = "normalized",
+def procrustes(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, variant: str = "normalized",
                per_point: bool = False) -> "float | tuple[float, np.ndarray]":
     """Local Procrustes measure of an embedding: R (GR Eq. 3), R_N (Eq. 4) or R_C (Eq. 7).
 
@@ -410,7 +411,7 @@ def procrustes(X: "np.typing.ArrayLike", Y: "np.typing.ArrayLike", n_neighbors: 
     return (mean, values) if per_point else mean
 
 
-def procrustes_lower_bound(X: "np.typing.ArrayLike", n_neighbors: int, n_components: int, *,
+def procrustes_lower_bound(X: npt.ArrayLike, n_neighbors: int, n_components: int, *,
                            per_point: bool = False) -> "float | tuple[float, np.ndarray]":
     """Lower bound of R_N and R_C over all d-dimensional embeddings (GR Lemma 1, local PCA).
 

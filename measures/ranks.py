@@ -14,6 +14,7 @@ References
 """
 
 import numpy as np
+import numpy.typing as npt
 from scipy.spatial import KDTree
 from sklearn.neighbors import NearestNeighbors
 
@@ -243,7 +244,8 @@ def _rank_measure(X, Y, n_neighbors, per_point, swap):
     return (mean, values) if per_point else mean
 
 
-def trustworthiness(X, Y, n_neighbors, *, per_point=False):
+def trustworthiness(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+                    per_point: bool = False) -> "float | tuple[float, np.ndarray]":
     """Trustworthiness of an embedding: are the output's neighbours true neighbours? (Venna & Kaski)
 
     Parameters
@@ -293,7 +295,8 @@ def trustworthiness(X, Y, n_neighbors, *, per_point=False):
     return _rank_measure(X, Y, n_neighbors, per_point, swap=False)
 
 
-def continuity(X, Y, n_neighbors, *, per_point=False):
+def continuity(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+               per_point: bool = False) -> "float | tuple[float, np.ndarray]":
     """Continuity of an embedding: are the input's neighbours kept together? (Venna & Kaski)
 
     Trustworthiness with the roles of input and output swapped: ranks are taken in the output,
@@ -324,7 +327,8 @@ def continuity(X, Y, n_neighbors, *, per_point=False):
     return _rank_measure(X, Y, n_neighbors, per_point, swap=True)
 
 
-def neighbourhood_agreement(X, Y, n_neighbors, *, per_point=False):
+def neighbourhood_agreement(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+                            per_point: bool = False) -> "float | tuple[float, np.ndarray]":
     """Neighbourhood disagreement ``1 - M_LC``: share of input neighbours missing from the output's.
 
     Parameters

@@ -4,6 +4,7 @@ it; adding a measure means adding its function and one entry here (and its branc
 """
 
 import dataclasses
+import warnings
 
 from .errors import MeasureError
 
@@ -25,10 +26,11 @@ class MeasureSpec:
         SPEC §0) or only one value for the whole embedding.
     needs_truth : bool
         Whether it compares with the ground truth (computed only when one is given).
-    lower_is_better : bool or None
-        Direction of quality: False for trustworthiness and continuity; None for the collapse
-        score, which has no direction (~0.5 for a faithful 2-D output, ~0 for a collapsed one, ~1
-        for an output unrelated to the truth).
+    higher_is_better : bool or None
+        Direction of quality: True for trustworthiness and continuity (and the other scores that
+        are 1 at best), False for the error measures (0 at best); None for the collapse score,
+        which has no direction (~0.5 for a faithful 2-D output, ~0 for a collapsed one, ~1 for an
+        output unrelated to the truth).
     citation : str
         Where the measure is defined.
     description : str
@@ -47,12 +49,19 @@ class MeasureSpec:
     label: str
     per_point: bool
     needs_truth: bool
-    lower_is_better: bool
+    higher_is_better: bool | None
     citation: str
     description: str
     uses_geodesics: bool = False
     uses_neighbors: bool = True
     needs_d_at_most_q: bool = False
+
+    @property
+    def lower_is_better(self):
+        """Deprecated: ``not higher_is_better`` (None stays None). Read :attr:`higher_is_better`."""
+        warnings.warn("MeasureSpec.lower_is_better is deprecated; read higher_is_better.", DeprecationWarning,
+                      stacklevel=2)
+        return None if self.higher_is_better is None else not self.higher_is_better
 
 
 _REGISTRY = {}
@@ -64,10 +73,10 @@ def _register(entry):
     _REGISTRY[entry.name] = entry
 
 
-def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, lower_is_better=True,
+def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, higher_is_better=False,
              uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False):
     _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
-                          lower_is_better=lower_is_better, citation=citation, description=description,
+                          higher_is_better=higher_is_better, citation=citation, description=description,
                           uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
                           needs_d_at_most_q=needs_d_at_most_q))
 
@@ -89,17 +98,17 @@ _measure("nieqa_global", "M_G", "NQ Eq. 19",
 _measure("neighbourhood_agreement", "1 − M_LC", "NQ Eq. 2 (Chen & Buja)",
          "Share of each point's k input neighbours missing from its k output neighbours.")
 _measure("trustworthiness", "trustworthiness", "Venna & Kaski (2001)",
-         "Are the output's neighbours neighbours in the input? Penalized by their input rank.", lower_is_better=False)
+         "Are the output's neighbours neighbours in the input? Penalized by their input rank.", higher_is_better=True)
 _measure("continuity", "continuity", "Venna & Kaski (2001)",
          "Are the input's neighbours kept together in the output? Penalized by their output rank.",
-         lower_is_better=False)
+         higher_is_better=True)
 _measure("residual_variance", "M_RV", "NQ Eq. 3 (Tenenbaum et al. 2000)",
          "1 − ρ² between kNN-graph geodesics and output distances.", per_point=False, uses_geodesics=True)
 _measure("truth_match", "M_t", "NQ Table III", "ASIM of the whole embedding against the ground truth.",
          per_point=False, needs_truth=True, uses_neighbors=False)
 _measure("collapse", "collapse score", "PN §4-5 (SPEC §3)",
          "Share of the whitened output's variance across the truth's long axis: ~0.5 faithful, ~0 collapsed.",
-         per_point=False, needs_truth=True, lower_is_better=None, uses_neighbors=False)
+         per_point=False, needs_truth=True, higher_is_better=None, uses_neighbors=False)
 
 
 def spec(name):

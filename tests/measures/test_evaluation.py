@@ -152,9 +152,9 @@ def test_every_registered_measure_prefers_the_faithful_output(entry, swiss_roll)
         assert good.per_point[entry.name].shape == (500,)
     if entry.name == "lower_bound":
         assert good.mean[entry.name] == bad.mean[entry.name]
-    elif entry.lower_is_better is None:
+    elif entry.higher_is_better is None:
         assert abs(good.mean[entry.name] - 0.5) < 0.05 and bad.mean[entry.name] > 0.9
-    elif entry.lower_is_better:
+    elif not entry.higher_is_better:
         assert good.mean[entry.name] < bad.mean[entry.name]
     else:
         assert good.mean[entry.name] > bad.mean[entry.name]

@@ -25,8 +25,8 @@ def test_entries_are_complete(entry):
 
 
 def test_quality_directions():
-    assert {entry.name for entry in specs() if entry.lower_is_better is False} == {"trustworthiness", "continuity"}
-    assert {entry.name for entry in specs() if entry.lower_is_better is None} == {"collapse"}
+    assert {entry.name for entry in specs() if entry.higher_is_better is True} == {"trustworthiness", "continuity"}
+    assert {entry.name for entry in specs() if entry.higher_is_better is None} == {"collapse"}
 
 
 def test_unknown_name_lists_the_available_ones():
@@ -39,3 +39,10 @@ def test_unknown_name_lists_the_available_ones():
 def test_specs_are_frozen():
     with pytest.raises(AttributeError):
         measures.spec("asim").label = "changed"
+
+
+def test_lower_is_better_survives_as_a_deprecated_reading_of_higher_is_better():
+    with pytest.warns(DeprecationWarning, match="read higher_is_better"):
+        assert spec("trustworthiness").lower_is_better is False
+    with pytest.warns(DeprecationWarning):
+        assert spec("normalized").lower_is_better is True and spec("collapse").lower_is_better is None
