@@ -244,6 +244,116 @@ def issue4_rows(quick, repeats):
     return rows
 
 
+def penalties_at_1dfcea7(reference, reference_neighbors, other_neighbors):
+    """Trustworthiness's rank penalties as computed at commit 1dfcea7, kept verbatim as the baseline:
+    each needed rank counted along a full row of squared distances, O(n^2) time."""
+    from measures.chunks import chunk_slices
+
+    n_samples, k = other_neighbors.shape
+    reference = reference - reference.mean(axis=0)
+    squared_norms = np.einsum("ij,ij->i", reference, reference)
+    needed = ~(other_neighbors[:, :, None] == reference_neighbors[:, None, :]).any(axis=2)
+    penalties = np.zeros(n_samples, dtype=np.int64)
+    for part in chunk_slices(n_samples, 9 * n_samples, cache=True):
+        rows = np.arange(part.start, part.stop)
+        squared = squared_norms[rows, None] + squared_norms[None, :] - 2.0 * (reference[rows] @ reference.T)
+        squared[np.arange(len(rows)), rows] = -np.inf
+        for column in range(k):
+            local = np.flatnonzero(needed[rows, column])
+            if local.size == 0:
+                continue
+            thresholds = squared[local, other_neighbors[rows[local], column]]
+            ranks = np.count_nonzero(squared[local] < thresholds[:, None], axis=1)
+            penalties[rows[local]] += np.maximum(ranks - k, 0)
+    return penalties
+
+
+def trust_continuity_before(X, Y, k):
+    """T and C with the O(n^2) penalties of 1dfcea7 (the neighbour searches of today)."""
+    from measures.ranks import trustworthiness_from_penalties
+
+    input_neighbors = nearest_neighbors(X, k)[:, 1:]
+    output_neighbors = nearest_neighbors(Y, k)[:, 1:]
+    return (trustworthiness_from_penalties(penalties_at_1dfcea7(X, input_neighbors, output_neighbors), k)[0],
+            trustworthiness_from_penalties(penalties_at_1dfcea7(Y, output_neighbors, input_neighbors), k)[0])
+
+
+def roll_output(n_samples):
+    """The swiss roll and an imperfect output: its arc-length chart with noise of 1 % of a
+    neighbourhood's radius at a million points (sigma 0.01), so that neighbourhoods disagree."""
+    X, chart = swiss_roll(n_samples, seed=0)
+    return X, chart + 0.01 * np.random.default_rng(1).normal(size=chart.shape)
+
+
+TC_SIZES = (5_000, 20_000, 200_000, 1_000_000)
+TC_BEFORE_UP_TO = 20_000  # the O(n^2) baseline runs up to here (25 s at 20 000 in PERFORMANCE.md)
+TC_TARGET_SECONDS = 60.0
+
+
+def trust_continuity_rows(sizes, repeats):
+    """Issue 16: exact T + C without the n x n matrix, against 1dfcea7's O(n^2) kernel and scikit-learn."""
+    from sklearn.manifold import trustworthiness as sklearn_trustworthiness
+
+    k = N_NEIGHBORS
+    rows = []
+    for n_samples in sizes:
+        X, Y = roll_output(n_samples)
+        ours = measure(lambda: (measures.trustworthiness(X, Y, k), measures.continuity(X, Y, k)),
+                       repeats if n_samples <= 200_000 else 1)
+        note = f"T {ours.result[0]:.8f}, C {ours.result[1]:.8f}"
+        baseline = {}
+        if n_samples <= TC_BEFORE_UP_TO:
+            before = time_call(lambda: trust_continuity_before(X, Y, k), 1 if n_samples > 5_000 else repeats)
+            note += (f"; 1dfcea7 {before.seconds:.2f} s (|diff| {max(abs(a - b) for a, b in zip(before.result, ours.result)):.1e})")
+            baseline = {"baseline": "the O(n^2) kernel at 1dfcea7", "baseline_timing": before}
+        if n_samples == 5_000:
+            sklearn = time_call(lambda: (sklearn_trustworthiness(X, Y, n_neighbors=k),
+                                         sklearn_trustworthiness(Y, X, n_neighbors=k)), repeats)
+            equal = sklearn.result == ours.result
+            note += f"; scikit-learn {sklearn.seconds:.2f} s, values equal: {equal}"
+        if n_samples == 1_000_000:
+            verdict = "met" if ours.seconds <= TC_TARGET_SECONDS else "NOT met"
+            note += f"; target <= {TC_TARGET_SECONDS:g} s at 1 000 000: {verdict}"
+        rows.append(Row.from_timing(SUITE, f"trustworthiness + continuity, exact, k = {k}", n_samples, ours,
+                                    note=note, **baseline))
+    return rows
+
+
+MILLION_SCRIPT = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+from bench.measures import roll_output, swiss_roll
+import measures
+X, Y = roll_output({n})
+truth = swiss_roll({n}, seed=0)[1]
+started = time.perf_counter()
+result = measures.evaluate(X, Y, {k}, truth=truth)
+seconds = time.perf_counter() - started
+print(json.dumps({{"seconds": seconds, "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+                  "mean": dict(result.mean), "approximations": dict(result.approximations)}}))
+"""
+MILLION_TARGETS = {"seconds": 180.0, "peak_rss_gib": 8.0}
+
+
+def million_rows(n_samples):
+    """Issue 16: every measure of one evaluate() call at n points, in a child process (peak RSS)."""
+    import json
+    import subprocess
+
+    root = str(pathlib.Path(__file__).resolve().parent.parent)
+    script = MILLION_SCRIPT.format(root=root, n=n_samples, k=N_NEIGHBORS)
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    record = json.loads(completed.stdout.strip().splitlines()[-1])
+    verdict = all(record[key] <= bound for key, bound in MILLION_TARGETS.items())
+    values = ", ".join(f"{name} {value:.4g}" for name, value in record["mean"].items())
+    approximations = " ".join(record["approximations"].values()) or "none"
+    note = (f"peak RSS {record['peak_rss_gib']:.2f} GiB (whole process); targets <= 3 min and <= 8 GiB: "
+            f"{'met' if verdict else 'NOT met'}; {values}; approximations: {approximations}")
+    return [Row(suite=SUITE, item=f"evaluate(): every measure (truth given), k = {N_NEIGHBORS}", n=n_samples,
+                seconds=record["seconds"], runs=1, peak_mib=record["peak_rss_gib"] * 1024, note=note)]
+
+
 def rows(quick=False):
     """Every row of this suite (``quick``: smaller sizes, one timed run, no chunk-budget sweep)."""
     repeats = 1 if quick else 5
@@ -252,6 +362,9 @@ def rows(quick=False):
     if not quick:
         result += chunk_budget_rows(SIZES[-1], repeats=3)
     result += issue4_rows(quick, repeats=1 if quick else 3)
+    result += trust_continuity_rows(TC_SIZES[:2] if quick else TC_SIZES, repeats=1 if quick else 3)
+    if not quick:
+        result += million_rows(1_000_000)
     return result
 
 

@@ -34,12 +34,14 @@ from .geodesics import (
 from .inspection import NeighbourhoodView, inspect_neighbourhood
 from .kernels import COINCIDENCE_TOLERANCE, centred_stack
 from .neighbors import (
+    NeighborSearch,
     check_neighbors,
     check_pair,
     check_points,
     nearest_neighbors,
     neighbor_graph,
     neighbor_graph_components,
+    neighbor_search,
     power_of_two_scaled,
 )
 from .nieqa import NIEQA, classical_mds, nieqa
@@ -79,6 +81,7 @@ __all__ = [
     "LocalProcrustes",
     "MeasureError",
     "MeasureSpec",
+    "NeighborSearch",
     "NeighbourhoodView",
     "NormalizationCost",
     "Parameter",
@@ -112,6 +115,7 @@ __all__ = [
     "nearest_neighbors",
     "neighbor_graph",
     "neighbor_graph_components",
+    "neighbor_search",
     "neighbourhood_agreement",
     "nieqa",
     "normalization_cost",

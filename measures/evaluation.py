@@ -21,19 +21,21 @@ from .geodesics import (
     geodesic_sweep,
     pivot_sources,
     residual_variance_from_sums,
+    sweep_approximation,
 )
 from .neighbors import (
     check_neighbors,
     check_pair,
     nearest_neighbors,
+    neighbor_search,
     power_of_two_scaled,
 )
 from .nieqa import (
     NIEQA,
+    SUBSAMPLE_ABOVE,
+    assess_globally,
     check_landmark_neighbors,
-    global_assessment,
     landmark_count,
-    landmark_graph,
 )
 from .normalization import collapse_score
 from .parameters import check_integer
@@ -80,6 +82,11 @@ class Evaluation:
         Landmarks, their MDS configuration and path counts, when ``"nieqa_global"`` was computed.
     notes : tuple of str
         Warnings raised on the way (also issued as ``ProcrustesLabWarning``).
+    approximations : mapping of str to str
+        For each measure (or ``"neighbors"``) that was estimated rather than computed exactly, one
+        sentence saying how: M_RV and M_G from pivot sources above
+        :data:`measures.geodesics.EXACT_UP_TO` points, M_G on a subsample above
+        :data:`measures.nieqa.SUBSAMPLE_ABOVE`. Empty when every value is exact.
     """
 
     n_neighbors: int
@@ -90,6 +97,7 @@ class Evaluation:
     n_undefined: types.MappingProxyType
     nieqa: NIEQA
     notes: tuple
+    approximations: types.MappingProxyType = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
 
 
 def _requested(which, truth, q, d):
@@ -122,14 +130,14 @@ def _requested(which, truth, q, d):
 def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values):
     """M_G and the residual variance, in one Dijkstra sweep when both use the same graph.
 
-    Returns ``({name: value}, nieqa_or_None, failures)``. A measure whose graph cannot carry it
-    (disconnected, too few MDS dimensions) gets NaN and its message in ``failures``; the other
-    one is still computed.
+    Returns ``({name: value}, nieqa_or_None, failures, approximations)``. A measure whose graph
+    cannot carry it (disconnected, too few MDS dimensions) gets NaN and its message in
+    ``failures``; the other one is still computed. ``approximations`` maps a measure to the
+    sentence that states what was estimated (pivot sources, a subsample).
     """
-    values, result, failures = {}, None, []
+    values, result, failures, approximations = {}, None, [], {}
     n_samples, k = X.shape[0], neighbors.shape[1] - 1
     sources = pivot_sources(n_samples, random_state=random_state)
-    n_sources = n_samples if sources is None else len(sources)
     rv_graph = None
     if "residual_variance" in names:
         try:
@@ -140,15 +148,17 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
             values["residual_variance"] = np.nan
     if "nieqa_global" in names:
         try:
-            n_landmarks = landmark_count(n_samples, landmark_fraction, Y.shape[1])
-            k_l, landmark_neighbors_ = landmark_graph(X, k, landmark_neighbors=landmark_neighbors, neighbors=neighbors)
-            shared = rv_graph is not None and k_l == k
-            graph = rv_graph if shared else geodesic_graph(X, landmark_neighbors_)
-            counts, sums = geodesic_sweep(graph, sources, count_paths=True, output=Y if shared else None)
+            shared = rv_graph is not None and n_samples <= SUBSAMPLE_ABOVE and landmark_neighbors in (None, k)
             if shared:
+                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y)
                 values["residual_variance"] = residual_variance_from_sums(sums)
-            value, landmarks, configuration, aligned, importance = global_assessment(
-                Y, graph, counts, n_sources, n_landmarks)
+                result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
+                                         landmark_fraction=landmark_fraction, neighbors=neighbors, graph=rv_graph,
+                                         counts=counts, sources=sources)
+            else:
+                result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
+                                         landmark_fraction=landmark_fraction, random_state=random_state,
+                                         neighbors=neighbors)
         except ProcrustesLabError as error:
             failures.append(f"{spec('nieqa_global').label} not computed: {error}")
             values["nieqa_global"] = np.nan
@@ -157,39 +167,52 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
                 if "asim" in names:  # the per-point ASIM's own summary reports its undefined points
                     warnings.simplefilter("ignore", ProcrustesLabWarning)
                 mean, median, _ = summarize(asim_values, "ASIM")
-            values["nieqa_global"] = value
-            result = NIEQA(local_assessment=mean, local_median=median, global_assessment=value,
-                           asim_values=asim_values, landmark_indices=landmarks, landmark_configuration=configuration,
-                           aligned_landmark_configuration=aligned, importance=importance, landmark_neighbors=k_l,
-                           n_sources=n_sources)
+            values["nieqa_global"] = result.global_assessment
+            result = dataclasses.replace(result, local_assessment=mean, local_median=median, asim_values=asim_values)
+            if result.approximation is not None:
+                approximations["nieqa_global"] = result.approximation
     if rv_graph is not None and "residual_variance" not in values:
         values["residual_variance"] = residual_variance_from_sums(geodesic_sweep(rv_graph, sources, output=Y)[1])
-    return values, result, failures
+    if rv_graph is not None and sources is not None:
+        approximations["residual_variance"] = sweep_approximation("ρ", n_samples, sources)
+    return values, result, failures, approximations
 
 
-def _search(X, n_neighbors, names, neighbors):
-    """The input's neighbour search shared by every measure: ``(n, k + 1)`` or, for continuity's
-    tie check, ``(n, k + 2)`` columns; the caller's ``neighbors`` when given (validated)."""
+def _ranked(names):
+    """Whether trustworthiness or continuity is asked for: they read one neighbour more of X."""
+    return "trustworthiness" in names or "continuity" in names
+
+
+def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
+    """The input's neighbour search shared by every measure: ``(search, approximation)``.
+
+    ``search`` has ``k + 1`` columns, or ``k + 2`` for the rank measures; it is the caller's
+    ``neighbors`` when given (validated), None when no requested measure uses neighbourhoods.
+    ``approximation`` states an approximate search (:func:`measures.neighbors.neighbor_search`).
+    """
     n_samples = X.shape[0]
     if not any(spec(name).uses_neighbors for name in names):
-        return None
+        return None, None
     if neighbors is not None:
         neighbors = np.asarray(neighbors)
-        wide = neighbors.ndim == 2 and neighbors.shape[1] >= n_neighbors + 2 and "continuity" in names
-        return check_neighbors(neighbors, n_samples, n_neighbors + 1 if wide else n_neighbors)
-    extra = "continuity" in names and n_neighbors + 1 <= n_samples - 1
-    return nearest_neighbors(X, n_neighbors + 1 if extra else n_neighbors)
+        wide = neighbors.ndim == 2 and neighbors.shape[1] >= n_neighbors + 2 and _ranked(names)
+        return check_neighbors(neighbors, n_samples, n_neighbors + 1 if wide else n_neighbors), None
+    extra = _ranked(names) and n_neighbors + 1 <= n_samples - 1
+    found = neighbor_search(X, n_neighbors + 1 if extra else n_neighbors, method=neighbor_method,
+                            random_state=random_state)
+    return found.neighbors, found.description
 
 
-def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors):
-    """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures)``.
+def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
+             neighbor_method):
+    """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
 
     ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
     exact means of the rank measures; ``failures`` the messages of graph and truth measures that
     could not be computed (their value is NaN).
     """
     k = n_neighbors
-    search = _search(X, k, names, neighbors)
+    search, searched_approximately = _search(X, k, names, neighbors, neighbor_method, random_state)
     neighbors = None if search is None else search[:, :k + 1]
     # Y by its own power of two where only Y's shape matters (every measure but R, R_N, R_PCA).
     Y_own, _ = power_of_two_scaled(Y)
@@ -213,15 +236,18 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
             values["neighbourhood_agreement"] = float(1.0 - shared.sum() / (k * shared.size))
         if "trustworthiness" in names:
             values["trustworthiness"], per_point["trustworthiness"] = trustworthiness_from_penalties(
-                rank_penalties(X, neighbors, neighbour_sets(Y_own, output_search, k)), k)
+                rank_penalties(X, search, neighbour_sets(Y_own, output_search, k)), k)
         if "continuity" in names:
             values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
-                rank_penalties(Y_own, output_search[:, :k + 1], neighbour_sets(X, search, k)), k)
-    result = None
+                rank_penalties(Y_own, output_search, neighbour_sets(X, search, k)), k)
+    result, approximations = None, {}
     if "nieqa_global" in names or "residual_variance" in names:
-        graph_values, result, failures = _graph_measures(X, Y_own, neighbors, names, landmark_neighbors,
-                                                         landmark_fraction, random_state, asim_values)
+        graph_values, result, failures, approximations = _graph_measures(
+            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values)
         values.update(graph_values)
+    if searched_approximately is not None:
+        approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
+                                       "(all but M_t and the collapse score) reads them.")
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:
@@ -229,14 +255,14 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
             except ProcrustesLabError as error:
                 failures.append(f"{spec(name).label} not computed: {error}")
                 values[name] = np.nan
-    return per_point, values, result, failures
+    return per_point, values, result, failures, approximations
 
 
 def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
              truth: "npt.ArrayLike | None" = None, which: "str | list[str] | None" = None,
              landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
              random_state: "int | np.random.Generator" = 0,
-             neighbors: "npt.ArrayLike | None" = None) -> Evaluation:
+             neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto") -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -263,7 +289,7 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         ``K >= n_neighbors``, made once and shared (e.g. with the algorithm): its first
         ``n_neighbors + 1`` columns are every measure's neighbourhoods (they equal the search
         with ``n_neighbors``). Pass ``K = n_neighbors + 1`` to spare continuity a count of the
-        points at each k-th distance (its tie check). Checked for shape, range and the point first.
+        points at each k-th distance (its tie check) and the rank measures most of their ranks. Checked for shape, range and the point first.
 
     Returns
     -------
@@ -315,8 +341,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     Y = np.ldexp(Y, -exponent)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)
-        per_point, values, result, failures = _compute(X, Y, k, truth, names, landmark_neighbors,
-                                                       landmark_fraction, random_state, neighbors)
+        per_point, values, result, failures, approximations = _compute(
+            X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method)
         if "raw" in per_point:
             per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
         if result is not None:
@@ -340,4 +366,5 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
              + tuple(failures) + tuple(dropped_notes))
     return Evaluation(n_neighbors=k, measures=tuple(names), mean=types.MappingProxyType(means),
                       median=types.MappingProxyType(medians), per_point=types.MappingProxyType(per_point),
-                      n_undefined=types.MappingProxyType(undefined), nieqa=result, notes=notes)
+                      n_undefined=types.MappingProxyType(undefined), nieqa=result, notes=notes,
+                      approximations=types.MappingProxyType(approximations))

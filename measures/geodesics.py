@@ -42,6 +42,7 @@ __all__ = [
     "residual_variance",
     "residual_variance_from_sums",
     "shortest_path_counts",
+    "sweep_approximation",
 ]
 
 # Above EXACT_UP_TO points, graph sweeps start from PIVOT_SOURCES seeded random sources instead of
@@ -49,6 +50,11 @@ __all__ = [
 # on this machine and grows like n log n per source.
 EXACT_UP_TO = 10_000
 PIVOT_SOURCES = 2_000
+# Beyond PAIR_BUDGET / PIVOT_SOURCES points the sources shrink so that a sweep visits about
+# PAIR_BUDGET (source, vertex) pairs: one Dijkstra over a million-point kNN graph (k = 12) takes
+# ~0.5 s here, so 50 sources, 5e7 pairs, keep the residual variance near half a minute at n = 1e6.
+PAIR_BUDGET = 50_000_000
+MIN_PIVOT_SOURCES = 32
 # Working memory of one source in a sweep, in units of n: distances and predecessors from Dijkstra,
 # and for the residual variance the output distances and the selected pairs.
 _BYTES_PER_SOURCE_AND_VERTEX = 48
@@ -131,7 +137,9 @@ def check_connected(neighbors, what, fix):
 
 def pivot_sources(n_samples, *, random_state=0):
     """Sources of a graph sweep: ``None`` (all vertices) up to :data:`EXACT_UP_TO` points, otherwise
-    :data:`PIVOT_SOURCES` distinct vertices drawn from ``random_state``, sorted.
+    distinct vertices drawn from ``random_state``, sorted: :data:`PIVOT_SOURCES` of them, fewer
+    above ``PAIR_BUDGET / PIVOT_SOURCES`` points (``PAIR_BUDGET / n``, at least
+    :data:`MIN_PIVOT_SOURCES`), so that a sweep's work stops growing like n^2.
 
     Parameters
     ----------
@@ -140,11 +148,21 @@ def pivot_sources(n_samples, *, random_state=0):
 
     Returns
     -------
-    None or ndarray of shape (PIVOT_SOURCES,)
+    None or ndarray of shape (n_sources,)
     """
     if n_samples <= EXACT_UP_TO:
         return None
-    return np.sort(check_random_state(random_state).choice(n_samples, PIVOT_SOURCES, replace=False))
+    count = min(PIVOT_SOURCES, max(MIN_PIVOT_SOURCES, PAIR_BUDGET // n_samples), n_samples)
+    return np.sort(check_random_state(random_state).choice(n_samples, count, replace=False))
+
+
+def sweep_approximation(what, n_samples, sources):
+    """The sentence that states a pivot-sampled sweep's approximation, or None when it is exact."""
+    if sources is None:
+        return None
+    pairs = len(sources) * (n_samples - 1)
+    return (f"{what} from the shortest paths of {len(sources)} random sources ({pairs:,} of the "
+            f"{n_samples * (n_samples - 1):,} ordered pairs; Brandes & Pich pivots), not all {n_samples:,}.")
 
 
 def _subtree_sizes(predecessors):

@@ -26,7 +26,13 @@ from scipy.sparse.csgraph import dijkstra
 
 from .asim import asim_fit, check_dimensions, local_asim
 from .errors import MeasureError
-from .geodesics import check_connected, geodesic_graph, geodesic_sweep, pivot_sources
+from .geodesics import (
+    check_connected,
+    geodesic_graph,
+    geodesic_sweep,
+    pivot_sources,
+    sweep_approximation,
+)
 from .neighbors import (
     check_pair,
     nearest_neighbors,
@@ -35,11 +41,15 @@ from .neighbors import (
 )
 from .parameters import check_integer
 from .procrustes import summarize
+from .seeding import check_random_state
 
-__all__ = ["NIEQA", "check_landmark_neighbors", "classical_mds", "global_assessment", "landmark_count", "landmark_graph",
+__all__ = ["NIEQA", "SUBSAMPLE_ABOVE", "assess_globally", "check_landmark_neighbors", "classical_mds", "global_assessment", "landmark_count", "landmark_graph",
            "nieqa"]
 
 PAPER_FRACTION = 0.1  # NQ §IV-B and Remark 1: 10 % landmarks, k_l = 0.1 n
+# Above this many points M_G is computed on a uniform random subsample of this size
+# (:func:`assess_globally`): at 20 000 points it takes ~20 s here, and it grows like n^2.
+SUBSAMPLE_ABOVE = 20_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +80,9 @@ class NIEQA:
     landmark_neighbors : int
         k_l, the neighbours of the landmark graph actually used.
     n_sources : int
-        Dijkstra sources of the count: n_samples when exact.
+        Dijkstra sources of the count: n_samples when exact (the sample's size when sampled).
+    approximation : str or None
+        What was estimated rather than computed exactly (pivot sources, a subsample), or None.
     """
 
     local_assessment: float
@@ -83,6 +95,7 @@ class NIEQA:
     importance: np.ndarray
     landmark_neighbors: int
     n_sources: int
+    approximation: str | None = None
 
 
 def classical_mds(distances, n_components):
@@ -317,21 +330,85 @@ def nieqa(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, landmark_neig
     """
     X, Y = check_pair(X, Y)
     check_dimensions(X.shape[1], Y.shape[1], "NIEQA")
-    n_landmarks = landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
+    landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
     # Each by a power of two (exact; ASIM is invariant to both scales), undone on the configurations.
     (X, x_exponent), (Y, y_exponent) = power_of_two_scaled(X), power_of_two_scaled(Y)
     neighbors = nearest_neighbors(X, n_neighbors)
     values = local_asim(X, Y, neighbors)
     mean, median, _ = summarize(values, "ASIM")
-    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors=landmark_neighbors, neighbors=neighbors)
-    graph = geodesic_graph(X, landmark_neighbors_)
-    sources = pivot_sources(X.shape[0], random_state=random_state)
-    counts, _ = geodesic_sweep(graph, sources, count_paths=True)
+    result = assess_globally(X, Y, n_neighbors, landmark_neighbors=landmark_neighbors,
+                             landmark_fraction=landmark_fraction, random_state=random_state, neighbors=neighbors)
+    return dataclasses.replace(
+        result, local_assessment=mean, local_median=median, asim_values=values if per_point else None,
+        landmark_configuration=np.ldexp(result.landmark_configuration, x_exponent),
+        aligned_landmark_configuration=np.ldexp(result.aligned_landmark_configuration, y_exponent))
+
+
+def global_sample(n_samples, rng):
+    """``None`` up to :data:`SUBSAMPLE_ABOVE` points, else that many distinct indices drawn from ``rng``, sorted."""
+    if n_samples <= SUBSAMPLE_ABOVE:
+        return None
+    return np.sort(rng.choice(n_samples, SUBSAMPLE_ABOVE, replace=False))
+
+
+def assess_globally(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, random_state=0,
+                    neighbors=None, graph=None, counts=None, sources=None):
+    """M_G and its pieces (NQ Eq. 19), on all points or, above :data:`SUBSAMPLE_ABOVE`, on a sample.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    Y : ndarray of shape (n_samples, d)
+    n_neighbors : int
+    landmark_neighbors, landmark_fraction, random_state
+        As :func:`nieqa`.
+    neighbors : ndarray of shape (n_samples, K + 1), optional
+        The input's neighbour search, reused when it serves the landmark graph.
+    graph, counts, sources : optional
+        The landmark graph, its path counts and their sources when a caller's sweep already made
+        them (``evaluate`` shares one sweep with the residual variance); only without sampling.
+
+    Returns
+    -------
+    NIEQA
+        With ``local_assessment`` and ``local_median`` NaN (the caller's), ``asim_values`` None.
+
+    Notes
+    -----
+    Above :data:`SUBSAMPLE_ABOVE` points M_G is computed on a uniform random subsample of that
+    many points (drawn from ``random_state``) with its own kNN graph, and ``approximation`` says
+    so: the landmarks' MDS would otherwise need their ``(0.1 n)^2`` geodesics (80 GB at a million
+    points) and one Dijkstra per landmark. Graph geodesics of the sample approximate the same
+    manifold distances as those of the full graph, on edges about ``(n/m)^{1/d}`` times longer.
+    ``landmark_indices`` are indices of the full data; ``importance`` is NaN off the sample.
+    """
+    n_samples, d = X.shape[0], Y.shape[1]
+    rng = check_random_state(random_state)
+    sample = global_sample(n_samples, rng)
+    approximation = None
+    if sample is not None:
+        X, Y, neighbors, graph = X[sample], Y[sample], None, None
+    n_landmarks = landmark_count(X.shape[0], landmark_fraction, d)
+    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors=landmark_neighbors,
+                                              neighbors=neighbors)
+    if graph is None:
+        graph = geodesic_graph(X, landmark_neighbors_)
+        sources = pivot_sources(X.shape[0], random_state=rng)
+        counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     n_sources = X.shape[0] if sources is None else len(sources)
     value, landmark_indices, configuration, aligned, importance = global_assessment(
         Y, graph, counts, n_sources, n_landmarks)
-    return NIEQA(local_assessment=mean, local_median=median, global_assessment=value,
-                 asim_values=values if per_point else None, landmark_indices=landmark_indices,
-                 landmark_configuration=np.ldexp(configuration, x_exponent),
-                 aligned_landmark_configuration=np.ldexp(aligned, y_exponent),
-                 importance=importance, landmark_neighbors=k_l, n_sources=n_sources)
+    if sample is not None:
+        landmark_indices = sample[landmark_indices]
+        full_importance = np.full(n_samples, np.nan)
+        full_importance[sample] = importance
+        importance = full_importance
+        approximation = (f"M_G on a uniform random subsample of {len(sample):,} of the {n_samples:,} points (its own "
+                         f"kNN graph, k_l = {k_l}, {n_landmarks} landmarks), not on all points.")
+    pivots = sweep_approximation("landmark importance", X.shape[0], sources)
+    if pivots is not None:
+        approximation = pivots if approximation is None else f"{approximation} Its {pivots[0].lower()}{pivots[1:]}"
+    return NIEQA(local_assessment=np.nan, local_median=np.nan, global_assessment=value, asim_values=None,
+                 landmark_indices=landmark_indices, landmark_configuration=configuration,
+                 aligned_landmark_configuration=aligned, importance=importance, landmark_neighbors=k_l,
+                 n_sources=n_sources, approximation=approximation)

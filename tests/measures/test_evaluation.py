@@ -1,6 +1,7 @@
 """Tests of ``measures/evaluation.py``: the one entry point agrees with every measure's own function."""
 
 import dataclasses
+import importlib
 import warnings
 
 import numpy as np
@@ -223,3 +224,72 @@ def test_output_with_more_columns_than_the_input_follows_the_policy(run):
     for name in ("asim", "nieqa_global"):
         with pytest.raises(DimensionError, match=r"more columns \(d = 3\) than the reference \(q = 2\)"):
             evaluate(X2, wide, 10, which=[name])
+
+
+# ---------------------------------------------------------------- a million points (issue 16)
+
+
+def test_a_precomputed_search_gives_the_same_values(run):
+    X, Y, truth = run
+    which = ["normalized", "asim", "trustworthiness", "continuity", "residual_variance", "nieqa_global"]
+    reference = evaluate(X, Y, 10, which=which)
+    for width in (10, 11, 14):  # k, k + 1 (continuity's tie check spared) and more: the prefix is used
+        shared = evaluate(X, Y, 10, which=which, neighbors=nearest_neighbors(X, width))
+        assert shared.mean == reference.mean, width
+        for name in reference.per_point:
+            np.testing.assert_array_equal(shared.per_point[name], reference.per_point[name])
+
+
+def test_a_precomputed_search_is_checked(run):
+    X, Y, _ = run
+    neighbors = nearest_neighbors(X, 10)
+    with pytest.raises(MeasureError, match=r"neighbors must have shape \(n_samples, n_neighbors \+ 1\) = \(700, 11\)"):
+        evaluate(X, Y, 10, neighbors=neighbors[:, :8])
+    with pytest.raises(MeasureError, match=r"row i of neighbors must start with i .* 700 row\(s\)"):
+        evaluate(X, Y, 10, neighbors=neighbors[:, ::-1])
+    with pytest.raises(MeasureError, match=r"indices outside \[0, 699\]"):
+        evaluate(X, Y, 10, neighbors=np.c_[neighbors[:, :1], neighbors[:, 1:] + 700])
+    with pytest.raises(MeasureError, match="integer point indices"):
+        evaluate(X, Y, 10, neighbors=neighbors.astype(float))
+
+
+def test_measures_without_neighbourhoods_search_nothing(run, monkeypatch):
+    X, Y, truth = run
+    evaluation_module = importlib.import_module("measures.evaluation")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched X")
+
+    monkeypatch.setattr(evaluation_module, "nearest_neighbors", refuse)
+    result = evaluate(X, Y, 10, truth=truth, which=["truth_match", "collapse"])
+    assert result.mean["truth_match"] == truth_match(truth, Y)
+
+
+def test_sampled_graph_measures_state_their_approximation(run, pivot_sampling, monkeypatch):
+    X, Y, truth = run
+    assert evaluate(X, Y, 10, which=["residual_variance", "nieqa_global"]).approximations == {}
+    pivot_sampling(500, 60)
+    monkeypatch.setattr(importlib.import_module("measures.nieqa"), "SUBSAMPLE_ABOVE", 600)
+    monkeypatch.setattr(importlib.import_module("measures.evaluation"), "SUBSAMPLE_ABOVE", 600)
+    result = evaluate(X, Y, 10, which=["residual_variance", "nieqa_global"], random_state=3)
+    assert result.approximations["residual_variance"].startswith("ρ from the shortest paths of 60 random sources")
+    assert "uniform random subsample of 600 of the 700 points" in result.approximations["nieqa_global"]
+    assert "60 random sources" in result.approximations["nieqa_global"]
+    alone = nieqa(X, Y, 10, random_state=3)
+    assert result.mean["nieqa_global"] == alone.global_assessment
+    np.testing.assert_array_equal(result.nieqa.landmark_indices, alone.landmark_indices)
+    assert result.mean["residual_variance"] == residual_variance(X, Y, 10, random_state=3)
+    # The landmarks are points of the full data, and sit on the sample (importance known there).
+    assert np.isfinite(result.nieqa.importance[result.nieqa.landmark_indices]).all()
+    assert np.isnan(result.nieqa.importance).sum() == 100
+
+
+@pytest.mark.slow
+def test_trustworthiness_and_continuity_equal_scikit_learn_at_5000_points(swiss_roll):
+    from sklearn.manifold import trustworthiness as sklearn_trustworthiness
+
+    X, chart, _ = swiss_roll(5000, 4)
+    Y = chart + 0.3 * np.random.default_rng(4).normal(size=chart.shape)
+    result = evaluate(X, Y, 12, which=["trustworthiness", "continuity"])
+    assert result.mean["trustworthiness"] == sklearn_trustworthiness(X, Y, n_neighbors=12)
+    assert result.mean["continuity"] == sklearn_trustworthiness(Y, X, n_neighbors=12)
