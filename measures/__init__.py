@@ -13,6 +13,13 @@ No module here imports dash or plotly.
 """
 
 from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
+from .distances import (
+    distance_spearman,
+    kl_divergence,
+    scale_normalized_stress,
+    stress,
+    triplet_accuracy,
+)
 from .errors import (
     DatasetError,
     DimensionError,
@@ -33,6 +40,7 @@ from .geodesics import (
 )
 from .inspection import NeighbourhoodView, inspect_neighbourhood
 from .kernels import COINCIDENCE_TOLERANCE, centred_stack
+from .labels import label_trust_continuity, silhouette
 from .neighbors import (
     NeighborSearch,
     check_neighbors,
@@ -64,7 +72,7 @@ from .procrustes import (
     procrustes_rotation,
     summarize,
 )
-from .ranks import continuity, neighbourhood_agreement, trustworthiness
+from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
 
@@ -102,16 +110,20 @@ __all__ = [
     "classical_mds",
     "collapse_score",
     "continuity",
+    "distance_spearman",
     "evaluate",
     "geodesic_graph",
     "inspect_neighbourhood",
     "is_collapsed",
     "is_integer",
+    "kl_divergence",
+    "label_trust_continuity",
     "local_asim",
     "local_pca_procrustes",
     "local_pca_residual",
     "local_procrustes",
     "local_rotations",
+    "mrre",
     "nearest_neighbors",
     "neighbor_graph",
     "neighbor_graph_components",
@@ -124,11 +136,15 @@ __all__ = [
     "procrustes_lower_bound",
     "procrustes_rotation",
     "residual_variance",
+    "scale_normalized_stress",
     "seed_int",
     "shortest_path_counts",
+    "silhouette",
     "spec",
     "specs",
+    "stress",
     "summarize",
+    "triplet_accuracy",
     "trustworthiness",
     "truth_match",
     "validate_parameters",

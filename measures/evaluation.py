@@ -14,6 +14,19 @@ import numpy as np
 import numpy.typing as npt
 
 from .asim import check_dimensions, local_asim, truth_match
+from .distances import (
+    KL_SIGMA,
+    columns_approximation,
+    distance_spearman_values,
+    kl_from_sums,
+    pair_columns,
+    pair_sums,
+    spearman_from_rows,
+    spearman_sources,
+    stress_from_sums,
+    triplet_accuracy,
+    with_self,
+)
 from .errors import MeasureError, ProcrustesLabError, ProcrustesLabWarning
 from .geodesics import (
     check_connected,
@@ -22,6 +35,12 @@ from .geodesics import (
     pivot_sources,
     residual_variance_from_sums,
     sweep_approximation,
+)
+from .labels import (
+    SILHOUETTE_EXACT_UP_TO,
+    check_labels,
+    label_trust_continuity,
+    silhouette,
 )
 from .neighbors import (
     check_neighbors,
@@ -47,6 +66,7 @@ from .procrustes import (
 )
 from .ranks import (
     check_rank_neighbors,
+    mrre_values,
     neighbour_sets,
     rank_penalties,
     shared_neighbour_counts,
@@ -58,6 +78,8 @@ __all__ = ["Evaluation", "evaluate"]
 
 _PROCRUSTES = ("raw", "normalized", "conformal")
 _RANKS = ("neighbourhood_agreement", "trustworthiness", "continuity")
+_MRRE = ("mrre_false", "mrre_missing")
+_PAIRS = ("stress", "scale_normalized_stress", "kl_divergence")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,7 +122,7 @@ class Evaluation:
     approximations: types.MappingProxyType = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
 
 
-def _requested(which, truth, q, d):
+def _requested(which, truth, labels, q, d):
     """The measure names to compute, in registry order, and notes on the ones left out by default.
 
     Measures that need the truth are computed only when it is given; those that need ``d <= q``
@@ -108,7 +130,8 @@ def _requested(which, truth, q, d):
     columns than the input, and refused with :class:`DimensionError` when asked for by name.
     """
     if which is None:
-        names = [name for name in available() if truth is not None or not spec(name).needs_truth]
+        names = [name for name in available() if (truth is not None or not spec(name).needs_truth)
+                 and (labels is not None or not spec(name).needs_labels)]
         dropped = [name for name in names if spec(name).needs_d_at_most_q and d > q]
         notes = []
         if dropped:
@@ -121,6 +144,9 @@ def _requested(which, truth, q, d):
     missing = [name for name in names if spec(name).needs_truth and truth is None]
     if missing:
         raise MeasureError(f"{', '.join(sorted(missing))} compare with the ground truth; pass truth=... or drop them.")
+    unlabelled = [name for name in names if spec(name).needs_labels and labels is None]
+    if unlabelled:
+        raise MeasureError(f"{', '.join(sorted(unlabelled))} read class labels; pass labels=... or drop them.")
     for name in names:
         if spec(name).needs_d_at_most_q:
             check_dimensions(q, d, spec(name).label)
@@ -178,6 +204,56 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
     return values, result, failures, approximations
 
 
+def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
+                   failures):
+    """The distance and label measures of issue 14, into ``per_point`` and ``values``.
+
+    Returns ``{name: approximation sentence}`` for the ones estimated from samples. ``X`` and ``Y``
+    share X's power of two (stress compares their scales); ``Y_own`` has its own.
+    """
+    approximations = {}
+    n_samples = X.shape[0]
+    if any(name in names for name in _PAIRS):
+        columns = pair_columns(n_samples, random_state)
+        sums = pair_sums(X, Y, columns=columns, sigma=kl_sigma if "kl_divergence" in names else None)
+        for name, scale_normalized in (("stress", False), ("scale_normalized_stress", True)):
+            if name in names:
+                values[name], per_point[name] = stress_from_sums(sums, scale_normalized=scale_normalized)
+        if "kl_divergence" in names:
+            values["kl_divergence"] = kl_from_sums(with_self(sums, columns))
+        sentence = columns_approximation("the pair sums", n_samples, columns)
+        if sentence is not None:
+            approximations.update({name: sentence for name in _PAIRS if name in names})
+    if "distance_spearman" in names:
+        try:
+            check_connected(search[:, :k + 1], "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
+            sources = spearman_sources(n_samples, random_state)
+            values["distance_spearman"] = spearman_from_rows(
+                *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources))
+            if sources is not None:
+                approximations["distance_spearman"] = sweep_approximation("Spearman's ρ", n_samples, sources)
+        except ProcrustesLabError as error:
+            failures.append(f"{spec('distance_spearman').label} not computed: {error}")
+            values["distance_spearman"] = np.nan
+    if "mrre_false" in names:
+        per_point["mrre_false"] = mrre_values(X, search, output_search, k)
+    if "mrre_missing" in names:
+        per_point["mrre_missing"] = mrre_values(Y_own, output_search, search, k)
+    if "triplet_accuracy" in names:
+        values["triplet_accuracy"], per_point["triplet_accuracy"] = triplet_accuracy(
+            X, Y_own, per_point=True, random_state=random_state)
+    if "label_trustworthiness" in names or "label_continuity" in names:
+        trust, continuity = label_trust_continuity(X, Y_own, labels)
+        values.update({"label_trustworthiness": trust, "label_continuity": continuity})
+    if "silhouette" in names:
+        values["silhouette"], per_point["silhouette"] = silhouette(Y_own, labels, per_point=True,
+                                                                   random_state=random_state)
+        if n_samples > SILHOUETTE_EXACT_UP_TO:
+            approximations["silhouette"] = (f"silhouette on a uniform random sample of {SILHOUETTE_EXACT_UP_TO:,} of the "
+                                            f"{n_samples:,} points (NaN elsewhere), not all points.")
+    return approximations
+
+
 def _ranked(names):
     """Whether trustworthiness or continuity is asked for: they read one neighbour more of X."""
     return "trustworthiness" in names or "continuity" in names
@@ -204,7 +280,7 @@ def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
 
 
 def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
-             neighbor_method):
+             neighbor_method, labels, kl_sigma):
     """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
 
     ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
@@ -227,7 +303,8 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     asim_values = local_asim(X, Y_own, neighbors) if "asim" in names or "nieqa_global" in names else None
     if "asim" in names:
         per_point["asim"] = asim_values
-    if any(name in names for name in _RANKS):
+    output_search = None
+    if any(name in names for name in _RANKS + _MRRE):
         output_search = nearest_neighbors(Y_own, k + 1)
         output_sets = output_search[:, 1:k + 1]
         if "neighbourhood_agreement" in names:
@@ -248,6 +325,8 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
+    approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
+                                         random_state, per_point, values, failures))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:
@@ -262,7 +341,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
              truth: "npt.ArrayLike | None" = None, which: "str | list[str] | None" = None,
              landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
              random_state: "int | np.random.Generator" = 0,
-             neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto") -> Evaluation:
+             neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto",
+             labels: "npt.ArrayLike | None" = None, kl_sigma: float = KL_SIGMA) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -327,9 +407,14 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     X, Y = check_pair(X, Y)
     if truth is not None:
         truth, _ = check_pair(truth, X, names=("truth", "X"))
-    names, dropped_notes = _requested(which, truth, X.shape[1], Y.shape[1])
+    if labels is not None:
+        check_labels(labels, X.shape[0])
     k = check_integer(n_neighbors, "n_neighbors", 1, X.shape[0] - 1, error=MeasureError,
                       hint="Choose a smaller k or use more points.")
+    names, dropped_notes = _requested(which, truth, labels, X.shape[1], Y.shape[1])
+    if "kl_divergence" in names and not (isinstance(kl_sigma, (int, float)) and not isinstance(kl_sigma, bool)
+                                         and np.isfinite(kl_sigma) and kl_sigma > 0):
+        raise MeasureError(f"kl_sigma must be a positive number; got {kl_sigma!r}.")
     if any(name in names for name in _RANKS):
         check_rank_neighbors(X.shape[0], k)
     if "nieqa_global" in names:
@@ -342,7 +427,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)
         per_point, values, result, failures, approximations = _compute(
-            X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method)
+            X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method,
+            labels, kl_sigma)
         if "raw" in per_point:
             per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
         if result is not None:

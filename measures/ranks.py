@@ -33,8 +33,12 @@ __all__ = [
     "TREE_COUNT_UP_TO",
     "check_rank_neighbors",
     "continuity",
+    "mrre",
+    "mrre_from_ranks",
+    "mrre_values",
     "neighbour_sets",
     "neighbourhood_agreement",
+    "pair_ranks",
     "rank_penalties",
     "shared_neighbour_counts",
     "trustworthiness",
@@ -166,18 +170,50 @@ def rank_penalties(reference, reference_neighbors, other_sets):
     needed = ~(squared < kth[pair_rows] * (1.0 - 2.0 * NEAR_TIE))
     pair_rows, pair_columns, squared = pair_rows[needed], pair_columns[needed], squared[needed]
     penalties = np.zeros(n_samples, dtype=np.int64)
+    ranks = pair_ranks(points, pair_rows, pair_columns, squared, k)
+    np.add.at(penalties, pair_rows, np.maximum(ranks - k, 0))
+    return penalties
+
+
+def pair_ranks(points, pair_rows, pair_columns, squared, k, *, ties="argsort"):
+    """The rank ``r(i, j)`` of each pair's j among the distances from i (1 for the nearest other point).
+
+    Parameters
+    ----------
+    points : ndarray of shape (n, p)
+        The space of the ranks (already scaled, :func:`measures.power_of_two_scaled`).
+    pair_rows, pair_columns : ndarray of shape (m,), int
+        The pairs (i, j), sorted by i.
+    squared : ndarray of shape (m,)
+        Their squared distances (:func:`measures.neighbors.squared_distances`).
+    k : int
+        Sets the width of the sorted neighbour list that ranks most pairs (``LIST_FACTOR * k``).
+    ties : {"argsort", "index"}
+        Among equidistant points: scikit-learn's order (numpy's default argsort of the row; for
+        trustworthiness and continuity) or increasing index (a stable sort; ZADU's MRRE).
+
+    Returns
+    -------
+    ndarray of shape (m,), int64
+
+    Notes
+    -----
+    See :func:`rank_penalties`: the sorted list of ``LIST_FACTOR * k`` neighbours, then two
+    KD-tree counts, then whole rows for ties, near-ties and inputs of many columns.
+    """
+    n_samples = points.shape[0]
+    ranks = np.zeros(pair_rows.size, dtype=np.int64)
     if pair_rows.size == 0:
-        return penalties
+        return ranks
     if points.shape[1] > TREE_COUNT_UP_TO:
-        _exact_ranks(points, pair_rows, pair_columns, k, penalties)
-        return penalties
+        ranks[:] = _exact_ranks(points, pair_rows, pair_columns, ties)
+        return ranks
     tree = OrderedTree(points)
     distance = np.sqrt(squared)
     # Most needed pairs rank a little past k: one search with LIST_FACTOR * k neighbours per point
     # ranks them by a comparison with the row's sorted distances; the rest are counted.
     width = min(LIST_FACTOR * k + 1, n_samples)
     resolved = np.zeros(pair_rows.size, dtype=bool)
-    ranks = np.zeros(pair_rows.size, dtype=np.int64)
     listed_rows, owner = np.unique(pair_rows, return_inverse=True)
     boundaries = np.searchsorted(owner, np.arange(0, listed_rows.size + 1))
     for part in chunk_slices(listed_rows.size, 8 * (3 * width + 3 * k * width)):
@@ -200,19 +236,19 @@ def rank_penalties(reference, reference_neighbors, other_sets):
         clear = (outer - inner == 1) & (distance[counted] > 0.0)
         resolved[counted[clear]] = True
         ranks[counted[clear]] = inner[clear]
-    np.add.at(penalties, pair_rows[resolved], np.maximum(ranks[resolved] - k, 0))
     unclear = np.flatnonzero(~resolved)
     if unclear.size:
-        _exact_ranks(points, pair_rows[unclear], pair_columns[unclear], k, penalties)
-    return penalties
+        ranks[unclear] = _exact_ranks(points, pair_rows[unclear], pair_columns[unclear], ties)
+    return ranks
 
 
-def _exact_ranks(points, pair_rows, pair_columns, k, penalties):
-    """Add ``max(r(i, j) - k, 0)`` for each pair (i, j) to ``penalties[i]``, from row i's distances.
+def _exact_ranks(points, pair_rows, pair_columns, ties):
+    """``r(i, j)`` for each pair from row i's distances, computed whole.
 
-    The rows' distances are computed whole (O(n) per row, each row once, a cache-sized block of
-    rows at a time); where j ties with another point, its row is argsorted (numpy's default kind,
-    as scikit-learn's ``trustworthiness``) and j's position read off.
+    O(n) per row, each row once, a cache-sized block of rows at a time. Where j ties with another
+    point: with ``ties="argsort"`` its row is argsorted (numpy's default kind, as scikit-learn's
+    ``trustworthiness``) and j's position read off; with ``"index"`` the tied points of smaller
+    index come first.
     """
     n_samples = points.shape[0]
     everyone = np.arange(n_samples)
@@ -225,14 +261,113 @@ def _exact_ranks(points, pair_rows, pair_columns, k, penalties):
         distances[np.arange(distances.shape[0]), rows[block]] = np.inf
         targets = distances[local, pair_columns[in_block]]
         closer = np.count_nonzero(distances[local] < targets[:, None], axis=1)
-        tied = np.count_nonzero(distances[local] == targets[:, None], axis=1) > 1
+        equal = distances[local] == targets[:, None]
+        tied = np.count_nonzero(equal, axis=1) > 1
         ranks[in_block] = closer + 1
+        if ties == "index":
+            before = np.count_nonzero(equal & (everyone[None, :] < pair_columns[in_block, None]), axis=1)
+            ranks[in_block] += before
+            continue
         for row in np.unique(local[tied]):  # scikit-learn's order of equidistant points: argsort of the row
             position = np.empty(n_samples, dtype=np.int64)
             position[np.argsort(distances[row])] = everyone
             pairs = in_block[tied & (local == row)]
             ranks[pairs] = position[pair_columns[pairs]] + 1
-    np.add.at(penalties, pair_rows, np.maximum(ranks - k, 0))
+    return ranks
+
+
+def mrre_from_ranks(base_ranks, n_samples):
+    """Per-point mean relative rank errors from the base ranks of each point's k target neighbours.
+
+    Parameters
+    ----------
+    base_ranks : ndarray of shape (n_samples, k)
+        Rank in the other space of each of the point's k nearest neighbours in this one, listed
+        in this space's order (so column c has target rank c + 1).
+    n_samples : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ``sum_c |base - (c+1)| / (c+1)`` over ``sum_r |n - 2r + 1| / r`` (Lee & Verleysen's
+        normalization, the largest possible sum).
+    """
+    k = base_ranks.shape[1]
+    target = np.arange(1, k + 1)
+    normalization = np.sum(np.abs(n_samples - 2 * target + 1) / target)
+    return np.sum(np.abs(base_ranks - target) / target, axis=1) / normalization
+
+
+def mrre_values(reference, reference_search, other_search, n_neighbors):
+    """Per-point MRRE: the other space's k nearest neighbours ranked in ``reference`` (ties by index).
+
+    ``reference_search`` and ``other_search`` are :func:`measures.nearest_neighbors` of the two
+    spaces (self first, at least k + 1 columns); both orders are the stable (distance, index)
+    order ZADU's ranking uses, so a neighbour listed in the reference's search has its column as rank.
+    """
+    k = n_neighbors
+    n_samples = reference.shape[0]
+    points = power_of_two_scaled(reference)[0]
+    sets = other_search[:, 1:k + 1]
+    listed = reference_search[:, 1:k + 1]
+    match = sets[:, :, None] == listed[:, None, :]
+    base = np.where(match.any(axis=2), match.argmax(axis=2) + 1, 0).astype(np.int64)
+    rows, columns = np.nonzero(base == 0)
+    squared = squared_distances(points, rows, sets[rows, columns])
+    base[rows, columns] = pair_ranks(points, rows, sets[rows, columns], squared, k, ties="index")
+    return mrre_from_ranks(base, n_samples)
+
+
+def mrre(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, direction: str = "false",
+         per_point: bool = False) -> "float | tuple[float, np.ndarray]":
+    """Mean relative rank error of an embedding (Lee & Verleysen), one direction.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, q)
+    Y : array-like of shape (n_samples, d)
+    n_neighbors : int
+        k.
+    direction : {"false", "missing"}, default="false"
+        ``"false"``: the output's k nearest neighbours, ranked in the input (intrusions, W_n);
+        ``"missing"``: the input's k nearest neighbours, ranked in the output (extrusions, W_ν).
+    per_point : bool, default=False
+
+    Returns
+    -------
+    float, or (float, ndarray of shape (n_samples,))
+        In [0, 1], 0 when every neighbour keeps its rank; lower is better.
+
+    Notes
+    -----
+    .. math::
+
+        W_n = \\frac{1}{C} \\frac{1}{n} \\sum_i \\sum_{j \\in N_k(y_i)}
+              \\frac{|\\rho_{ij} - r_{ij}|}{r_{ij}}, \\qquad C = \\sum_{r=1}^k \\frac{|n - 2r + 1|}{r},
+
+    ``r`` the rank in the output, ``rho`` in the input (Lee & Verleysen, "Quality assessment of
+    dimensionality reduction", Neurocomputing 72, 2009). Equidistant points are ranked by index
+    (a stable sort), as ZADU does; ZADU's ``mrre_false`` / ``mrre_missing`` are ``1 - W``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(80, 2))
+    >>> mrre(X, 3.0 * X, 5), mrre(X, 3.0 * X, 5, direction="missing")
+    (0.0, 0.0)
+    """
+    if direction not in ("false", "missing"):
+        raise MeasureError(f"direction must be 'false' or 'missing'; got {direction!r}.")
+    X, Y = check_pair(X, Y)
+    k = check_integer(n_neighbors, "n_neighbors", 1, X.shape[0] - 1, error=MeasureError,
+                      hint="Choose a smaller k or use more points.")
+    input_search, output_search = nearest_neighbors(X, k), nearest_neighbors(Y, k)
+    if direction == "false":
+        values = mrre_values(X, input_search, output_search, k)
+    else:
+        values = mrre_values(Y, output_search, input_search, k)
+    mean = float(values.mean())
+    return (mean, values) if per_point else mean
 
 
 def check_rank_neighbors(n_samples, n_neighbors):

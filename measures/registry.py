@@ -43,6 +43,8 @@ class MeasureSpec:
     needs_d_at_most_q : bool
         Whether it is defined only for outputs with at most as many columns as the input (ASIM's
         P lies on St(q, d)); the others are defined for any d (SPEC §3 note).
+    needs_labels : bool
+        Whether it reads class labels (``evaluate(labels=...)``; computed only when given).
     """
 
     name: str
@@ -55,6 +57,7 @@ class MeasureSpec:
     uses_geodesics: bool = False
     uses_neighbors: bool = True
     needs_d_at_most_q: bool = False
+    needs_labels: bool = False
 
     @property
     def lower_is_better(self):
@@ -74,11 +77,11 @@ def _register(entry):
 
 
 def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, higher_is_better=False,
-             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False):
+             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False):
     _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
                           higher_is_better=higher_is_better, citation=citation, description=description,
                           uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
-                          needs_d_at_most_q=needs_d_at_most_q))
+                          needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels))
 
 
 _measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
@@ -109,6 +112,36 @@ _measure("truth_match", "M_t", "NQ Table III", "ASIM of the whole embedding agai
 _measure("collapse", "collapse score", "PN §4-5 (SPEC §3)",
          "Share of the whitened output's variance across the truth's long axis: ~0.5 faithful, ~0 collapsed.",
          per_point=False, needs_truth=True, higher_is_better=None, uses_neighbors=False)
+
+# Issue 14: the distance and cluster measures peers report (ZADU's definitions where it has them).
+_measure("stress", "stress", "Kruskal (1964); ZADU",
+         "Normalized stress, sqrt(Σ(dX − dY)² / Σ dX²) over all pairs; changes with the output's scale.",
+         uses_neighbors=False)
+_measure("scale_normalized_stress", "SNS", "Smelser, Miller & Kobourov (2024)",
+         "Stress after the one uniform scale of the output that minimizes it: comparable across scales.",
+         uses_neighbors=False)
+_measure("kl_divergence", "KL (density)", "ZADU (Jeon et al. 2023), σ = 0.1",
+         "KL divergence between the input's and the output's Gaussian point densities.", per_point=False,
+         uses_neighbors=False)
+_measure("distance_spearman", "DEMaP ρ", "Moon et al. (2019), PHATE",
+         "Spearman ρ between kNN-graph geodesic distances and output distances.", per_point=False,
+         higher_is_better=True, uses_geodesics=True)
+_measure("mrre_false", "MRRE (false)", "Lee & Verleysen (2009)",
+         "Mean relative rank error of the output's neighbours, ranked in the input (intrusions).")
+_measure("mrre_missing", "MRRE (missing)", "Lee & Verleysen (2009)",
+         "Mean relative rank error of the input's neighbours, ranked in the output (extrusions).")
+_measure("triplet_accuracy", "triplet accuracy", "Wang et al. (2021), PaCMAP",
+         "Share of random triplets whose two distances the output orders as the input does.",
+         higher_is_better=True, uses_neighbors=False)
+_measure("label_trustworthiness", "label-T", "Jeon et al. (2024)",
+         "Do classes apart in the input stay apart in the output? (distance consistency per class pair).",
+         per_point=False, higher_is_better=True, uses_neighbors=False, needs_labels=True)
+_measure("label_continuity", "label-C", "Jeon et al. (2024)",
+         "Are classes that mix in the input not pulled apart in the output? (distance consistency).",
+         per_point=False, higher_is_better=True, uses_neighbors=False, needs_labels=True)
+_measure("silhouette", "silhouette", "Rousseeuw (1987)",
+         "How well the output keeps the labelled classes apart: (b − a) / max(a, b) per point.",
+         higher_is_better=True, uses_neighbors=False, needs_labels=True)
 
 
 def spec(name):

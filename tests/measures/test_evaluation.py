@@ -14,15 +14,21 @@ from measures import (
     ProcrustesLabWarning,
     collapse_score,
     continuity,
+    distance_spearman,
     evaluate,
+    kl_divergence,
     local_pca_residual,
+    mrre,
     nearest_neighbors,
     neighbourhood_agreement,
     nieqa,
     procrustes,
     residual_variance,
+    scale_normalized_stress,
     spec,
     specs,
+    stress,
+    triplet_accuracy,
     trustworthiness,
     truth_match,
 )
@@ -51,6 +57,13 @@ def individual_values(X, Y, truth, k):
     values["residual_variance"] = (residual_variance(X, Y, k), None)
     values["truth_match"] = (truth_match(truth, Y), None)
     values["collapse"] = (collapse_score(truth, Y), None)
+    values["stress"] = stress(X, Y, per_point=True)
+    values["scale_normalized_stress"] = scale_normalized_stress(X, Y, per_point=True)
+    values["kl_divergence"] = (kl_divergence(X, Y), None)
+    values["distance_spearman"] = (distance_spearman(X, Y, k), None)
+    values["mrre_false"] = mrre(X, Y, k, per_point=True)
+    values["mrre_missing"] = mrre(X, Y, k, direction="missing", per_point=True)
+    values["triplet_accuracy"] = triplet_accuracy(X, Y, per_point=True)
     return values
 
 
@@ -93,28 +106,37 @@ def test_which_selects_measures_and_the_truth_gates_truth_measures(run):
     assert set(only.per_point) == {"normalized", "trustworthiness"} and only.nieqa is None
     without_truth = evaluate(X, Y, 10, which=None)
     assert {"truth_match", "collapse"}.isdisjoint(without_truth.measures)
-    assert set(without_truth.measures) == {entry.name for entry in specs() if not entry.needs_truth}
+    assert set(without_truth.measures) == {entry.name for entry in specs()
+                                           if not entry.needs_truth and not entry.needs_labels}
     with pytest.raises(MeasureError, match=r"collapse, truth_match compare with the ground truth; pass truth="):
         evaluate(X, Y, 10, which=["truth_match", "collapse", "asim"])
+    with pytest.raises(MeasureError, match=r"label_trustworthiness, silhouette read class labels; pass labels="):
+        evaluate(X, Y, 10, which=["silhouette", "label_trustworthiness"])
+    labels = (truth[:, 1] > 10.0).astype(int)
+    assert {"label_trustworthiness", "label_continuity", "silhouette"} <= set(evaluate(X, Y, 10, labels=labels).measures)
+    with pytest.raises(MeasureError, match=r"labels must hold one value per point: shape \(700,\); got \(5,\)"):
+        evaluate(X, Y, 10, labels=labels[:5])
     with pytest.raises(MeasureError, match="unknown measure 'R_N'"):
         evaluate(X, Y, 10, which=["R_N"])
 
 
 def test_disconnected_graph_leaves_graph_measures_nan_with_a_note():
-    # Two far clusters: M_G and M_RV need all geodesics; the local measures do not.
+    # Two far clusters: M_G, M_RV and DEMaP need all geodesics; the local measures do not.
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(size=(80, 3)), rng.normal(size=(80, 3)) + 100.0])
     with pytest.warns(ProcrustesLabWarning) as record:
         result = evaluate(X, X[:, :2], 6)
     messages = sorted(str(warning.message) for warning in record)
-    assert len(messages) == 2
+    assert len(messages) == 3
+    assert messages.pop(0).startswith("DEMaP ρ not computed: the k-nearest-neighbour graph (k = 6) has 2 connected")
+    assert np.isnan(result.mean["distance_spearman"])
     assert messages[0].startswith("M_G not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
                                   "(sizes 80, 80); NIEQA's global assessment M_G needs every geodesic distance finite.")
     assert messages[1].startswith("M_RV not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
                                   "(sizes 80, 80); residual variance needs every geodesic distance finite.")
     assert np.isnan(result.mean["nieqa_global"]) and np.isnan(result.mean["residual_variance"])
     assert np.isfinite(result.mean["asim"]) and result.nieqa is None
-    assert sorted(result.notes) == messages
+    assert sorted(result.notes)[1:] == messages
     # NQ Remark 1's k_l connects M_G's graph; M_RV (on the k-graph) stays NaN.
     with pytest.warns(ProcrustesLabWarning, match="M_RV not computed"):
         paper = evaluate(X, X[:, :2], 6, which=["nieqa_global", "residual_variance"], landmark_neighbors="paper")
@@ -144,9 +166,17 @@ def test_every_registered_measure_prefers_the_faithful_output(entry, swiss_roll)
     # on X alone and is checked to be equal instead; the collapse score, without a direction, sits
     # at its faithful value 1/2 for the chart and near 1 for an output unrelated to the truth).
     X, arc_length_chart, _ = swiss_roll(500, 1)
-    random_output = np.random.default_rng(1).normal(size=(500, 2))
-    good = evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name])
-    bad = evaluate(X, random_output, 10, truth=arc_length_chart, which=[entry.name])
+    # At the chart's scale: stress compares absolute distances (a tiny output scores stress ~1).
+    random_output = np.random.default_rng(1).normal(size=(500, 2)) * arc_length_chart.std(axis=0)
+    # Classes split along the roll's straight axis h: as far apart in X as in the chart.
+    labels = (arc_length_chart[:, 1] > np.median(arc_length_chart[:, 1])).astype(int)
+    if entry.name == "label_continuity":
+        # Label-C falls where the output separates classes the input mixes: labels at random, and
+        # a bad output that pulls the two classes apart.
+        labels = np.random.default_rng(2).integers(0, 2, 500)
+        random_output = arc_length_chart + [0.0, 100.0] * labels[:, None]
+    good = evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name], labels=labels)
+    bad = evaluate(X, random_output, 10, truth=arc_length_chart, which=[entry.name], labels=labels)
     assert good.measures == (entry.name,)
     assert (entry.name in good.per_point) == entry.per_point
     if entry.per_point:
@@ -159,7 +189,8 @@ def test_every_registered_measure_prefers_the_faithful_output(entry, swiss_roll)
         assert good.mean[entry.name] < bad.mean[entry.name]
     else:
         assert good.mean[entry.name] > bad.mean[entry.name]
-    assert evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name]).mean == good.mean
+    assert evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name],
+                    labels=labels).mean == good.mean
 
 
 def test_result_is_read_only(run):

@@ -9,6 +9,7 @@ import measures.chunks
 from measures import (
     MeasureError,
     continuity,
+    mrre,
     nearest_neighbors,
     neighbourhood_agreement,
     trustworthiness,
@@ -185,3 +186,53 @@ def test_ties_are_broken_as_scikit_learn_breaks_them(n_neighbors):
     for name, X, Y in tie_cases():
         assert trustworthiness(X, Y, n_neighbors) == sklearn_trustworthiness(X, Y, n_neighbors=n_neighbors), name
         assert continuity(X, Y, n_neighbors) == sklearn_trustworthiness(Y, X, n_neighbors=n_neighbors), name
+
+
+# ---------------------------------------------------------------- MRRE (issue 14)
+
+
+def naive_mrre(X, Y, k):
+    """Oracle: full rank matrices by a stable argsort (self first, ties by index), Lee & Verleysen's
+    W_n (output neighbours ranked in the input) and W_v, per point."""
+    n = len(X)
+
+    def ranks(points):
+        distances = cdist(points, points)
+        np.fill_diagonal(distances, -np.inf)
+        order = np.argsort(distances, axis=1, kind="stable")
+        rank = np.empty_like(order)
+        rank[np.arange(n)[:, None], order] = np.arange(n)[None, :]
+        return order[:, 1:k + 1], rank
+
+    c = sum(abs(n - 2 * r + 1) / r for r in range(1, k + 1))
+    x_neighbors, x_rank = ranks(X)
+    y_neighbors, y_rank = ranks(Y)
+    rows = np.arange(n)[:, None]
+    false = (np.abs(x_rank[rows, y_neighbors] - y_rank[rows, y_neighbors]) / y_rank[rows, y_neighbors]).sum(1) / c
+    missing = (np.abs(y_rank[rows, x_neighbors] - x_rank[rows, x_neighbors]) / x_rank[rows, x_neighbors]).sum(1) / c
+    return false, missing
+
+
+@pytest.mark.parametrize("case", ["random", "grid with duplicates"])
+@pytest.mark.parametrize("n_neighbors", [3, 10])
+def test_mrre_matches_a_full_rank_oracle(case, n_neighbors):
+    rng = np.random.default_rng(16)
+    if case == "random":
+        X = rng.normal(size=(300, 4))
+        Y = X[:, :2] + 0.3 * rng.normal(size=(300, 2))
+    else:
+        lattice = np.stack(np.meshgrid(np.arange(15), np.arange(12)), -1).reshape(-1, 2).astype(float)
+        X = np.vstack([lattice, lattice[::5]])
+        Y = X[:, ::-1] + np.round(rng.normal(size=X.shape))
+    false, missing = naive_mrre(X, Y, n_neighbors)
+    mean, values = mrre(X, Y, n_neighbors, per_point=True)
+    np.testing.assert_allclose(values, false, rtol=1e-13, atol=1e-15)
+    assert mean == pytest.approx(false.mean(), rel=1e-13)
+    np.testing.assert_allclose(mrre(X, Y, n_neighbors, direction="missing", per_point=True)[1], missing,
+                               rtol=1e-13, atol=1e-15)
+
+
+def test_mrre_bad_direction_raises():
+    X = np.random.default_rng(17).normal(size=(30, 2))
+    with pytest.raises(MeasureError, match="direction must be 'false' or 'missing'; got 'both'"):
+        mrre(X, X, 3, direction="both")

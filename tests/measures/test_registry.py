@@ -21,11 +21,13 @@ def test_entries_are_complete(entry):
     assert spec(entry.name) is entry
     # Only measures defined at every point are per point; truth measures compare whole outputs.
     assert not (entry.needs_truth and entry.per_point)
-    assert entry.uses_geodesics == (entry.name in ("nieqa_global", "residual_variance"))
+    assert entry.uses_geodesics == (entry.name in ("nieqa_global", "residual_variance", "distance_spearman"))
 
 
 def test_quality_directions():
-    assert {entry.name for entry in specs() if entry.higher_is_better is True} == {"trustworthiness", "continuity"}
+    assert {entry.name for entry in specs() if entry.higher_is_better is True} == {
+        "trustworthiness", "continuity", "distance_spearman", "triplet_accuracy", "label_trustworthiness",
+        "label_continuity", "silhouette"}
     assert {entry.name for entry in specs() if entry.higher_is_better is None} == {"collapse"}
 
 
