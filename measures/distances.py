@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 PAIRS_EXACT_UP_TO = 20_000  # all n^2 pairs: ~10 s here at 20 000 points; above, sampled columns
-PAIR_COLUMNS = 500  # the sample of columns above PAIRS_EXACT_UP_TO (5e8 pairs at a million points)
+PAIR_COLUMNS = 200  # the sample of columns above PAIRS_EXACT_UP_TO (2e8 pairs at a million points)
 SPEARMAN_PAIRS = 12_500_000  # pairs ranked for Spearman's rho: all pairs up to 5 000 points
 TRIPLETS_PER_POINT = 10
 KL_SIGMA = 0.1  # ZADU's default bandwidth, relative to the largest distance
@@ -306,13 +306,16 @@ def spearman_from_rows(input_rows, output_rows):
     return float(np.dot(first, second) / denominator)
 
 
-def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=None):
+def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=None, graph=None):
     """The pairs' input (geodesic or Euclidean) and output distances, flattened: ``(input, output)``.
 
-    With ``sources`` None, every pair i < j once; else the pairs (s, j), j != s.
+    With ``sources`` None, every pair i < j once; else the pairs (s, j), j != s. ``graph``: the
+    two-way kNN graph (:func:`measures.geodesic_graph` with ``both_directions=True``) when the
+    caller built it already.
     """
     n_samples = X.shape[0]
-    graph = geodesic_graph(X, neighbors, both_directions=True) if geodesic else None
+    if geodesic and graph is None:
+        graph = geodesic_graph(X, neighbors, both_directions=True)
     starts = np.arange(n_samples) if sources is None else sources
     input_parts, output_parts = [], []
     for part in chunk_slices(len(starts), 8 * 4 * n_samples):

@@ -156,7 +156,8 @@ def _requested(which, truth, labels, q, d):
 def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values):
     """M_G and the residual variance, in one Dijkstra sweep when both use the same graph.
 
-    Returns ``({name: value}, nieqa_or_None, failures, approximations)``. A measure whose graph
+    Returns ``({name: value}, nieqa_or_None, failures, approximations, graph)``, ``graph`` the
+    two-way kNN graph of the residual variance (None if not built), which DEMaP reuses. A measure whose graph
     cannot carry it (disconnected, too few MDS dimensions) gets NaN and its message in
     ``failures``; the other one is still computed. ``approximations`` maps a measure to the
     sentence that states what was estimated (pivot sources, a subsample).
@@ -168,7 +169,7 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
     if "residual_variance" in names:
         try:
             check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-            rv_graph = geodesic_graph(X, neighbors)
+            rv_graph = geodesic_graph(X, neighbors, both_directions=True)
         except ProcrustesLabError as error:
             failures.append(f"{spec('residual_variance').label} not computed: {error}")
             values["residual_variance"] = np.nan
@@ -176,7 +177,7 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
         try:
             shared = rv_graph is not None and n_samples <= SUBSAMPLE_ABOVE and landmark_neighbors in (None, k)
             if shared:
-                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y)
+                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y, both_directions=True)
                 values["residual_variance"] = residual_variance_from_sums(sums)
                 result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
                                          landmark_fraction=landmark_fraction, neighbors=neighbors, graph=rv_graph,
@@ -198,14 +199,15 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
             if result.approximation is not None:
                 approximations["nieqa_global"] = result.approximation
     if rv_graph is not None and "residual_variance" not in values:
-        values["residual_variance"] = residual_variance_from_sums(geodesic_sweep(rv_graph, sources, output=Y)[1])
+        values["residual_variance"] = residual_variance_from_sums(
+            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True)[1])
     if rv_graph is not None and sources is not None:
         approximations["residual_variance"] = sweep_approximation("ρ", n_samples, sources)
-    return values, result, failures, approximations
+    return values, result, failures, approximations, rv_graph
 
 
 def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
-                   failures):
+                   failures, graph):
     """The distance and label measures of issue 14, into ``per_point`` and ``values``.
 
     Returns ``{name: approximation sentence}`` for the ones estimated from samples. ``X`` and ``Y``
@@ -229,7 +231,7 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
             check_connected(search[:, :k + 1], "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
             sources = spearman_sources(n_samples, random_state)
             values["distance_spearman"] = spearman_from_rows(
-                *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources))
+                *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources, graph=graph))
             if sources is not None:
                 approximations["distance_spearman"] = sweep_approximation("Spearman's ρ", n_samples, sources)
         except ProcrustesLabError as error:
@@ -317,16 +319,16 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         if "continuity" in names:
             values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
                 rank_penalties(Y_own, output_search, neighbour_sets(X, search, k)), k)
-    result, approximations = None, {}
+    result, approximations, graph = None, {}, None
     if "nieqa_global" in names or "residual_variance" in names:
-        graph_values, result, failures, approximations = _graph_measures(
+        graph_values, result, failures, approximations, graph = _graph_measures(
             X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values)
         values.update(graph_values)
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
     approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
-                                         random_state, per_point, values, failures))
+                                         random_state, per_point, values, failures, graph))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:
