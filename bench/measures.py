@@ -18,7 +18,9 @@
 5. Issue 16: exact trustworthiness + continuity (swiss roll, chart + noise, k = 12) up to
    n = 1 000 000, against the O(n^2) kernel of 1dfcea7 (kept here) where it finishes and
    scikit-learn at 5 000 (values compared for equality); a harder output (noise 0.3) up to 200 000.
-6. Issue 16: every measure of one ``evaluate()`` at n = 1 000 000 (truth given), in a child
+6. Issue 16: the approximate neighbour index (faiss HNSW) against the exact KD-tree on manifolds
+   of intrinsic dimension 3 or 8 in 16 to 128 columns: times, recall, the switch-over rule.
+7. Issue 16: every measure of one ``evaluate()`` at n = 1 000 000 (truth given), in a child
    process: time, peak RSS, the values and the approximations it states.
 
 ``rows(quick=True)`` uses smaller sizes and one timed run. Run from the repo root:
@@ -330,6 +332,39 @@ def trust_continuity_rows(sizes, repeats, noise=0.01):
     return rows
 
 
+# (n, columns, intrinsic dimension): where the exact tree wins (16 columns) and where it does not.
+INDEX_CASES = ((100_000, 16, 3), (20_000, 64, 8), (50_000, 128, 3))
+
+
+def manifold_in_columns(n_samples, n_columns, intrinsic, seed=0):
+    """A curved ``intrinsic``-dimensional manifold in ``n_columns`` columns (images' shape), with noise."""
+    rng = np.random.default_rng(seed)
+    latent = rng.uniform(-1.0, 1.0, size=(n_samples, intrinsic))
+    return np.tanh(latent @ rng.normal(size=(intrinsic, n_columns))) + 0.01 * rng.normal(size=(n_samples, n_columns))
+
+
+def approximate_index_rows(cases):
+    """Issue 16: the approximate index (faiss HNSW) against the exact KD-tree search, with its recall."""
+    from measures import neighbor_search
+
+    rows = []
+    for n_samples, n_columns, intrinsic in cases:
+        X = manifold_in_columns(n_samples, n_columns, intrinsic)
+        ours = measure(lambda: neighbor_search(X, N_NEIGHBORS, method="approximate"), 1)
+        exact = time_call(lambda: neighbor_search(X, N_NEIGHBORS, method="exact"), 1)
+        agreement = float(np.mean(ours.result.neighbors == exact.result.neighbors))
+        switched = (n_columns > measures.neighbors.APPROXIMATE_ABOVE_COLUMNS
+                    and n_samples > measures.neighbors.APPROXIMATE_ABOVE_SAMPLES)
+        rows.append(Row.from_timing(
+            SUITE, f"neighbour search, approximate (HNSW), {n_columns} columns, intrinsic dim {intrinsic}", n_samples,
+            ours, baseline="exact KD-tree (nearest_neighbors)", baseline_timing=exact,
+            note=(f"reported recall {ours.result.recall:.5f}; entries equal to the exact search {agreement:.5f}; "
+                  f"evaluate's rule ({measures.neighbors.APPROXIMATE_ABOVE_COLUMNS} columns, "
+                  f"{measures.neighbors.APPROXIMATE_ABOVE_SAMPLES} points) picks "
+                  f"{'the index' if switched else 'the tree'}")))
+    return rows
+
+
 MILLION_SCRIPT = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
@@ -376,6 +411,7 @@ def rows(quick=False):
     result += trust_continuity_rows(TC_SIZES[:2] if quick else TC_SIZES, repeats=1 if quick else 3)
     result += trust_continuity_rows(TC_HARD_SIZES[:2] if quick else TC_HARD_SIZES, repeats=1, noise=TC_HARD_NOISE)
     if not quick:
+        result += approximate_index_rows(INDEX_CASES)
         result += million_rows(1_000_000)
     return result
 

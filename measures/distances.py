@@ -65,7 +65,7 @@ TRIPLETS_PER_POINT = 10
 KL_SIGMA = 0.1  # ZADU's default bandwidth, relative to the largest distance
 
 
-def pair_columns(n_samples, random_state=0):
+def pair_columns(n_samples, *, random_state=0):
     """``None`` (every point) up to :data:`PAIRS_EXACT_UP_TO` points, else :data:`PAIR_COLUMNS`
     distinct points drawn from ``random_state``, sorted: the j of the pairs (i, j) summed over."""
     if n_samples <= PAIRS_EXACT_UP_TO:
@@ -110,8 +110,8 @@ def pair_sums(X, Y, *, columns=None, sigma=None):
     targets = np.arange(n_samples) if columns is None else columns
     xx, yy, xy = np.zeros(n_samples), np.zeros(n_samples), np.zeros(n_samples)
     x_max = y_max = 0.0
-    budget = 8 * 4 * len(targets)
-    for part in chunk_slices(n_samples, budget):
+    bytes_per_row = 8 * 4 * len(targets)
+    for part in chunk_slices(n_samples, bytes_per_row):
         dx, dy = cdist(X[part], X[targets]), cdist(Y[part], Y[targets])
         xx[part] = np.einsum("ij,ij->i", dx, dx)
         yy[part] = np.einsum("ij,ij->i", dy, dy)
@@ -120,7 +120,7 @@ def pair_sums(X, Y, *, columns=None, sigma=None):
     x_density = y_density = None
     if sigma is not None:
         x_density, y_density = np.zeros(n_samples), np.zeros(n_samples)
-        for part in chunk_slices(n_samples, budget):
+        for part in chunk_slices(n_samples, bytes_per_row):
             dx, dy = cdist(X[part], X[targets]), cdist(Y[part], Y[targets])
             x_density[part] = np.exp(-((dx / x_max) ** 2) / sigma).sum(axis=1)
             y_density[part] = np.exp(-((dy / y_max) ** 2) / sigma).sum(axis=1)
@@ -193,7 +193,7 @@ def stress(X: npt.ArrayLike, Y: npt.ArrayLike, *, per_point: bool = False,
     True
     """
     X, Y = _prepare(X, Y)
-    value, values = stress_from_sums(pair_sums(X, Y, columns=pair_columns(X.shape[0], random_state)))
+    value, values = stress_from_sums(pair_sums(X, Y, columns=pair_columns(X.shape[0], random_state=random_state)))
     return (value, values) if per_point else value
 
 
@@ -219,7 +219,7 @@ def scale_normalized_stress(X: npt.ArrayLike, Y: npt.ArrayLike, *, per_point: bo
     True
     """
     X, Y = _prepare(X, Y)
-    sums = pair_sums(X, Y, columns=pair_columns(X.shape[0], random_state))
+    sums = pair_sums(X, Y, columns=pair_columns(X.shape[0], random_state=random_state))
     value, values = stress_from_sums(sums, scale_normalized=True)
     return (value, values) if per_point else value
 
@@ -269,7 +269,7 @@ def kl_divergence(X: npt.ArrayLike, Y: npt.ArrayLike, *, sigma: float = KL_SIGMA
         raise MeasureError(f"sigma must be a positive number; got {sigma!r}.")
     X, Y = check_pair(X, Y)
     X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
-    columns = pair_columns(X.shape[0], random_state)
+    columns = pair_columns(X.shape[0], random_state=random_state)
     sums = pair_sums(X, Y, columns=None if columns is None else columns, sigma=sigma)
     if sums.x_max == 0.0 or sums.y_max == 0.0:
         raise MeasureError("KL divergence of density: every distance of one space is 0 (all points coincide).")
@@ -286,7 +286,7 @@ def with_self(sums, columns):
     return dataclasses.replace(sums, x_density=sums.x_density + missing, y_density=sums.y_density + missing)
 
 
-def spearman_sources(n_samples, random_state=0):
+def spearman_sources(n_samples, *, random_state=0):
     """Sources of the pairs ranked by :func:`distance_spearman`: None (all pairs i < j) up to
     ``sqrt(2 SPEARMAN_PAIRS)`` points, else ``SPEARMAN_PAIRS / n`` random points (at least 8)."""
     if n_samples * (n_samples - 1) // 2 <= SPEARMAN_PAIRS:
@@ -377,7 +377,7 @@ def distance_spearman(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, g
     if geodesic:
         neighbors = nearest_neighbors(X, n_neighbors)
         check_connected(neighbors, "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
-    sources = spearman_sources(X.shape[0], random_state)
+    sources = spearman_sources(X.shape[0], random_state=random_state)
     return spearman_from_rows(*distance_spearman_values(X, Y, neighbors, geodesic=geodesic, sources=sources))
 
 

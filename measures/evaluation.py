@@ -216,7 +216,7 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
     approximations = {}
     n_samples = X.shape[0]
     if any(name in names for name in _PAIRS):
-        columns = pair_columns(n_samples, random_state)
+        columns = pair_columns(n_samples, random_state=random_state)
         sums = pair_sums(X, Y, columns=columns, sigma=kl_sigma if "kl_divergence" in names else None)
         for name, scale_normalized in (("stress", False), ("scale_normalized_stress", True)):
             if name in names:
@@ -229,7 +229,7 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
     if "distance_spearman" in names:
         try:
             check_connected(search[:, :k + 1], "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
-            sources = spearman_sources(n_samples, random_state)
+            sources = spearman_sources(n_samples, random_state=random_state)
             values["distance_spearman"] = spearman_from_rows(
                 *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources, graph=graph))
             if sources is not None:
