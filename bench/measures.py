@@ -13,6 +13,16 @@
    n = 5 000; the exact shortest-path counts behind it against networkx's betweenness at n = 600;
    ``measures.trustworthiness`` against scikit-learn's at n = 5 000.
 
+4. Issue 15: the scale-free R, R_N, R_C kernel against the kernel at f09440c (kept here verbatim),
+   neighbours given, at n = 200 000 and 1 000 000.
+5. Issue 16: exact trustworthiness + continuity (swiss roll, chart + noise, k = 12) up to
+   n = 1 000 000, against the O(n^2) kernel of 1dfcea7 (kept here) where it finishes and
+   scikit-learn at 5 000 (values compared for equality); a harder output (noise 0.3) up to 200 000.
+6. Issue 16: the approximate neighbour index (faiss HNSW) against the exact KD-tree on manifolds
+   of intrinsic dimension 3 or 8 in 16 to 128 columns: times, recall, the switch-over rule.
+7. Issue 16: every measure of one ``evaluate()`` at n = 1 000 000 (truth given), in a child
+   process: time, peak RSS, the values and the approximations it states.
+
 ``rows(quick=True)`` uses smaller sizes and one timed run. Run from the repo root:
 
     python bench/measures.py [--quick]     (or: python -m bench.measures; all suites: python -m bench)
@@ -29,9 +39,9 @@ import numpy as np
 # otherwise shadow the ``measures`` package.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-import measures.chunks  # noqa: E402
-from bench.harness import Row, measure, run_standalone, time_call  # noqa: E402
-from measures import (  # noqa: E402
+import measures.chunks
+from bench.harness import Row, measure, run_standalone, time_call
+from measures import (
     asim,
     evaluate,
     geodesic_graph,
@@ -104,6 +114,48 @@ def procrustes_rows(sizes, repeats):
         rows.append(Row.from_timing(SUITE, f"R_N + R_C per point (kNN + local_procrustes), k = {N_NEIGHBORS}",
                                     n_samples, ours, baseline="naive SVD loop + same kNN",
                                     baseline_seconds=baseline_seconds, note=note))
+    return rows
+
+
+def kernel_at_f09440c(X, Y, neighbors):
+    """The R_N + R_C kernel as it was at commit f09440c (before issue 15's scale-free form), kept
+    verbatim as the baseline: squares M's entries directly. Returns (R_N, R_C) per point."""
+    from measures.chunks import chunk_slices
+    from measures.kernels import centred_stack, triangular_factor_2
+
+    n_samples, width = neighbors.shape
+    q, d = X.shape[1], Y.shape[1]
+    normalized, conformal = np.empty(n_samples), np.empty(n_samples)
+    for part in chunk_slices(n_samples, 8 * (width * (q + d) + q * d + q)):
+        Xc = centred_stack(X, neighbors[part])
+        Yc = centred_stack(Y, neighbors[part])
+        M = np.einsum("nkq,nkd->nqd", Xc, Yc)
+        r11, _, r22 = triangular_factor_2(M)
+        nuc = np.sqrt(np.einsum("nij,nij->n", M, M) + 2.0 * r11 * r22)
+        xx = np.einsum("nkq,nkq->n", Xc, Xc)
+        yy = np.einsum("nkd,nkd->n", Yc, Yc)
+        normalized[part] = (xx + yy - 2.0 * nuc) / xx
+        conformal[part] = (xx - nuc**2 / yy) / xx
+    return normalized, conformal
+
+
+KERNEL_SIZES = (200_000, 1_000_000)
+
+
+def kernel_rows(sizes, repeats):
+    """Issue 15: the scale-free kernel against the kernel at f09440c, neighbours given, same run."""
+    rows = []
+    for n_samples in sizes:
+        X, Y = swiss_roll(n_samples, seed=0)
+        Y = Y + 0.1 * np.random.default_rng(0).normal(size=Y.shape)
+        neighbors = nearest_neighbors(X, N_NEIGHBORS)
+        ours = measure(lambda: local_procrustes(X, Y, neighbors), repeats)
+        before = measure(lambda: kernel_at_f09440c(X, Y, neighbors), repeats)
+        gap = max(np.abs(before.result[0] - ours.result.normalized).max(),
+                  np.abs(before.result[1] - ours.result.conformal).max())
+        rows.append(Row.from_timing(SUITE, f"local_procrustes kernel (R, R_N, R_C), k = {N_NEIGHBORS}", n_samples, ours,
+                                    baseline="the kernel at f09440c (squares X'Y entries)", baseline_timing=before,
+                                    note=f"max |diff| of per-point R_N, R_C {gap:.1e}; scale-free since issue 15"))
     return rows
 
 
@@ -202,13 +254,165 @@ def issue4_rows(quick, repeats):
     return rows
 
 
+def penalties_at_1dfcea7(reference, reference_neighbors, other_neighbors):
+    """Trustworthiness's rank penalties as computed at commit 1dfcea7, kept verbatim as the baseline:
+    each needed rank counted along a full row of squared distances, O(n^2) time."""
+    from measures.chunks import chunk_slices
+
+    n_samples, k = other_neighbors.shape
+    reference = reference - reference.mean(axis=0)
+    squared_norms = np.einsum("ij,ij->i", reference, reference)
+    needed = ~(other_neighbors[:, :, None] == reference_neighbors[:, None, :]).any(axis=2)
+    penalties = np.zeros(n_samples, dtype=np.int64)
+    for part in chunk_slices(n_samples, 9 * n_samples, cache=True):
+        rows = np.arange(part.start, part.stop)
+        squared = squared_norms[rows, None] + squared_norms[None, :] - 2.0 * (reference[rows] @ reference.T)
+        squared[np.arange(len(rows)), rows] = -np.inf
+        for column in range(k):
+            local = np.flatnonzero(needed[rows, column])
+            if local.size == 0:
+                continue
+            thresholds = squared[local, other_neighbors[rows[local], column]]
+            ranks = np.count_nonzero(squared[local] < thresholds[:, None], axis=1)
+            penalties[rows[local]] += np.maximum(ranks - k, 0)
+    return penalties
+
+
+def trust_continuity_before(X, Y, k):
+    """T and C with the O(n^2) penalties of 1dfcea7 (the neighbour searches of today)."""
+    from measures.ranks import trustworthiness_from_penalties
+
+    input_neighbors = nearest_neighbors(X, k)[:, 1:]
+    output_neighbors = nearest_neighbors(Y, k)[:, 1:]
+    return (trustworthiness_from_penalties(penalties_at_1dfcea7(X, input_neighbors, output_neighbors), k)[0],
+            trustworthiness_from_penalties(penalties_at_1dfcea7(Y, output_neighbors, input_neighbors), k)[0])
+
+
+def roll_output(n_samples, noise=0.01):
+    """The swiss roll and an imperfect output: its arc-length chart with Gaussian noise (sigma 0.01:
+    a fifth of the neighbour spacing at a million points, so that some neighbourhoods disagree)."""
+    X, chart = swiss_roll(n_samples, seed=0)
+    return X, chart + noise * np.random.default_rng(1).normal(size=chart.shape)
+
+
+TC_SIZES = (5_000, 20_000, 200_000, 1_000_000)
+# A harder output: noise of sigma 0.3, beyond the neighbour spacing up to 20 000 points, so that
+# most output neighbourhoods differ from the input's and many pairs need a rank.
+TC_HARD_NOISE, TC_HARD_SIZES = 0.3, (5_000, 20_000, 200_000)
+TC_BEFORE_UP_TO = 20_000  # the O(n^2) baseline runs up to here (25 s at 20 000 in PERFORMANCE.md)
+TC_TARGET_SECONDS = 60.0
+
+
+def trust_continuity_rows(sizes, repeats, noise=0.01):
+    """Issue 16: exact T + C without the n x n matrix, against 1dfcea7's O(n^2) kernel and scikit-learn."""
+    from sklearn.manifold import trustworthiness as sklearn_trustworthiness
+
+    k = N_NEIGHBORS
+    rows = []
+    for n_samples in sizes:
+        X, Y = roll_output(n_samples, noise)
+        ours = measure(lambda: (measures.trustworthiness(X, Y, k), measures.continuity(X, Y, k)),
+                       repeats if n_samples <= 200_000 else 1)
+        note = f"T {ours.result[0]:.8f}, C {ours.result[1]:.8f}"
+        baseline = {}
+        if n_samples <= TC_BEFORE_UP_TO:
+            before = time_call(lambda: trust_continuity_before(X, Y, k), 1 if n_samples > 5_000 else repeats)
+            note += (f"; 1dfcea7 {before.seconds:.2f} s (|diff| {max(abs(a - b) for a, b in zip(before.result, ours.result)):.1e})")
+            baseline = {"baseline": "the O(n^2) kernel at 1dfcea7", "baseline_timing": before}
+        if n_samples == 5_000:
+            sklearn = time_call(lambda: (sklearn_trustworthiness(X, Y, n_neighbors=k),
+                                         sklearn_trustworthiness(Y, X, n_neighbors=k)), repeats)
+            equal = sklearn.result == ours.result
+            note += f"; scikit-learn {sklearn.seconds:.2f} s, values equal: {equal}"
+        if n_samples == 1_000_000:
+            verdict = "met" if ours.seconds <= TC_TARGET_SECONDS else "NOT met"
+            note += f"; target <= {TC_TARGET_SECONDS:g} s at 1 000 000: {verdict}"
+        rows.append(Row.from_timing(SUITE, f"trustworthiness + continuity, exact, k = {k}, chart + noise {noise:g}",
+                                    n_samples, ours, note=note, **baseline))
+    return rows
+
+
+# (n, columns, intrinsic dimension): where the exact tree wins (16 columns) and where it does not.
+INDEX_CASES = ((100_000, 16, 3), (20_000, 64, 8), (50_000, 128, 3))
+
+
+def manifold_in_columns(n_samples, n_columns, intrinsic, seed=0):
+    """A curved ``intrinsic``-dimensional manifold in ``n_columns`` columns (images' shape), with noise."""
+    rng = np.random.default_rng(seed)
+    latent = rng.uniform(-1.0, 1.0, size=(n_samples, intrinsic))
+    return np.tanh(latent @ rng.normal(size=(intrinsic, n_columns))) + 0.01 * rng.normal(size=(n_samples, n_columns))
+
+
+def approximate_index_rows(cases):
+    """Issue 16: the approximate index (faiss HNSW) against the exact KD-tree search, with its recall."""
+    from measures import neighbor_search
+
+    rows = []
+    for n_samples, n_columns, intrinsic in cases:
+        X = manifold_in_columns(n_samples, n_columns, intrinsic)
+        ours = measure(lambda: neighbor_search(X, N_NEIGHBORS, method="approximate"), 1)
+        exact = time_call(lambda: neighbor_search(X, N_NEIGHBORS, method="exact"), 1)
+        agreement = float(np.mean(ours.result.neighbors == exact.result.neighbors))
+        switched = (n_columns > measures.neighbors.APPROXIMATE_ABOVE_COLUMNS
+                    and n_samples > measures.neighbors.APPROXIMATE_ABOVE_SAMPLES)
+        rows.append(Row.from_timing(
+            SUITE, f"neighbour search, approximate (HNSW), {n_columns} columns, intrinsic dim {intrinsic}", n_samples,
+            ours, baseline="exact KD-tree (nearest_neighbors)", baseline_timing=exact,
+            note=(f"reported recall {ours.result.recall:.5f}; entries equal to the exact search {agreement:.5f}; "
+                  f"evaluate's rule ({measures.neighbors.APPROXIMATE_ABOVE_COLUMNS} columns, "
+                  f"{measures.neighbors.APPROXIMATE_ABOVE_SAMPLES} points) picks "
+                  f"{'the index' if switched else 'the tree'}")))
+    return rows
+
+
+MILLION_SCRIPT = """
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+from bench.measures import roll_output, swiss_roll
+import measures
+X, Y = roll_output({n})
+truth = swiss_roll({n}, seed=0)[1]
+started = time.perf_counter()
+result = measures.evaluate(X, Y, {k}, truth=truth)
+seconds = time.perf_counter() - started
+print(json.dumps({{"seconds": seconds, "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+                  "mean": dict(result.mean), "approximations": dict(result.approximations)}}))
+"""
+MILLION_TARGETS = {"seconds": 180.0, "peak_rss_gib": 8.0}
+
+
+def million_rows(n_samples):
+    """Issue 16: every measure of one evaluate() call at n points, in a child process (peak RSS)."""
+    import json
+    import subprocess
+
+    root = str(pathlib.Path(__file__).resolve().parent.parent)
+    script = MILLION_SCRIPT.format(root=root, n=n_samples, k=N_NEIGHBORS)
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    record = json.loads(completed.stdout.strip().splitlines()[-1])
+    verdict = all(record[key] <= bound for key, bound in MILLION_TARGETS.items())
+    values = ", ".join(f"{name} {value:.4g}" for name, value in record["mean"].items())
+    approximations = " ".join(record["approximations"].values()) or "none"
+    note = (f"peak RSS {record['peak_rss_gib']:.2f} GiB (whole process); targets <= 3 min and <= 8 GiB: "
+            f"{'met' if verdict else 'NOT met'}; {values}; approximations: {approximations}")
+    return [Row(suite=SUITE, item=f"evaluate(): every measure (truth given), k = {N_NEIGHBORS}", n=n_samples,
+                seconds=record["seconds"], runs=1, peak_mib=record["peak_rss_gib"] * 1024, note=note)]
+
+
 def rows(quick=False):
     """Every row of this suite (``quick``: smaller sizes, one timed run, no chunk-budget sweep)."""
     repeats = 1 if quick else 5
     result = procrustes_rows(QUICK_SIZES if quick else SIZES, repeats)
+    result += kernel_rows(KERNEL_SIZES[:1] if quick else KERNEL_SIZES, repeats)
     if not quick:
         result += chunk_budget_rows(SIZES[-1], repeats=3)
     result += issue4_rows(quick, repeats=1 if quick else 3)
+    result += trust_continuity_rows(TC_SIZES[:2] if quick else TC_SIZES, repeats=1 if quick else 3)
+    result += trust_continuity_rows(TC_HARD_SIZES[:2] if quick else TC_HARD_SIZES, repeats=1, noise=TC_HARD_NOISE)
+    if not quick:
+        result += approximate_index_rows(INDEX_CASES)
+        result += million_rows(1_000_000)
     return result
 
 

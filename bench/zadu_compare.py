@@ -25,9 +25,18 @@ Definitions, read from ZADU 0.5.4's source (``zadu/measures/*.py``, ``measures/u
   the point first, SPEC §0). Otherwise its per-point value (centred, best rotation, no scaling,
   divided by the centred input's squared norm) is GR's R_N term: on our neighbourhoods (passed as
   ``knn_info`` for both spaces) it equals ``measures.procrustes`` to rounding, which the row checks.
-- ``nh`` (neighborhood_hit) needs class labels (the share of a point's output neighbours with its
-  label) and ``mrre`` (Lee & Verleysen's mean relative rank errors) has no counterpart in
-  ``measures/``: neither is compared.
+- ``stress``, ``scale_normalized_stress``, ``kl_divergence`` (sigma 0.1 and 1.0): the same
+  definitions as :func:`measures.stress`, :func:`measures.scale_normalized_stress` and
+  :func:`measures.kl_divergence` (ZADU's density includes j = i; distances over the largest one).
+- ``mrre``: the same ranks (stable sort, ties by index) and normalization; ZADU reports
+  ``1 - W`` (a quality), :func:`measures.mrre` the error W of Lee & Verleysen: the row compares
+  ``1 - ours``.
+- ``srho`` (spearman_rho): Spearman's rho between the input's *Euclidean* distances and the output's.
+  Ours, ``distance_spearman`` (DEMaP), uses kNN-graph geodesics of the input; the row checks
+  ``distance_spearman(..., geodesic=False)`` against ZADU and shows the geodesic value beside it.
+- ``l_tnc`` (label_trustworthiness_and_continuity, cvm "dsc") and ``ivm`` silhouette read class
+  labels: compared on scikit-learn's digits (classes 0-9) embedded by PCA.
+- ``nh`` (neighborhood_hit) and random-triplet accuracy have no counterpart on the other side.
 
 Run from the repo root: ``python bench/zadu_compare.py [--quick]`` (``--quick``: n = 2 000, one
 timed run); part of ``python -m bench``. Nothing here asserts a time (STYLE: speed lives in bench/).
@@ -110,7 +119,81 @@ def rows(quick=False):
               f"quantity (input and output neighbourhoods matched by rank, point left out; see "
               f"bench/zadu_compare.py); ZADU's kernel on our neighbourhoods {on_our_neighbourhoods:.6f} "
               f"(|diff| {abs(on_our_neighbourhoods - ours.result):.1e})")))
+    result += peer_rows(zadu, version, X, Y, k, data, repeats)
+    result += label_rows(zadu, version, repeats)
     return result
+
+
+def _row(item, n, ours, theirs, version, zadu_id, note):
+    return Row.from_timing(SUITE, item, n, ours, baseline=f"ZADU {version} {zadu_id}", baseline_timing=theirs,
+                           note=note)
+
+
+def peer_rows(zadu, version, X, Y, k, data, repeats):
+    """Issue 14's distance measures against ZADU's, same data: each row states the largest difference."""
+    n = X.shape[0]
+    rows = []
+    for ours_function, zadu_id, key in ((measures.stress, "stress", "stress"),
+                                        (measures.scale_normalized_stress, "sn_stress", "scale_normalized_stress")):
+        ours = measure(lambda: ours_function(X, Y), repeats)
+        theirs = time_call(lambda: zadu.ZADU([{"id": zadu_id, "params": {}}], X).measure(Y)[0], repeats)
+        rows.append(_row(f"{key} (measures.{ours_function.__name__})", n, ours, theirs, version, zadu_id,
+                         f"{data}: {ours.result:.12f} vs ZADU {theirs.result[key]:.12f} "
+                         f"(|diff| {abs(ours.result - theirs.result[key]):.1e}); same definition"))
+    gaps, seconds = [], []
+    for sigma in (0.1, 1.0):
+        ours = measure(lambda: measures.kl_divergence(X, Y, sigma=sigma), repeats)
+        theirs = time_call(lambda: zadu.ZADU([{"id": "kl_div", "params": {"sigma": sigma}}], X).measure(Y)[0], repeats)
+        gaps.append(f"sigma {sigma}: {ours.result:.12f} vs {theirs.result['kl_divergence']:.12f} "
+                    f"(|diff| {abs(ours.result - theirs.result['kl_divergence']):.1e})")
+        seconds.append((ours, theirs))
+    rows.append(_row("kl_divergence (sigma 0.1; 1.0 in the note)", n, seconds[0][0], seconds[0][1], version, "kl_div",
+                     f"{data}: " + "; ".join(gaps) + "; same definition"))
+    ours = measure(lambda: (measures.mrre(X, Y, k), measures.mrre(X, Y, k, direction="missing")), repeats)
+    theirs = time_call(lambda: zadu_measure(zadu, "mrre", X, Y, k), repeats)
+    false_gap = abs(1.0 - ours.result[0] - theirs.result["mrre_false"])
+    missing_gap = abs(1.0 - ours.result[1] - theirs.result["mrre_missing"])
+    rows.append(_row(f"MRRE false + missing (measures.mrre, 2 calls), k = {k}", n, ours, theirs, version, "mrre",
+                     f"{data}: 1 - ours = {1.0 - ours.result[0]:.12f}, {1.0 - ours.result[1]:.12f} vs ZADU "
+                     f"{theirs.result['mrre_false']:.12f}, {theirs.result['mrre_missing']:.12f} (|diff| "
+                     f"{max(false_gap, missing_gap):.1e}); ZADU reports 1 - W, we report W"))
+    ours = measure(lambda: measures.distance_spearman(X, Y, k, geodesic=False), repeats)
+    theirs = time_call(lambda: zadu.ZADU([{"id": "srho", "params": {}}], X).measure(Y)[0], repeats)
+    geodesic = measures.distance_spearman(X, Y, k)
+    rows.append(_row("Spearman rho of distances (distance_spearman, geodesic=False)", n, ours, theirs, version,
+                     "srho", f"{data}: {ours.result:.12f} vs ZADU {theirs.result['spearman_rho']:.12f} (|diff| "
+                     f"{abs(ours.result - theirs.result['spearman_rho']):.1e}); DEMaP on geodesics (the registry's "
+                     f"distance_spearman) {geodesic:.6f}"))
+    return rows
+
+
+def label_rows(zadu, version, repeats):
+    """Label-T&C and the silhouette on digits (PCA to 2-D) against ZADU's l_tnc and ivm."""
+    from sklearn.datasets import load_digits
+    from sklearn.decomposition import PCA
+
+    digits = load_digits()
+    X, labels = digits.data, digits.target
+    Y = PCA(2).fit_transform(X)
+    n = X.shape[0]
+    data = "digits (0-9), PCA to 2-D"
+    ours = measure(lambda: measures.label_trust_continuity(X, Y, labels), repeats)
+    theirs = time_call(lambda: zadu.ZADU([{"id": "l_tnc", "params": {"cvm": "dsc"}}], X).measure(Y, labels)[0],
+                       repeats)
+    gap = max(abs(ours.result[0] - theirs.result["label_trustworthiness"]),
+              abs(ours.result[1] - theirs.result["label_continuity"]))
+    rows = [_row("label-T + label-C (label_trust_continuity, DSC)", n, ours, theirs, version, "l_tnc",
+                 f"{data}: {ours.result[0]:.12f}, {ours.result[1]:.12f} vs ZADU "
+                 f"{theirs.result['label_trustworthiness']:.12f}, {theirs.result['label_continuity']:.12f} "
+                 f"(|diff| {gap:.1e}); same definition")]
+    ours = measure(lambda: measures.silhouette(Y, labels), repeats)
+    theirs = time_call(lambda: zadu.ZADU([{"id": "ivm", "params": {"measure": "silhouette"}}], X).measure(
+        Y, labels)[0], repeats)
+    value = next(iter(theirs.result.values()))
+    rows.append(_row("silhouette (measures.silhouette)", n, ours, theirs, version, "ivm silhouette",
+                     f"{data}: {ours.result:.12f} vs ZADU {value:.12f} (|diff| {abs(ours.result - value):.1e}); "
+                     "both scikit-learn's silhouette"))
+    return rows
 
 
 def main(argv=None):

@@ -26,12 +26,18 @@ import dataclasses
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
-from .chunks import chunk_slices
-from .errors import MeasureError, ProcrustesLabWarning
-from .procrustes import centred_stack, _check_pair, _divide_by_scale, _triangular_factor_2
+from .errors import DimensionError, MeasureError, ProcrustesLabWarning
+from .kernels import (
+    centred_chunks,
+    coincident,
+    divide_where_defined,
+    triangular_factor_2,
+)
+from .neighbors import check_pair, power_of_two_scaled
 
-__all__ = ["AsimFit", "SOLVERS", "asim", "asim_fit", "local_asim", "truth_match"]
+__all__ = ["SOLVERS", "AsimFit", "asim", "asim_fit", "check_dimensions", "local_asim", "truth_match"]
 
 SOLVERS = ("auto", "closed_form", "iterative")
 # Stopping rule of the Stiefel ascent: ||grad phi||_F <= GRADIENT_TOLERANCE * ||M||_F^2. Near the
@@ -233,7 +239,7 @@ def _closed_form_2(M):
     The per-neighbourhood hot path: ``R`` is upper triangular (``r21 = 0``), so
     ``B = (r11² + r22² − r12²)/2`` and ``C = −r12 r22``.
     """
-    r11, r12, r22 = _triangular_factor_2(M)
+    r11, r12, r22 = triangular_factor_2(M)
     B = 0.5 * (r11**2 + r22**2 - r12**2)
     return 0.5 * np.einsum("nij,nij->n", M, M) + np.hypot(B, r12 * r22)
 
@@ -243,10 +249,17 @@ def _check_solver(solver):
         raise MeasureError(f"solver must be one of {list(SOLVERS)}; got {solver!r}.")
 
 
-def _check_dimensions(q, d, what):
+def check_dimensions(q, d, what):
+    """Raise :class:`DimensionError` unless ``d <= q``: ASIM's P lies on the Stiefel manifold St(q, d).
+
+    The one place the policy for outputs with more columns than their reference is enforced for
+    ASIM, M_L, M_G and M_t (SPEC §3 note): the measures of GR and the rank measures are defined
+    for any d, ASIM is not.
+    """
     if d > q:
-        raise MeasureError(f"{what}: the embedding has more columns (d = {d}) than the reference (q = {q}); "
-                           "ASIM needs d <= q (P has orthonormal columns). Swap the arguments or drop columns.")
+        raise DimensionError(f"{what}: the embedding has more columns (d = {d}) than the reference (q = {q}); "
+                             "ASIM needs d <= q (P has orthonormal columns). Drop output columns, or read R_N, "
+                             "R_C and the rank measures, which are defined for any d.")
 
 
 def _warn_unconverged(converged, what):
@@ -257,7 +270,7 @@ def _warn_unconverged(converged, what):
                       ProcrustesLabWarning, stacklevel=3)
 
 
-def local_asim(X, Y, neighbors, *, solver="auto"):
+def local_asim(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray, *, solver: str = "auto") -> np.ndarray:
     """ASIM of every neighbourhood, ``ASIM(H X_i, H Y_i)`` (NQ Eq. 7), batched in chunks.
 
     Parameters
@@ -287,34 +300,33 @@ def local_asim(X, Y, neighbors, *, solver="auto"):
     _check_solver(solver)
     n_samples, width = neighbors.shape
     q, d = X.shape[1], Y.shape[1]
-    _check_dimensions(q, d, "local ASIM")
+    check_dimensions(q, d, "local ASIM")
     if solver == "closed_form" and d > 2:
         raise MeasureError(f"the closed form of ASIM exists for d <= 2; got d = {d}. Use solver='auto'.")
     explained = np.empty(n_samples)
     scale = np.empty(n_samples)
     converged = np.ones(n_samples, dtype=bool)
     bytes_per_point = 8 * (width * (q + 2 * d) + 4 * q * d + 4 * d * d)
-    for part in chunk_slices(n_samples, bytes_per_point):
-        Xc = centred_stack(X, neighbors[part])
-        M, correlation, _ = _normalized_cross_covariance(Xc, centred_stack(Y, neighbors[part]))
+    for part, (Xc, Yc) in centred_chunks(neighbors, (X, Y), bytes_per_point):
+        M, correlation, _ = _normalized_cross_covariance(Xc, Yc)
         if d == 2 and solver != "iterative":
             explained[part] = _closed_form_2(M)
         else:
             explained[part], _, converged[part] = _maximize(M, correlation, solver)
         scale[part] = np.einsum("nkq,nkq->n", Xc, Xc)
     _warn_unconverged(converged, "local ASIM")
-    return _divide_by_scale(scale - explained, scale)
+    return divide_where_defined(scale - explained, scale, coincident(scale, X, width))
 
 
 def _check_patches(X_patch, Y_patch):
-    X, Y = _check_pair(X_patch, Y_patch)
-    _check_dimensions(X.shape[1], Y.shape[1], "ASIM")
+    X, Y = check_pair(X_patch, Y_patch)
+    check_dimensions(X.shape[1], Y.shape[1], "ASIM")
     if X.shape[0] < 2:
         raise MeasureError(f"ASIM needs at least 2 points; got {X.shape[0]}.")
     return X, Y
 
 
-def asim_fit(X_patch, Y_patch, *, solver="auto"):
+def asim_fit(X_patch: npt.ArrayLike, Y_patch: npt.ArrayLike, *, solver: str = "auto") -> AsimFit:
     """The ASIM fit of one configuration: value, rotation, axis scales and translation.
 
     Parameters
@@ -351,6 +363,8 @@ def asim_fit(X_patch, Y_patch, *, solver="auto"):
     X, Y = _check_patches(X_patch, Y_patch)
     if solver == "closed_form" and Y.shape[1] > 2:
         raise MeasureError(f"the closed form of ASIM exists for d <= 2; got d = {Y.shape[1]}. Use solver='auto'.")
+    # Powers of two (exact; the value is invariant to both scales), undone on scales and translation.
+    (X, x_exponent), (Y, y_exponent) = power_of_two_scaled(X), power_of_two_scaled(Y)
     Xc = (X - X.mean(axis=0))[None]
     Yc = (Y - Y.mean(axis=0))[None]
     scale = float(np.sum(Xc**2))
@@ -365,10 +379,11 @@ def asim_fit(X_patch, Y_patch, *, solver="auto"):
     norms = column_norms[0]
     scales = np.where(norms > 0.0, np.einsum("qd,qd->d", P, M[0]) / np.where(norms > 0.0, norms, 1.0), 0.0)
     translation = X.mean(axis=0) - (Y.mean(axis=0) * scales) @ P.T  # NQ Eq. 11
-    return AsimFit(value=float((scale - explained[0]) / scale), rotation=P, scales=scales, translation=translation)
+    return AsimFit(value=float((scale - explained[0]) / scale), rotation=P,
+                   scales=np.ldexp(scales, x_exponent - y_exponent), translation=np.ldexp(translation, x_exponent))
 
 
-def asim(X_patch, Y_patch, *, solver="auto"):
+def asim(X_patch: npt.ArrayLike, Y_patch: npt.ArrayLike, *, solver: str = "auto") -> float:
     """ASIM of one configuration (NQ Eqs. 5-7 with the centred denominator of SPEC §3).
 
     Parameters
@@ -402,7 +417,7 @@ def asim(X_patch, Y_patch, *, solver="auto"):
     return asim_fit(X_patch, Y_patch, solver=solver).value
 
 
-def truth_match(truth, Y, *, solver="auto"):
+def truth_match(truth: npt.ArrayLike, Y: npt.ArrayLike, *, solver: str = "auto") -> float:
     """M_t: ASIM of the whole embedding against the ground truth (NQ Table III; SPEC §3).
 
     Parameters
@@ -418,5 +433,5 @@ def truth_match(truth, Y, *, solver="auto"):
     float
         0 when Y is the truth up to rotation, axis scaling and translation.
     """
-    truth, Y = _check_pair(truth, Y, ("truth", "Y"))
+    truth, Y = check_pair(truth, Y, names=("truth", "Y"))
     return asim(truth, Y, solver=solver)

@@ -10,7 +10,7 @@ CHUNK_BYTES = 64 * 2**20
 CACHE_BYTES = 2**20
 
 
-def chunk_slices(n_items, bytes_per_item, budget=None, *, cache=False):
+def chunk_slices(n_items: int, bytes_per_item: int, *, budget: "int | None" = None, cache: bool = False):
     """Yield ``slice`` objects covering ``range(n_items)`` with at most ``budget`` bytes of work each.
 
     Parameters

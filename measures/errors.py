@@ -10,14 +10,15 @@ the reverse), so the whole hierarchy lives here and the other packages re-export
 """
 
 __all__ = [
-    "ProcrustesLabError",
-    "MeasureError",
     "DatasetError",
-    "EmbeddingError",
+    "DimensionError",
     "DisconnectedGraphError",
-    "SolverError",
-    "SeedError",
+    "EmbeddingError",
+    "MeasureError",
+    "ProcrustesLabError",
     "ProcrustesLabWarning",
+    "SeedError",
+    "SolverError",
 ]
 
 
@@ -27,6 +28,15 @@ class ProcrustesLabError(Exception):
 
 class MeasureError(ProcrustesLabError, ValueError):
     """A quality measure was given input it cannot be computed on (shapes, NaN, k too large)."""
+
+
+class DimensionError(MeasureError):
+    """An output with more columns than a measure allows (ASIM and the NIEQA measures need d <= q).
+
+    Policy (SPEC §3 note): R, R_N, R_C, R_PCA, the lower bound, the rank measures, the residual
+    variance and the distance measures are defined for an output of any dimension; ASIM's P lies
+    on the Stiefel manifold St(q, d), which is empty for d > q, so ASIM, M_L, M_G and M_t raise this.
+    """
 
 
 class DatasetError(ProcrustesLabError, ValueError):

@@ -11,19 +11,66 @@ import types
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
-from .asim import local_asim, truth_match
+from .asim import check_dimensions, local_asim, truth_match
+from .distances import (
+    KL_SIGMA,
+    columns_approximation,
+    distance_spearman_values,
+    kl_from_sums,
+    pair_columns,
+    pair_sums,
+    spearman_from_rows,
+    spearman_sources,
+    stress_from_sums,
+    triplet_accuracy,
+    with_self,
+)
 from .errors import MeasureError, ProcrustesLabError, ProcrustesLabWarning
-from .geodesics import _geodesic_sweep, _residual_variance_from_sums, check_connected, geodesic_graph, pivot_sources
-from .neighbors import nearest_neighbors
-from .nieqa import NIEQA, _global_assessment, _n_landmarks, landmark_graph
+from .geodesics import (
+    check_connected,
+    geodesic_graph,
+    geodesic_sweep,
+    pivot_sources,
+    residual_variance_from_sums,
+    sweep_approximation,
+)
+from .labels import (
+    SILHOUETTE_EXACT_UP_TO,
+    check_labels,
+    label_trust_continuity,
+    silhouette,
+)
+from .neighbors import (
+    check_neighbors,
+    check_pair,
+    nearest_neighbors,
+    neighbor_search,
+    power_of_two_scaled,
+)
+from .nieqa import (
+    NIEQA,
+    SUBSAMPLE_ABOVE,
+    assess_globally,
+    check_landmark_neighbors,
+    landmark_count,
+)
 from .normalization import collapse_score
-from .procrustes import _check_pair, local_pca_procrustes, local_pca_residual, local_procrustes, summarize
+from .parameters import check_integer
+from .procrustes import (
+    local_pca_procrustes,
+    local_pca_residual,
+    local_procrustes,
+    summarize,
+)
 from .ranks import (
-    _check_rank_neighbors,
-    _rank_penalties,
-    _shared_neighbours,
-    _trustworthiness_from_penalties,
+    check_rank_neighbors,
+    mrre_values,
+    neighbour_sets,
+    rank_penalties,
+    shared_neighbour_counts,
+    trustworthiness_from_penalties,
 )
 from .registry import available, spec
 
@@ -31,6 +78,8 @@ __all__ = ["Evaluation", "evaluate"]
 
 _PROCRUSTES = ("raw", "normalized", "conformal")
 _RANKS = ("neighbourhood_agreement", "trustworthiness", "continuity")
+_MRRE = ("mrre_false", "mrre_missing")
+_PAIRS = ("stress", "scale_normalized_stress", "kl_divergence")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +104,11 @@ class Evaluation:
         Landmarks, their MDS configuration and path counts, when ``"nieqa_global"`` was computed.
     notes : tuple of str
         Warnings raised on the way (also issued as ``ProcrustesLabWarning``).
+    approximations : mapping of str to str
+        For each measure (or ``"neighbors"``) that was estimated rather than computed exactly, one
+        sentence saying how: M_RV and M_G from pivot sources above
+        :data:`measures.geodesics.EXACT_UP_TO` points, M_G on a subsample above
+        :data:`measures.nieqa.SUBSAMPLE_ABOVE`. Empty when every value is exact.
     """
 
     n_neighbors: int
@@ -65,51 +119,73 @@ class Evaluation:
     n_undefined: types.MappingProxyType
     nieqa: NIEQA
     notes: tuple
+    approximations: types.MappingProxyType = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
 
 
-def _requested(which, truth):
-    """The measure names to compute, in registry order, checked against the registry and the truth."""
+def _requested(which, truth, labels, q, d):
+    """The measure names to compute, in registry order, and notes on the ones left out by default.
+
+    Measures that need the truth are computed only when it is given; those that need ``d <= q``
+    (ASIM's Stiefel P) are left out of the default set, with a note, when the output has more
+    columns than the input, and refused with :class:`DimensionError` when asked for by name.
+    """
     if which is None:
-        return [name for name in available() if truth is not None or not spec(name).needs_truth]
+        names = [name for name in available() if (truth is not None or not spec(name).needs_truth)
+                 and (labels is not None or not spec(name).needs_labels)]
+        dropped = [name for name in names if spec(name).needs_d_at_most_q and d > q]
+        notes = []
+        if dropped:
+            notes.append(f"{', '.join(spec(name).label for name in dropped)} not computed: the output has more "
+                         f"columns (d = {d}) than the input (q = {q}), and ASIM needs d <= q.")
+        return [name for name in names if name not in dropped], notes
     if isinstance(which, str):
         which = [which]
     names = {spec(name).name for name in which}  # spec() raises on an unknown name
     missing = [name for name in names if spec(name).needs_truth and truth is None]
     if missing:
         raise MeasureError(f"{', '.join(sorted(missing))} compare with the ground truth; pass truth=... or drop them.")
-    return [name for name in available() if name in names]
+    unlabelled = [name for name in names if spec(name).needs_labels and labels is None]
+    if unlabelled:
+        raise MeasureError(f"{', '.join(sorted(unlabelled))} read class labels; pass labels=... or drop them.")
+    for name in names:
+        if spec(name).needs_d_at_most_q:
+            check_dimensions(q, d, spec(name).label)
+    return [name for name in available() if name in names], []
 
 
 def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values):
     """M_G and the residual variance, in one Dijkstra sweep when both use the same graph.
 
-    Returns ``({name: value}, nieqa_or_None, failures)``. A measure whose graph cannot carry it
-    (disconnected, too few MDS dimensions) gets NaN and its message in ``failures``; the other
-    one is still computed.
+    Returns ``({name: value}, nieqa_or_None, failures, approximations, graph)``, ``graph`` the
+    two-way kNN graph of the residual variance (None if not built), which DEMaP reuses. A measure whose graph
+    cannot carry it (disconnected, too few MDS dimensions) gets NaN and its message in
+    ``failures``; the other one is still computed. ``approximations`` maps a measure to the
+    sentence that states what was estimated (pivot sources, a subsample).
     """
-    values, result, failures = {}, None, []
+    values, result, failures, approximations = {}, None, [], {}
     n_samples, k = X.shape[0], neighbors.shape[1] - 1
-    sources = pivot_sources(n_samples, random_state)
-    n_sources = n_samples if sources is None else len(sources)
+    sources = pivot_sources(n_samples, random_state=random_state)
     rv_graph = None
     if "residual_variance" in names:
         try:
             check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-            rv_graph = geodesic_graph(X, neighbors)
+            rv_graph = geodesic_graph(X, neighbors, both_directions=True)
         except ProcrustesLabError as error:
             failures.append(f"{spec('residual_variance').label} not computed: {error}")
             values["residual_variance"] = np.nan
     if "nieqa_global" in names:
         try:
-            n_landmarks = _n_landmarks(n_samples, landmark_fraction, Y.shape[1])
-            k_l, landmark_neighbors_ = landmark_graph(X, k, landmark_neighbors, neighbors)
-            shared = rv_graph is not None and k_l == k
-            graph = rv_graph if shared else geodesic_graph(X, landmark_neighbors_)
-            counts, sums = _geodesic_sweep(graph, sources, count_paths=True, output=Y if shared else None)
+            shared = rv_graph is not None and n_samples <= SUBSAMPLE_ABOVE and landmark_neighbors in (None, k)
             if shared:
-                values["residual_variance"] = _residual_variance_from_sums(sums)
-            value, landmarks, configuration, aligned, importance = _global_assessment(
-                Y, graph, counts, n_sources, n_landmarks)
+                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y, both_directions=True)
+                values["residual_variance"] = residual_variance_from_sums(sums)
+                result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
+                                         landmark_fraction=landmark_fraction, neighbors=neighbors, graph=rv_graph,
+                                         counts=counts, sources=sources)
+            else:
+                result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
+                                         landmark_fraction=landmark_fraction, random_state=random_state,
+                                         neighbors=neighbors)
         except ProcrustesLabError as error:
             failures.append(f"{spec('nieqa_global').label} not computed: {error}")
             values["nieqa_global"] = np.nan
@@ -118,23 +194,106 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
                 if "asim" in names:  # the per-point ASIM's own summary reports its undefined points
                     warnings.simplefilter("ignore", ProcrustesLabWarning)
                 mean, median, _ = summarize(asim_values, "ASIM")
-            values["nieqa_global"] = value
-            result = NIEQA(local_assessment=mean, local_median=median, global_assessment=value,
-                           asim_values=asim_values, landmark_indices=landmarks, landmark_configuration=configuration,
-                           aligned_landmark_configuration=aligned, importance=importance, landmark_neighbors=k_l,
-                           n_sources=n_sources)
+            values["nieqa_global"] = result.global_assessment
+            result = dataclasses.replace(result, local_assessment=mean, local_median=median, asim_values=asim_values)
+            if result.approximation is not None:
+                approximations["nieqa_global"] = result.approximation
     if rv_graph is not None and "residual_variance" not in values:
-        values["residual_variance"] = _residual_variance_from_sums(_geodesic_sweep(rv_graph, sources, output=Y)[1])
-    return values, result, failures
+        values["residual_variance"] = residual_variance_from_sums(
+            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True)[1])
+    if rv_graph is not None and sources is not None:
+        approximations["residual_variance"] = sweep_approximation("ρ", n_samples, sources)
+    return values, result, failures, approximations, rv_graph
 
 
-def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state):
-    """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures)``.
+def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
+                   failures, graph):
+    """The distance and label measures of issue 14, into ``per_point`` and ``values``.
 
-    ``values`` holds global measures and the exact means of the rank measures; ``failures`` the
-    messages of graph and truth measures that could not be computed (their value is NaN).
+    Returns ``{name: approximation sentence}`` for the ones estimated from samples. ``X`` and ``Y``
+    share X's power of two (stress compares their scales); ``Y_own`` has its own.
     """
-    neighbors = nearest_neighbors(X, n_neighbors)
+    approximations = {}
+    n_samples = X.shape[0]
+    if any(name in names for name in _PAIRS):
+        columns = pair_columns(n_samples, random_state=random_state)
+        sums = pair_sums(X, Y, columns=columns, sigma=kl_sigma if "kl_divergence" in names else None)
+        for name, scale_normalized in (("stress", False), ("scale_normalized_stress", True)):
+            if name in names:
+                values[name], per_point[name] = stress_from_sums(sums, scale_normalized=scale_normalized)
+        if "kl_divergence" in names:
+            values["kl_divergence"] = kl_from_sums(with_self(sums, columns))
+        sentence = columns_approximation("the pair sums", n_samples, columns)
+        if sentence is not None:
+            approximations.update({name: sentence for name in _PAIRS if name in names})
+    if "distance_spearman" in names:
+        try:
+            check_connected(search[:, :k + 1], "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
+            sources = spearman_sources(n_samples, random_state=random_state)
+            values["distance_spearman"] = spearman_from_rows(
+                *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources, graph=graph))
+            if sources is not None:
+                approximations["distance_spearman"] = sweep_approximation("Spearman's ρ", n_samples, sources)
+        except ProcrustesLabError as error:
+            failures.append(f"{spec('distance_spearman').label} not computed: {error}")
+            values["distance_spearman"] = np.nan
+    if "mrre_false" in names:
+        per_point["mrre_false"] = mrre_values(X, search, output_search, k)
+    if "mrre_missing" in names:
+        per_point["mrre_missing"] = mrre_values(Y_own, output_search, search, k)
+    if "triplet_accuracy" in names:
+        values["triplet_accuracy"], per_point["triplet_accuracy"] = triplet_accuracy(
+            X, Y_own, per_point=True, random_state=random_state)
+    if "label_trustworthiness" in names or "label_continuity" in names:
+        trust, continuity = label_trust_continuity(X, Y_own, labels)
+        values.update({"label_trustworthiness": trust, "label_continuity": continuity})
+    if "silhouette" in names:
+        values["silhouette"], per_point["silhouette"] = silhouette(Y_own, labels, per_point=True,
+                                                                   random_state=random_state)
+        if n_samples > SILHOUETTE_EXACT_UP_TO:
+            approximations["silhouette"] = (f"silhouette on a uniform random sample of {SILHOUETTE_EXACT_UP_TO:,} of the "
+                                            f"{n_samples:,} points (NaN elsewhere), not all points.")
+    return approximations
+
+
+def _ranked(names):
+    """Whether trustworthiness or continuity is asked for: they read one neighbour more of X."""
+    return "trustworthiness" in names or "continuity" in names
+
+
+def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
+    """The input's neighbour search shared by every measure: ``(search, approximation)``.
+
+    ``search`` has ``k + 1`` columns, or ``k + 2`` for the rank measures; it is the caller's
+    ``neighbors`` when given (validated), None when no requested measure uses neighbourhoods.
+    ``approximation`` states an approximate search (:func:`measures.neighbors.neighbor_search`).
+    """
+    n_samples = X.shape[0]
+    if not any(spec(name).uses_neighbors for name in names):
+        return None, None
+    if neighbors is not None:
+        neighbors = np.asarray(neighbors)
+        wide = neighbors.ndim == 2 and neighbors.shape[1] >= n_neighbors + 2 and _ranked(names)
+        return check_neighbors(neighbors, n_samples, n_neighbors + 1 if wide else n_neighbors), None
+    extra = _ranked(names) and n_neighbors + 1 <= n_samples - 1
+    found = neighbor_search(X, n_neighbors + 1 if extra else n_neighbors, method=neighbor_method,
+                            random_state=random_state)
+    return found.neighbors, found.description
+
+
+def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
+             neighbor_method, labels, kl_sigma):
+    """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
+
+    ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
+    exact means of the rank measures; ``failures`` the messages of graph and truth measures that
+    could not be computed (their value is NaN).
+    """
+    k = n_neighbors
+    search, searched_approximately = _search(X, k, names, neighbors, neighbor_method, random_state)
+    neighbors = None if search is None else search[:, :k + 1]
+    # Y by its own power of two where only Y's shape matters (every measure but R, R_N, R_PCA).
+    Y_own, _ = power_of_two_scaled(Y)
     per_point, values, failures = {}, {}, []
     if any(name in names for name in _PROCRUSTES):
         fit = local_procrustes(X, Y, neighbors)
@@ -143,38 +302,49 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         per_point["pca"] = local_pca_procrustes(X, Y, neighbors)
     if "lower_bound" in names:
         per_point["lower_bound"] = local_pca_residual(X, neighbors, Y.shape[1])
-    asim_values = local_asim(X, Y, neighbors) if "asim" in names or "nieqa_global" in names else None
+    asim_values = local_asim(X, Y_own, neighbors) if "asim" in names or "nieqa_global" in names else None
     if "asim" in names:
         per_point["asim"] = asim_values
-    if any(name in names for name in _RANKS):
-        input_neighbors = neighbors[:, 1:]
-        output_neighbors = nearest_neighbors(Y, n_neighbors)[:, 1:]
+    output_search = None
+    if any(name in names for name in _RANKS + _MRRE):
+        output_search = nearest_neighbors(Y_own, k + 1)
+        output_sets = output_search[:, 1:k + 1]
         if "neighbourhood_agreement" in names:
-            shared = _shared_neighbours(input_neighbors, output_neighbors)
-            per_point["neighbourhood_agreement"] = 1.0 - shared / n_neighbors
-            values["neighbourhood_agreement"] = float(1.0 - shared.sum() / (n_neighbors * shared.size))
-        for name, reference, own, other in (("trustworthiness", X, input_neighbors, output_neighbors),
-                                            ("continuity", Y, output_neighbors, input_neighbors)):
-            if name in names:
-                values[name], per_point[name] = _trustworthiness_from_penalties(
-                    _rank_penalties(reference, own, other), n_neighbors)
-    result = None
+            shared = shared_neighbour_counts(neighbors[:, 1:], output_sets)
+            per_point["neighbourhood_agreement"] = 1.0 - shared / k
+            values["neighbourhood_agreement"] = float(1.0 - shared.sum() / (k * shared.size))
+        if "trustworthiness" in names:
+            values["trustworthiness"], per_point["trustworthiness"] = trustworthiness_from_penalties(
+                rank_penalties(X, search, neighbour_sets(Y_own, output_search, k)), k)
+        if "continuity" in names:
+            values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
+                rank_penalties(Y_own, output_search, neighbour_sets(X, search, k)), k)
+    result, approximations, graph = None, {}, None
     if "nieqa_global" in names or "residual_variance" in names:
-        graph_values, result, failures = _graph_measures(X, Y, neighbors, names, landmark_neighbors,
-                                                         landmark_fraction, random_state, asim_values)
+        graph_values, result, failures, approximations, graph = _graph_measures(
+            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values)
         values.update(graph_values)
+    if searched_approximately is not None:
+        approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
+                                       "(all but M_t and the collapse score) reads them.")
+    approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
+                                         random_state, per_point, values, failures, graph))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:
-                values[name] = function(truth, Y)
+                values[name] = function(truth, Y_own)
             except ProcrustesLabError as error:
                 failures.append(f"{spec(name).label} not computed: {error}")
                 values[name] = np.nan
-    return per_point, values, result, failures
+    return per_point, values, result, failures, approximations
 
 
-def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=None, landmark_fraction=0.1,
-             random_state=0):
+def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+             truth: "npt.ArrayLike | None" = None, which: "str | list[str] | None" = None,
+             landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
+             random_state: "int | np.random.Generator" = 0,
+             neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto",
+             labels: "npt.ArrayLike | None" = None, kl_sigma: float = KL_SIGMA) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -182,7 +352,8 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     X : array-like of shape (n_samples, q)
         Input points; neighbourhoods are taken here (SPEC §0).
     Y : array-like of shape (n_samples, d)
-        Embedding, ``d <= q``.
+        Embedding. ``d > q`` is allowed: the measures that need ``d <= q`` (ASIM, M_G) are then
+        left out of the default set with a note, and raise :class:`DimensionError` by name.
     n_neighbors : int
         k, for every measure.
     truth : array-like of shape (n_samples, d_truth), optional
@@ -195,6 +366,12 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     landmark_fraction : float, default=0.1
     random_state : int or numpy.random.Generator, default=0
         Pivot sources of the graph sweeps above :data:`measures.geodesics.EXACT_UP_TO` points.
+    neighbors : array-like of shape (n_samples, K + 1), optional
+        The input's neighbour search, :func:`measures.nearest_neighbors` ``(X, K)`` with
+        ``K >= n_neighbors``, made once and shared (e.g. with the algorithm): its first
+        ``n_neighbors + 1`` columns are every measure's neighbourhoods (they equal the search
+        with ``n_neighbors``). Pass ``K = n_neighbors + 1`` to spare continuity a count of the
+        points at each k-th distance (its tie check) and the rank measures most of their ranks. Checked for shape, range and the point first.
 
     Returns
     -------
@@ -207,15 +384,19 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
         Graph and truth measures that cannot be computed on this input (a disconnected graph, a
         truth of other dimension) do not raise: their value is NaN, and the reason is in
         ``notes`` and issued as a ``ProcrustesLabWarning``.
+    DimensionError
+        If a measure that needs ``d <= q`` is named in ``which`` and ``d > q``.
 
     Notes
     -----
     Work shared between measures: one neighbour search in X (R, R_N, R_C, R_PCA, lower bound,
-    ASIM, the rank measures' input side, the graphs of M_RV and of M_G when k_l = k); one in Y
-    (neighbourhood agreement, trustworthiness, continuity); one Procrustes kernel pass for R, R_N
-    and R_C; one Dijkstra sweep for M_G and M_RV when k_l = k. Each value equals the one of its own
-    function (:func:`measures.procrustes`, :func:`measures.nieqa`, :func:`measures.trustworthiness`,
-    ...) on the same input.
+    ASIM, the rank measures' input side, the graphs of M_RV and of M_G when k_l = k), none when no
+    requested measure uses neighbourhoods; one in Y (neighbourhood agreement, trustworthiness,
+    continuity); one Procrustes kernel pass for R, R_N and R_C; one Dijkstra sweep for M_G and
+    M_RV when k_l = k. Each value equals the one of its own function
+    (:func:`measures.procrustes`, :func:`measures.nieqa`, :func:`measures.trustworthiness`, ...)
+    on the same input. X and Y are first scaled by powers of two (exact), so no value changes when
+    both are multiplied by any c from 1e-150 to 1e150 (R, in squared units, by c^2).
 
     Examples
     --------
@@ -225,22 +406,38 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     >>> result.mean["asim"] < 1e-12 < result.mean["normalized"]
     True
     """
-    X, Y = _check_pair(X, Y)
+    X, Y = check_pair(X, Y)
     if truth is not None:
-        truth, _ = _check_pair(truth, X, ("truth", "X"))
-    names = _requested(which, truth)
+        truth, _ = check_pair(truth, X, names=("truth", "X"))
+    if labels is not None:
+        check_labels(labels, X.shape[0])
+    k = check_integer(n_neighbors, "n_neighbors", 1, X.shape[0] - 1, error=MeasureError,
+                      hint="Choose a smaller k or use more points.")
+    names, dropped_notes = _requested(which, truth, labels, X.shape[1], Y.shape[1])
+    if "kl_divergence" in names and not (isinstance(kl_sigma, (int, float)) and not isinstance(kl_sigma, bool)
+                                         and np.isfinite(kl_sigma) and kl_sigma > 0):
+        raise MeasureError(f"kl_sigma must be a positive number; got {kl_sigma!r}.")
     if any(name in names for name in _RANKS):
-        _check_rank_neighbors(X.shape[0], n_neighbors)
+        check_rank_neighbors(X.shape[0], k)
     if "nieqa_global" in names:
         # Bad options raise here; a graph that cannot carry M_G only makes it NaN (below).
-        _n_landmarks(X.shape[0], landmark_fraction, Y.shape[1])
-        if not (landmark_neighbors is None or landmark_neighbors == "paper" or (
-                isinstance(landmark_neighbors, (int, np.integer)) and not isinstance(landmark_neighbors, bool))):
-            raise MeasureError(f"landmark_neighbors must be None, an int or 'paper'; got {landmark_neighbors!r}.")
+        landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
+        check_landmark_neighbors(landmark_neighbors)
+    # One power of two for both (exact): R_N compares their scales; R's G is in X's units squared.
+    X, exponent = power_of_two_scaled(X)
+    Y = np.ldexp(Y, -exponent)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)
-        per_point, values, result, failures = _compute(X, Y, n_neighbors, truth, names, landmark_neighbors,
-                                                       landmark_fraction, random_state)
+        per_point, values, result, failures, approximations = _compute(
+            X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method,
+            labels, kl_sigma)
+        if "raw" in per_point:
+            per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
+        if result is not None:
+            y_exponent = power_of_two_scaled(Y)[1] + exponent
+            result = dataclasses.replace(
+                result, landmark_configuration=np.ldexp(result.landmark_configuration, exponent),
+                aligned_landmark_configuration=np.ldexp(result.aligned_landmark_configuration, y_exponent))
         means, medians, undefined = {}, {}, {}
         for name in names:
             if name in per_point:
@@ -251,9 +448,11 @@ def evaluate(X, Y, n_neighbors, *, truth=None, which=None, landmark_neighbors=No
     # Re-issue what was caught (with this call as its origin) and keep our own warnings as notes.
     for caught_warning in caught:
         warnings.warn(caught_warning.message, caught_warning.category, stacklevel=2)
-    for failure in failures:
+    for failure in failures + dropped_notes:
         warnings.warn(failure, ProcrustesLabWarning, stacklevel=2)
-    notes = tuple(str(w.message) for w in caught if issubclass(w.category, ProcrustesLabWarning)) + tuple(failures)
-    return Evaluation(n_neighbors=n_neighbors, measures=tuple(names), mean=types.MappingProxyType(means),
+    notes = (tuple(str(w.message) for w in caught if issubclass(w.category, ProcrustesLabWarning))
+             + tuple(failures) + tuple(dropped_notes))
+    return Evaluation(n_neighbors=k, measures=tuple(names), mean=types.MappingProxyType(means),
                       median=types.MappingProxyType(medians), per_point=types.MappingProxyType(per_point),
-                      n_undefined=types.MappingProxyType(undefined), nieqa=result, notes=notes)
+                      n_undefined=types.MappingProxyType(undefined), nieqa=result, notes=notes,
+                      approximations=types.MappingProxyType(approximations))

@@ -16,14 +16,20 @@ References
 """
 
 import numpy as np
+import numpy.typing as npt
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import dijkstra
 from scipy.spatial.distance import cdist
 
 from .chunks import chunk_slices
 from .errors import DisconnectedGraphError, MeasureError
-from .neighbors import neighbor_graph, neighbor_graph_components, nearest_neighbors
-from .procrustes import _check_pair
+from .neighbors import (
+    check_pair,
+    nearest_neighbors,
+    neighbor_graph,
+    neighbor_graph_components,
+    power_of_two_scaled,
+)
 from .seeding import check_random_state
 
 __all__ = [
@@ -31,9 +37,12 @@ __all__ = [
     "PIVOT_SOURCES",
     "check_connected",
     "geodesic_graph",
+    "geodesic_sweep",
     "pivot_sources",
     "residual_variance",
+    "residual_variance_from_sums",
     "shortest_path_counts",
+    "sweep_approximation",
 ]
 
 # Above EXACT_UP_TO points, graph sweeps start from PIVOT_SOURCES seeded random sources instead of
@@ -41,6 +50,11 @@ __all__ = [
 # on this machine and grows like n log n per source.
 EXACT_UP_TO = 10_000
 PIVOT_SOURCES = 2_000
+# Beyond PAIR_BUDGET / PIVOT_SOURCES points the sources shrink so that a sweep visits about
+# PAIR_BUDGET (source, vertex) pairs: one Dijkstra over a million-point kNN graph (k = 12) takes
+# ~0.5 s here, so 50 sources, 5e7 pairs, keep the residual variance near half a minute at n = 1e6.
+PAIR_BUDGET = 50_000_000
+MIN_PIVOT_SOURCES = 32
 # Working memory of one source in a sweep, in units of n: distances and predecessors from Dijkstra,
 # and for the residual variance the output distances and the selected pairs.
 _BYTES_PER_SOURCE_AND_VERTEX = 48
@@ -121,9 +135,11 @@ def check_connected(neighbors, what, fix):
             f"components (sizes {listed}); {what}. {fix}", n_components)
 
 
-def pivot_sources(n_samples, random_state=0):
+def pivot_sources(n_samples, *, random_state=0):
     """Sources of a graph sweep: ``None`` (all vertices) up to :data:`EXACT_UP_TO` points, otherwise
-    :data:`PIVOT_SOURCES` distinct vertices drawn from ``random_state``, sorted.
+    distinct vertices drawn from ``random_state``, sorted: :data:`PIVOT_SOURCES` of them, fewer
+    above ``PAIR_BUDGET / PIVOT_SOURCES`` points (``PAIR_BUDGET / n``, at least
+    :data:`MIN_PIVOT_SOURCES`), so that a sweep's work stops growing like n^2.
 
     Parameters
     ----------
@@ -132,11 +148,21 @@ def pivot_sources(n_samples, random_state=0):
 
     Returns
     -------
-    None or ndarray of shape (PIVOT_SOURCES,)
+    None or ndarray of shape (n_sources,)
     """
     if n_samples <= EXACT_UP_TO:
         return None
-    return np.sort(check_random_state(random_state).choice(n_samples, PIVOT_SOURCES, replace=False))
+    count = min(PIVOT_SOURCES, max(MIN_PIVOT_SOURCES, PAIR_BUDGET // n_samples), n_samples)
+    return np.sort(check_random_state(random_state).choice(n_samples, count, replace=False))
+
+
+def sweep_approximation(what, n_samples, sources):
+    """The sentence that states a pivot-sampled sweep's approximation, or None when it is exact."""
+    if sources is None:
+        return None
+    pairs = len(sources) * (n_samples - 1)
+    return (f"{what} from the shortest paths of {len(sources)} random sources ({pairs:,} of the "
+            f"{n_samples * (n_samples - 1):,} ordered pairs; Brandes & Pich pivots), not all {n_samples:,}.")
 
 
 def _subtree_sizes(predecessors):
@@ -213,7 +239,7 @@ def _pair_sums(geodesic, output):
                      np.einsum("ij,ij->", output, output), np.einsum("ij,ij->", geodesic, output)])
 
 
-def _geodesic_sweep(graph, sources=None, *, count_paths=False, output=None):
+def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False):
     """One pass of Dijkstra over batches of sources, reducing each batch on the fly.
 
     Parameters
@@ -228,6 +254,9 @@ def _geodesic_sweep(graph, sources=None, *, count_paths=False, output=None):
     output : ndarray of shape (n, d), optional
         An embedding: accumulate the sums that give the Pearson correlation between geodesic and
         output distances over the pairs (source, j != source).
+    both_directions : bool, default=False
+        ``graph`` already stores both directions of every edge (:func:`geodesic_graph` with
+        ``both_directions=True``); otherwise they are added here.
 
     Returns
     -------
@@ -236,7 +265,8 @@ def _geodesic_sweep(graph, sources=None, *, count_paths=False, output=None):
         ``(count, Σg, Σd, Σg², Σd², Σgd)`` over the pairs (see :func:`_pair_sums`).
     """
     n = graph.shape[0]
-    graph = _symmetrized(graph)
+    if not both_directions:  # symmetrizing 2 k n edges costs seconds at a million points: once per graph
+        graph = _symmetrized(graph)
     sources = np.arange(n) if sources is None else np.asarray(sources)
     counts = np.zeros(n, dtype=np.int64) if count_paths else None
     sums = np.zeros(6) if output is not None else None
@@ -285,11 +315,11 @@ def shortest_path_counts(graph, *, sources=None):
     >>> shortest_path_counts(csr_array([[0, 1.0, 0], [0, 0, 1.0], [0, 0, 0]])).tolist()
     [0, 2, 0]
     """
-    counts, _ = _geodesic_sweep(graph, sources, count_paths=True)
+    counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     return counts
 
 
-def _residual_variance_from_sums(sums):
+def residual_variance_from_sums(sums):
     """``1 - rho^2`` from the sums of :func:`_pair_sums` (float64 sums of ~n^2 terms: the centred
     products ``N Σgd - Σg Σd`` lose at most a few digits to the mean, far below what matters)."""
     count, s_g, s_d, s_gg, s_dd, s_gd = sums
@@ -302,7 +332,8 @@ def _residual_variance_from_sums(sums):
     return float(1.0 - covariance**2 / (variance_g * variance_d))
 
 
-def residual_variance(X, Y, n_neighbors, *, random_state=0):
+def residual_variance(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
+                      random_state: "int | np.random.Generator" = 0) -> float:
     """Isomap's residual variance ``1 - rho^2`` between graph geodesics and output distances.
 
     Parameters
@@ -343,8 +374,11 @@ def residual_variance(X, Y, n_neighbors, *, random_state=0):
     >>> residual_variance(Z, Z, 8) < 0.05
     True
     """
-    X, Y = _check_pair(X, Y)
+    X, Y = check_pair(X, Y)
+    # Powers of two (exact; rho is invariant to scaling either): the sums of ~n^2 squared distances
+    # must not overflow (coordinates near 1e150).
+    X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
     neighbors = nearest_neighbors(X, n_neighbors)
     check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-    _, sums = _geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state), output=Y)
-    return _residual_variance_from_sums(sums)
+    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state=random_state), output=Y)
+    return residual_variance_from_sums(sums)

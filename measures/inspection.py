@@ -9,9 +9,12 @@ sums (GR Eq. 1 for R_N, GR Eq. 7 for R_C, NQ Eqs. 11-13 for ASIM).
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 
-from .asim import asim_fit
+from .asim import asim_fit, check_dimensions
 from .errors import MeasureError
+from .kernels import coincident
+from .parameters import check_integer
 from .procrustes import local_pca_residual, procrustes_rotation
 
 __all__ = ["NeighbourhoodView", "inspect_neighbourhood"]
@@ -63,7 +66,7 @@ class NeighbourhoodView:
     axis_scales: np.ndarray
 
 
-def inspect_neighbourhood(X, Y, neighbors, index):
+def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.ArrayLike, index: int) -> NeighbourhoodView:
     """Align the embedding of point ``index``'s neighbourhood to the input as R_N, R_C and ASIM do.
 
     Parameters
@@ -84,7 +87,9 @@ def inspect_neighbourhood(X, Y, neighbors, index):
     Raises
     ------
     MeasureError
-        On an index out of range, ``d > q``, or a neighbourhood whose points all coincide.
+        On an index out of range, or a neighbourhood whose points all coincide.
+    DimensionError
+        If ``d > q`` (ASIM's fit needs ``d <= q``).
 
     Notes
     -----
@@ -97,16 +102,14 @@ def inspect_neighbourhood(X, Y, neighbors, index):
     """
     X, Y, neighbors = np.asarray(X, dtype=float), np.asarray(Y, dtype=float), np.asarray(neighbors)
     n_samples = X.shape[0]
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < n_samples:
-        raise MeasureError(f"index must be a point index in [0, {n_samples - 1}]; got {index!r}.")
+    index = check_integer(index, "index", 0, n_samples - 1, error=MeasureError, hint="Pass a point's row number.")
     q, d = X.shape[1], Y.shape[1]
-    if d > q:
-        raise MeasureError(f"the output has more columns ({d}) than the input ({q}).")
+    check_dimensions(q, d, "inspect_neighbourhood (its ASIM fit)")
     patch = neighbors[index]
     Xc = X[patch] - X[patch].mean(axis=0)
     Yc = Y[patch] - Y[patch].mean(axis=0)
     input_scale = float(np.sum(Xc**2))
-    if input_scale == 0.0:
+    if coincident(np.array([input_scale]), X, len(patch))[0]:
         raise MeasureError(f"the {len(patch)} points of neighbourhood {index} coincide: there is nothing to align.")
     A = procrustes_rotation(Xc, Yc)
     rigid = Yc @ A.T

@@ -20,18 +20,36 @@ References
 import dataclasses
 
 import numpy as np
+import numpy.typing as npt
 from scipy.linalg import eigh
 from scipy.sparse.csgraph import dijkstra
 
-from .asim import asim_fit, local_asim
+from .asim import asim_fit, check_dimensions, local_asim
 from .errors import MeasureError
-from .geodesics import _geodesic_sweep, check_connected, geodesic_graph, pivot_sources
-from .neighbors import neighbor_graph_components, nearest_neighbors
-from .procrustes import _check_pair, summarize
+from .geodesics import (
+    check_connected,
+    geodesic_graph,
+    geodesic_sweep,
+    pivot_sources,
+    sweep_approximation,
+)
+from .neighbors import (
+    check_pair,
+    nearest_neighbors,
+    neighbor_graph_components,
+    power_of_two_scaled,
+)
+from .parameters import check_integer
+from .procrustes import summarize
+from .seeding import check_random_state
 
-__all__ = ["NIEQA", "classical_mds", "landmark_graph", "nieqa"]
+__all__ = ["NIEQA", "SUBSAMPLE_ABOVE", "assess_globally", "check_landmark_neighbors", "classical_mds", "global_assessment", "landmark_count", "landmark_graph",
+           "nieqa"]
 
 PAPER_FRACTION = 0.1  # NQ §IV-B and Remark 1: 10 % landmarks, k_l = 0.1 n
+# Above this many points M_G is computed on a uniform random subsample of this size
+# (:func:`assess_globally`): at 20 000 points it takes ~20 s here, and it grows like n^2.
+SUBSAMPLE_ABOVE = 20_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,7 +80,9 @@ class NIEQA:
     landmark_neighbors : int
         k_l, the neighbours of the landmark graph actually used.
     n_sources : int
-        Dijkstra sources of the count: n_samples when exact.
+        Dijkstra sources of the count: n_samples when exact (the sample's size when sampled).
+    approximation : str or None
+        What was estimated rather than computed exactly (pivot sources, a subsample), or None.
     """
 
     local_assessment: float
@@ -75,6 +95,7 @@ class NIEQA:
     importance: np.ndarray
     landmark_neighbors: int
     n_sources: int
+    approximation: str | None = None
 
 
 def classical_mds(distances, n_components):
@@ -154,7 +175,7 @@ def _smallest_connecting_k(X, start):
     return high, neighbors[:, :high + 1]
 
 
-def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
+def landmark_graph(X, n_neighbors, *, landmark_neighbors=None, neighbors=None):
     """The k_l and the neighbourhoods of NIEQA's landmark graph.
 
     Parameters
@@ -180,14 +201,10 @@ def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
         If the graph with the k_l asked for (None or int) is not connected.
     """
     n_samples = X.shape[0]
+    landmark_neighbors = check_landmark_neighbors(landmark_neighbors)
     if landmark_neighbors == "paper":
         return _smallest_connecting_k(X, min(max(1, int(np.floor(PAPER_FRACTION * n_samples + 0.5))), n_samples - 1))
-    if landmark_neighbors is None:
-        k_l = n_neighbors
-    elif isinstance(landmark_neighbors, (int, np.integer)) and not isinstance(landmark_neighbors, bool):
-        k_l = int(landmark_neighbors)
-    else:
-        raise MeasureError(f"landmark_neighbors must be None, an int or 'paper'; got {landmark_neighbors!r}.")
+    k_l = n_neighbors if landmark_neighbors is None else landmark_neighbors
     if neighbors is None or neighbors.shape[1] <= k_l:
         neighbors = nearest_neighbors(X, k_l)
     neighbors = neighbors[:, :k_l + 1]
@@ -196,8 +213,26 @@ def landmark_graph(X, n_neighbors, landmark_neighbors=None, neighbors=None):
     return k_l, neighbors
 
 
-def _n_landmarks(n_samples, landmark_fraction, n_components):
-    """round(fraction n) landmarks, checked: MDS into d dimensions needs at least d + 1 of them."""
+def check_landmark_neighbors(landmark_neighbors):
+    """``landmark_neighbors`` if it is None, "paper" or an integer >= 1; MeasureError otherwise."""
+    if landmark_neighbors is None or (isinstance(landmark_neighbors, str) and landmark_neighbors == "paper"):
+        return landmark_neighbors
+    return check_integer(landmark_neighbors, "landmark_neighbors", 1, error=MeasureError,
+                         hint="Pass None (k_l = k), an integer, or 'paper' (NQ Remark 1).")
+
+
+def landmark_count(n_samples, landmark_fraction, n_components):
+    """round(fraction n) landmarks, checked: MDS into d dimensions needs at least d + 1 of them.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    MeasureError
+        If the fraction is not in (0, 1] or gives fewer than d + 1 landmarks.
+    """
     if not 0.0 < landmark_fraction <= 1.0:
         raise MeasureError(f"landmark_fraction must lie in (0, 1]; got {landmark_fraction!r}.")
     count = int(np.floor(landmark_fraction * n_samples + 0.5))
@@ -207,8 +242,19 @@ def _n_landmarks(n_samples, landmark_fraction, n_components):
     return count
 
 
-def _global_assessment(Y, graph, counts, n_sources, n_landmarks):
+def global_assessment(Y, graph, counts, n_sources, n_landmarks):
     """M_G and its pieces from the path counts of the landmark graph (NQ §IV-B, steps 1-3).
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_samples, d)
+    graph : sparse matrix of shape (n_samples, n_samples)
+        The landmark graph (:func:`measures.geodesic_graph`).
+    counts : ndarray of shape (n_samples,)
+        Shortest-path counts (:func:`measures.geodesics.geodesic_sweep`).
+    n_sources : int
+        Sources the counts came from (n_samples when exact).
+    n_landmarks : int
 
     Returns
     -------
@@ -227,7 +273,9 @@ def _global_assessment(Y, graph, counts, n_sources, n_landmarks):
     return value, landmark_indices, configuration, aligned, importance
 
 
-def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, per_point=False, random_state=0):
+def nieqa(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, landmark_neighbors: "int | str | None" = None,
+          landmark_fraction: float = 0.1, per_point: bool = False,
+          random_state: "int | np.random.Generator" = 0) -> NIEQA:
     """NIEQA's local and global assessments of an embedding, M_L and M_G (NQ Eqs. 18, 19).
 
     Parameters
@@ -258,6 +306,8 @@ def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, 
     MeasureError
         On bad input, too few landmarks, or landmark geodesics with fewer than d positive MDS
         eigenvalues.
+    DimensionError
+        If Y has more columns than X (ASIM needs d <= q).
     DisconnectedGraphError
         If the landmark graph is not connected (with ``"paper"`` it is made connected).
 
@@ -278,19 +328,87 @@ def nieqa(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, 
     >>> result.local_assessment < 1e-12 and result.global_assessment < 0.01
     True
     """
-    X, Y = _check_pair(X, Y)
-    n_landmarks = _n_landmarks(X.shape[0], landmark_fraction, Y.shape[1])
+    X, Y = check_pair(X, Y)
+    check_dimensions(X.shape[1], Y.shape[1], "NIEQA")
+    landmark_count(X.shape[0], landmark_fraction, Y.shape[1])
+    # Each by a power of two (exact; ASIM is invariant to both scales), undone on the configurations.
+    (X, x_exponent), (Y, y_exponent) = power_of_two_scaled(X), power_of_two_scaled(Y)
     neighbors = nearest_neighbors(X, n_neighbors)
     values = local_asim(X, Y, neighbors)
     mean, median, _ = summarize(values, "ASIM")
-    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors, neighbors)
-    graph = geodesic_graph(X, landmark_neighbors_)
-    sources = pivot_sources(X.shape[0], random_state)
-    counts, _ = _geodesic_sweep(graph, sources, count_paths=True)
+    result = assess_globally(X, Y, n_neighbors, landmark_neighbors=landmark_neighbors,
+                             landmark_fraction=landmark_fraction, random_state=random_state, neighbors=neighbors)
+    return dataclasses.replace(
+        result, local_assessment=mean, local_median=median, asim_values=values if per_point else None,
+        landmark_configuration=np.ldexp(result.landmark_configuration, x_exponent),
+        aligned_landmark_configuration=np.ldexp(result.aligned_landmark_configuration, y_exponent))
+
+
+def global_sample(n_samples, rng):
+    """``None`` up to :data:`SUBSAMPLE_ABOVE` points, else that many distinct indices drawn from ``rng``, sorted."""
+    if n_samples <= SUBSAMPLE_ABOVE:
+        return None
+    return np.sort(rng.choice(n_samples, SUBSAMPLE_ABOVE, replace=False))
+
+
+def assess_globally(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, random_state=0,
+                    neighbors=None, graph=None, counts=None, sources=None):
+    """M_G and its pieces (NQ Eq. 19), on all points or, above :data:`SUBSAMPLE_ABOVE`, on a sample.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    Y : ndarray of shape (n_samples, d)
+    n_neighbors : int
+    landmark_neighbors, landmark_fraction, random_state
+        As :func:`nieqa`.
+    neighbors : ndarray of shape (n_samples, K + 1), optional
+        The input's neighbour search, reused when it serves the landmark graph.
+    graph, counts, sources : optional
+        The landmark graph, its path counts and their sources when a caller's sweep already made
+        them (``evaluate`` shares one sweep with the residual variance); only without sampling.
+
+    Returns
+    -------
+    NIEQA
+        With ``local_assessment`` and ``local_median`` NaN (the caller's), ``asim_values`` None.
+
+    Notes
+    -----
+    Above :data:`SUBSAMPLE_ABOVE` points M_G is computed on a uniform random subsample of that
+    many points (drawn from ``random_state``) with its own kNN graph, and ``approximation`` says
+    so: the landmarks' MDS would otherwise need their ``(0.1 n)^2`` geodesics (80 GB at a million
+    points) and one Dijkstra per landmark. Graph geodesics of the sample approximate the same
+    manifold distances as those of the full graph, on edges about ``(n/m)^{1/d}`` times longer.
+    ``landmark_indices`` are indices of the full data; ``importance`` is NaN off the sample.
+    """
+    n_samples, d = X.shape[0], Y.shape[1]
+    rng = check_random_state(random_state)
+    sample = global_sample(n_samples, rng)
+    approximation = None
+    if sample is not None:
+        X, Y, neighbors, graph = X[sample], Y[sample], None, None
+    n_landmarks = landmark_count(X.shape[0], landmark_fraction, d)
+    k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors=landmark_neighbors,
+                                              neighbors=neighbors)
+    if graph is None:
+        graph = geodesic_graph(X, landmark_neighbors_)
+        sources = pivot_sources(X.shape[0], random_state=rng)
+        counts, _ = geodesic_sweep(graph, sources, count_paths=True)
     n_sources = X.shape[0] if sources is None else len(sources)
-    value, landmark_indices, configuration, aligned, importance = _global_assessment(
+    value, landmark_indices, configuration, aligned, importance = global_assessment(
         Y, graph, counts, n_sources, n_landmarks)
-    return NIEQA(local_assessment=mean, local_median=median, global_assessment=value,
-                 asim_values=values if per_point else None, landmark_indices=landmark_indices,
-                 landmark_configuration=configuration, aligned_landmark_configuration=aligned,
-                 importance=importance, landmark_neighbors=k_l, n_sources=n_sources)
+    if sample is not None:
+        landmark_indices = sample[landmark_indices]
+        full_importance = np.full(n_samples, np.nan)
+        full_importance[sample] = importance
+        importance = full_importance
+        approximation = (f"M_G on a uniform random subsample of {len(sample):,} of the {n_samples:,} points (its own "
+                         f"kNN graph, k_l = {k_l}, {n_landmarks} landmarks), not on all points.")
+    pivots = sweep_approximation("landmark importance", X.shape[0], sources)
+    if pivots is not None:
+        approximation = pivots if approximation is None else f"{approximation} Its {pivots[0].lower()}{pivots[1:]}"
+    return NIEQA(local_assessment=np.nan, local_median=np.nan, global_assessment=value, asim_values=None,
+                 landmark_indices=landmark_indices, landmark_configuration=configuration,
+                 aligned_landmark_configuration=aligned, importance=importance, landmark_neighbors=k_l,
+                 n_sources=n_sources, approximation=approximation)

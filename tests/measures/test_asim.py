@@ -9,6 +9,7 @@ from scipy.stats import ortho_group
 
 import measures.chunks
 from measures import (
+    DimensionError,
     MeasureError,
     ProcrustesLabWarning,
     asim,
@@ -17,6 +18,7 @@ from measures import (
     local_pca_residual,
     local_procrustes,
     nearest_neighbors,
+    nieqa,
     truth_match,
 )
 
@@ -270,3 +272,12 @@ def test_truth_match_is_asim_with_the_truth_as_reference():
     assert truth_match(truth, distorted) == asim(truth, distorted) > 0.01
     with pytest.raises(MeasureError, match=r"truth and Y must have the same number of rows"):
         truth_match(truth, Y[:10])
+
+
+def test_outputs_with_more_columns_raise_a_dimension_error():
+    X = np.random.default_rng(13).normal(size=(50, 2))
+    wide = np.c_[X, X[:, 0]]
+    for call in (lambda: asim(X, wide), lambda: local_asim(X, wide, nearest_neighbors(X, 5)),
+                 lambda: truth_match(X, wide), lambda: nieqa(X, wide, 5)):
+        with pytest.raises(DimensionError, match=r"more columns \(d = 3\) than the reference \(q = 2\)"):
+            call()

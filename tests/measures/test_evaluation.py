@@ -1,6 +1,7 @@
 """Tests of ``measures/evaluation.py``: the one entry point agrees with every measure's own function."""
 
 import dataclasses
+import importlib
 import warnings
 
 import numpy as np
@@ -8,19 +9,26 @@ import pytest
 
 import measures.chunks
 from measures import (
+    DimensionError,
     MeasureError,
     ProcrustesLabWarning,
     collapse_score,
     continuity,
+    distance_spearman,
     evaluate,
+    kl_divergence,
     local_pca_residual,
+    mrre,
     nearest_neighbors,
     neighbourhood_agreement,
     nieqa,
     procrustes,
     residual_variance,
+    scale_normalized_stress,
     spec,
     specs,
+    stress,
+    triplet_accuracy,
     trustworthiness,
     truth_match,
 )
@@ -49,6 +57,13 @@ def individual_values(X, Y, truth, k):
     values["residual_variance"] = (residual_variance(X, Y, k), None)
     values["truth_match"] = (truth_match(truth, Y), None)
     values["collapse"] = (collapse_score(truth, Y), None)
+    values["stress"] = stress(X, Y, per_point=True)
+    values["scale_normalized_stress"] = scale_normalized_stress(X, Y, per_point=True)
+    values["kl_divergence"] = (kl_divergence(X, Y), None)
+    values["distance_spearman"] = (distance_spearman(X, Y, k), None)
+    values["mrre_false"] = mrre(X, Y, k, per_point=True)
+    values["mrre_missing"] = mrre(X, Y, k, direction="missing", per_point=True)
+    values["triplet_accuracy"] = triplet_accuracy(X, Y, per_point=True)
     return values
 
 
@@ -91,28 +106,37 @@ def test_which_selects_measures_and_the_truth_gates_truth_measures(run):
     assert set(only.per_point) == {"normalized", "trustworthiness"} and only.nieqa is None
     without_truth = evaluate(X, Y, 10, which=None)
     assert {"truth_match", "collapse"}.isdisjoint(without_truth.measures)
-    assert set(without_truth.measures) == {entry.name for entry in specs() if not entry.needs_truth}
+    assert set(without_truth.measures) == {entry.name for entry in specs()
+                                           if not entry.needs_truth and not entry.needs_labels}
     with pytest.raises(MeasureError, match=r"collapse, truth_match compare with the ground truth; pass truth="):
         evaluate(X, Y, 10, which=["truth_match", "collapse", "asim"])
+    with pytest.raises(MeasureError, match=r"label_trustworthiness, silhouette read class labels; pass labels="):
+        evaluate(X, Y, 10, which=["silhouette", "label_trustworthiness"])
+    labels = (truth[:, 1] > 10.0).astype(int)
+    assert {"label_trustworthiness", "label_continuity", "silhouette"} <= set(evaluate(X, Y, 10, labels=labels).measures)
+    with pytest.raises(MeasureError, match=r"labels must hold one value per point: shape \(700,\); got \(5,\)"):
+        evaluate(X, Y, 10, labels=labels[:5])
     with pytest.raises(MeasureError, match="unknown measure 'R_N'"):
         evaluate(X, Y, 10, which=["R_N"])
 
 
 def test_disconnected_graph_leaves_graph_measures_nan_with_a_note():
-    # Two far clusters: M_G and M_RV need all geodesics; the local measures do not.
+    # Two far clusters: M_G, M_RV and DEMaP need all geodesics; the local measures do not.
     rng = np.random.default_rng(1)
     X = np.vstack([rng.normal(size=(80, 3)), rng.normal(size=(80, 3)) + 100.0])
     with pytest.warns(ProcrustesLabWarning) as record:
         result = evaluate(X, X[:, :2], 6)
     messages = sorted(str(warning.message) for warning in record)
-    assert len(messages) == 2
+    assert len(messages) == 3
+    assert messages.pop(0).startswith("DEMaP ρ not computed: the k-nearest-neighbour graph (k = 6) has 2 connected")
+    assert np.isnan(result.mean["distance_spearman"])
     assert messages[0].startswith("M_G not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
                                   "(sizes 80, 80); NIEQA's global assessment M_G needs every geodesic distance finite.")
     assert messages[1].startswith("M_RV not computed: the k-nearest-neighbour graph (k = 6) has 2 connected components "
                                   "(sizes 80, 80); residual variance needs every geodesic distance finite.")
     assert np.isnan(result.mean["nieqa_global"]) and np.isnan(result.mean["residual_variance"])
     assert np.isfinite(result.mean["asim"]) and result.nieqa is None
-    assert sorted(result.notes) == messages
+    assert sorted(result.notes)[1:] == messages
     # NQ Remark 1's k_l connects M_G's graph; M_RV (on the k-graph) stays NaN.
     with pytest.warns(ProcrustesLabWarning, match="M_RV not computed"):
         paper = evaluate(X, X[:, :2], 6, which=["nieqa_global", "residual_variance"], landmark_neighbors="paper")
@@ -142,22 +166,31 @@ def test_every_registered_measure_prefers_the_faithful_output(entry, swiss_roll)
     # on X alone and is checked to be equal instead; the collapse score, without a direction, sits
     # at its faithful value 1/2 for the chart and near 1 for an output unrelated to the truth).
     X, arc_length_chart, _ = swiss_roll(500, 1)
-    random_output = np.random.default_rng(1).normal(size=(500, 2))
-    good = evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name])
-    bad = evaluate(X, random_output, 10, truth=arc_length_chart, which=[entry.name])
+    # At the chart's scale: stress compares absolute distances (a tiny output scores stress ~1).
+    random_output = np.random.default_rng(1).normal(size=(500, 2)) * arc_length_chart.std(axis=0)
+    # Classes split along the roll's straight axis h: as far apart in X as in the chart.
+    labels = (arc_length_chart[:, 1] > np.median(arc_length_chart[:, 1])).astype(int)
+    if entry.name == "label_continuity":
+        # Label-C falls where the output separates classes the input mixes: labels at random, and
+        # a bad output that pulls the two classes apart.
+        labels = np.random.default_rng(2).integers(0, 2, 500)
+        random_output = arc_length_chart + [0.0, 100.0] * labels[:, None]
+    good = evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name], labels=labels)
+    bad = evaluate(X, random_output, 10, truth=arc_length_chart, which=[entry.name], labels=labels)
     assert good.measures == (entry.name,)
     assert (entry.name in good.per_point) == entry.per_point
     if entry.per_point:
         assert good.per_point[entry.name].shape == (500,)
     if entry.name == "lower_bound":
         assert good.mean[entry.name] == bad.mean[entry.name]
-    elif entry.lower_is_better is None:
+    elif entry.higher_is_better is None:
         assert abs(good.mean[entry.name] - 0.5) < 0.05 and bad.mean[entry.name] > 0.9
-    elif entry.lower_is_better:
+    elif not entry.higher_is_better:
         assert good.mean[entry.name] < bad.mean[entry.name]
     else:
         assert good.mean[entry.name] > bad.mean[entry.name]
-    assert evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name]).mean == good.mean
+    assert evaluate(X, arc_length_chart, 10, truth=arc_length_chart, which=[entry.name],
+                    labels=labels).mean == good.mean
 
 
 def test_result_is_read_only(run):
@@ -178,3 +211,116 @@ def test_bad_options_raise(run):
     with pytest.raises(MeasureError, match=r"truth and X must have the same number of rows"):
         evaluate(X, Y, 10, truth=truth[:5])
     assert spec("nieqa_global").uses_geodesics
+
+
+# ---------------------------------------------------------------- numerics at the edges (issue 15)
+
+
+@pytest.mark.parametrize("factor", [1e-150, 1e-100, 2.0**-600, 1e100, 1e150])
+def test_no_measure_changes_when_input_and_output_are_scaled_together(run, factor):
+    # The d = 2 closed form squared entries of X'Y (products of two coordinates): at 1e-150 they
+    # underflowed (R_N 1.78 for 0.35, R_C 1.0); at 1e150 they overflowed (every neighbourhood
+    # "coincided"). R, a sum of squared residuals, scales with factor^2.
+    X, Y, truth = run
+    X, Y, truth = X[:400], Y[:400], truth[:400]
+    reference = evaluate(X, Y, 10, truth=truth)
+    scaled = evaluate(factor * X, factor * Y, 10, truth=factor * truth)
+    for name in reference.measures:
+        expected = reference.mean[name] * (factor**2 if name == "raw" else 1.0)
+        assert scaled.mean[name] == pytest.approx(expected, rel=1e-9, abs=1e-12 * (name != "raw")), name
+
+
+def test_coordinates_near_the_float_limit_are_searched():
+    # At 1e154 the squared distances of the tree overflowed and the search raised IndexError.
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    np.testing.assert_array_equal(nearest_neighbors(1e154 * X, 8), nearest_neighbors(X, 8))
+    which = ["normalized", "trustworthiness", "residual_variance"]
+    result = evaluate(1e154 * X, 1e154 * X[:, :2], 8, which=which)
+    assert result.mean == pytest.approx(dict(evaluate(X, X[:, :2], 8, which=which).mean), rel=1e-12)
+
+
+def test_output_with_more_columns_than_the_input_follows_the_policy(run):
+    # GR's measures are defined for any d (the fit in R^d of X padded with zero columns); ASIM's P
+    # lies on St(q, d), empty for d > q: left out by default with a note, refused by name.
+    X, Y, _ = run
+    X2 = X[:, :2]
+    wide = np.c_[Y, 0.1 * X[:, 1]]
+    with pytest.warns(ProcrustesLabWarning, match=r"ASIM \(M_L\), M_G not computed: the output has more columns"):
+        result = evaluate(X2, wide, 10)
+    assert "asim" not in result.measures and "nieqa_global" not in result.measures
+    assert any("ASIM needs d <= q" in note for note in result.notes)
+    padded = evaluate(np.c_[X2, np.zeros(len(X2))], wide, 10, which=["normalized", "conformal", "trustworthiness"])
+    for name in padded.measures:
+        assert result.mean[name] == pytest.approx(padded.mean[name], rel=1e-12), name
+    for name in ("asim", "nieqa_global"):
+        with pytest.raises(DimensionError, match=r"more columns \(d = 3\) than the reference \(q = 2\)"):
+            evaluate(X2, wide, 10, which=[name])
+
+
+# ---------------------------------------------------------------- a million points (issue 16)
+
+
+def test_a_precomputed_search_gives_the_same_values(run):
+    X, Y, truth = run
+    which = ["normalized", "asim", "trustworthiness", "continuity", "residual_variance", "nieqa_global"]
+    reference = evaluate(X, Y, 10, which=which)
+    for width in (10, 11, 14):  # k, k + 1 (continuity's tie check spared) and more: the prefix is used
+        shared = evaluate(X, Y, 10, which=which, neighbors=nearest_neighbors(X, width))
+        assert shared.mean == reference.mean, width
+        for name in reference.per_point:
+            np.testing.assert_array_equal(shared.per_point[name], reference.per_point[name])
+
+
+def test_a_precomputed_search_is_checked(run):
+    X, Y, _ = run
+    neighbors = nearest_neighbors(X, 10)
+    with pytest.raises(MeasureError, match=r"neighbors must have shape \(n_samples, n_neighbors \+ 1\) = \(700, 11\)"):
+        evaluate(X, Y, 10, neighbors=neighbors[:, :8])
+    with pytest.raises(MeasureError, match=r"row i of neighbors must start with i .* 700 row\(s\)"):
+        evaluate(X, Y, 10, neighbors=neighbors[:, ::-1])
+    with pytest.raises(MeasureError, match=r"indices outside \[0, 699\]"):
+        evaluate(X, Y, 10, neighbors=np.c_[neighbors[:, :1], neighbors[:, 1:] + 700])
+    with pytest.raises(MeasureError, match="integer point indices"):
+        evaluate(X, Y, 10, neighbors=neighbors.astype(float))
+
+
+def test_measures_without_neighbourhoods_search_nothing(run, monkeypatch):
+    X, Y, truth = run
+    evaluation_module = importlib.import_module("measures.evaluation")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched X")
+
+    monkeypatch.setattr(evaluation_module, "nearest_neighbors", refuse)
+    result = evaluate(X, Y, 10, truth=truth, which=["truth_match", "collapse"])
+    assert result.mean["truth_match"] == truth_match(truth, Y)
+
+
+def test_sampled_graph_measures_state_their_approximation(run, pivot_sampling, monkeypatch):
+    X, Y, truth = run
+    assert evaluate(X, Y, 10, which=["residual_variance", "nieqa_global"]).approximations == {}
+    pivot_sampling(500, 60)
+    monkeypatch.setattr(importlib.import_module("measures.nieqa"), "SUBSAMPLE_ABOVE", 600)
+    monkeypatch.setattr(importlib.import_module("measures.evaluation"), "SUBSAMPLE_ABOVE", 600)
+    result = evaluate(X, Y, 10, which=["residual_variance", "nieqa_global"], random_state=3)
+    assert result.approximations["residual_variance"].startswith("ρ from the shortest paths of 60 random sources")
+    assert "uniform random subsample of 600 of the 700 points" in result.approximations["nieqa_global"]
+    assert "60 random sources" in result.approximations["nieqa_global"]
+    alone = nieqa(X, Y, 10, random_state=3)
+    assert result.mean["nieqa_global"] == alone.global_assessment
+    np.testing.assert_array_equal(result.nieqa.landmark_indices, alone.landmark_indices)
+    assert result.mean["residual_variance"] == residual_variance(X, Y, 10, random_state=3)
+    # The landmarks are points of the full data, and sit on the sample (importance known there).
+    assert np.isfinite(result.nieqa.importance[result.nieqa.landmark_indices]).all()
+    assert np.isnan(result.nieqa.importance).sum() == 100
+
+
+@pytest.mark.slow
+def test_trustworthiness_and_continuity_equal_scikit_learn_at_5000_points(swiss_roll):
+    from sklearn.manifold import trustworthiness as sklearn_trustworthiness
+
+    X, chart, _ = swiss_roll(5000, 4)
+    Y = chart + 0.3 * np.random.default_rng(4).normal(size=chart.shape)
+    result = evaluate(X, Y, 12, which=["trustworthiness", "continuity"])
+    assert result.mean["trustworthiness"] == sklearn_trustworthiness(X, Y, n_neighbors=12)
+    assert result.mean["continuity"] == sklearn_trustworthiness(Y, X, n_neighbors=12)

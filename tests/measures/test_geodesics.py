@@ -142,7 +142,7 @@ def test_residual_variance_pivot_sampling_is_seeded_and_close(pivot_sampling, sw
     sampled = residual_variance(X, raw_chart, 10, random_state=3)
     assert sampled == residual_variance(X, raw_chart, 10, random_state=3)
     assert sampled != exact and sampled == pytest.approx(exact, abs=0.05)
-    assert len(geodesics_module.pivot_sources(600, 3)) == 150
+    assert len(geodesics_module.pivot_sources(600, random_state=3)) == 150
 
 
 def test_residual_variance_errors():

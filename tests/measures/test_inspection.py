@@ -97,7 +97,7 @@ def test_input_local_coordinates_are_principal(smooth_embedding):
 @pytest.mark.parametrize("index", [-1, 300, 2.0, True])
 def test_bad_index(smooth_embedding, index):
     X, Y = smooth_embedding(300, 3, 2, seed=0)
-    with pytest.raises(MeasureError, match=r"index must be a point index in \[0, 299\]"):
+    with pytest.raises(MeasureError, match=r"index must be an integer in \[0, 299\]"):
         inspect_neighbourhood(X, Y, nearest_neighbors(X, 5), index)
 
 

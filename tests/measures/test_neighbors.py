@@ -1,10 +1,18 @@
 """Tests of ``measures/neighbors.py``: the one exact kNN routine (SPEC §0)."""
 
+import importlib
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from measures import MeasureError, check_points, nearest_neighbors, neighbor_graph_components
+from measures import (
+    MeasureError,
+    check_points,
+    nearest_neighbors,
+    neighbor_graph_components,
+    neighbor_search,
+)
 
 
 def brute_force_neighbors(X, n_neighbors):
@@ -63,7 +71,7 @@ def test_deterministic():
 @pytest.mark.parametrize("n_neighbors", [10, 11, 0, -1, 3.0, 2.5, True, "3", None])
 def test_bad_n_neighbors_raises(n_neighbors):
     X = np.random.default_rng(6).normal(size=(10, 2))
-    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, n_samples - 1\] = \[1, 9\]"):
+    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, 9\]; got .*Choose a smaller k"):
         nearest_neighbors(X, n_neighbors)
 
 
@@ -114,3 +122,30 @@ def test_components_use_the_symmetrised_graph():
     neighbors = nearest_neighbors(X, 1)
     assert 3 not in neighbors[:3]
     assert neighbor_graph_components(neighbors)[0] == 1
+
+
+def test_the_approximate_index_finds_the_exact_neighbours_and_reports_its_recall():
+    # Many columns, low intrinsic dimension (images): HNSW's neighbours, re-sorted by exact
+    # distances with the tie rule, are the exact ones here; its recall is measured, not assumed.
+    rng = np.random.default_rng(14)
+    X = np.tanh(rng.uniform(-1, 1, size=(3000, 3)) @ rng.normal(size=(3, 40))) + 0.01 * rng.normal(size=(3000, 40))
+    found = neighbor_search(X, 10, method="approximate", random_state=1)
+    exact = nearest_neighbors(X, 10)
+    assert found.method == "approximate" and found.recall == pytest.approx(
+        np.mean((found.neighbors[:, 1:, None] == exact[:, None, 1:]).any(axis=2)), abs=0.02)
+    assert found.recall > 0.99 and "recall" in found.description
+    np.testing.assert_array_equal(found.neighbors[:, 0], np.arange(3000))
+    assert (found.neighbors == exact).mean() > 0.99
+    np.testing.assert_array_equal(neighbor_search(X, 10, method="approximate", random_state=1).neighbors,
+                                  found.neighbors)
+
+
+def test_the_switch_to_the_approximate_index_follows_the_measured_rule(monkeypatch):
+    neighbors_module = importlib.import_module("measures.neighbors")
+    X = np.random.default_rng(15).normal(size=(400, 20))
+    assert neighbor_search(X, 5).method == "exact"  # 400 points: below the size rule
+    monkeypatch.setattr(neighbors_module, "APPROXIMATE_ABOVE_SAMPLES", 300)
+    assert neighbor_search(X, 5).method == "approximate"
+    assert neighbor_search(X[:, :16], 5).method == "exact"  # 16 columns: the tree's domain
+    with pytest.raises(MeasureError, match="method must be one of"):
+        neighbor_search(X, 5, method="fast")

@@ -153,5 +153,5 @@ def test_bad_options_raise():
     with pytest.raises(MeasureError, match=r"at least d \+ 1 = 3 landmarks; landmark_fraction = 0.05 of n = 40 "
                                            r"gives 2"):
         nieqa(X, X[:, :2], 5, landmark_fraction=0.05)
-    with pytest.raises(MeasureError, match="landmark_neighbors must be None, an int or 'paper'; got 'nq'"):
+    with pytest.raises(MeasureError, match=r"landmark_neighbors must be an integer >= 1; got 'nq'\. Pass None \(k_l = k\), an integer, or 'paper'"):
         nieqa(X, X[:, :2], 5, landmark_neighbors="nq")

@@ -5,10 +5,23 @@ import importlib
 import numpy as np
 import pytest
 from scipy.stats import ortho_group
-from sklearn.manifold import spectral_embedding
+from sklearn.manifold import (
+    Isomap,
+    LocallyLinearEmbedding,
+    SpectralEmbedding,
+    spectral_embedding,
+)
 
 import measures.chunks
-from measures import MeasureError, collapse_score, nearest_neighbors, neighbor_graph, normalization_cost
+from measures import (
+    COLLAPSE_THRESHOLD,
+    MeasureError,
+    collapse_score,
+    is_collapsed,
+    nearest_neighbors,
+    neighbor_graph,
+    normalization_cost,
+)
 
 normalization_module = importlib.import_module("measures.normalization")
 
@@ -160,6 +173,45 @@ def test_collapse_score_separates_faithful_from_curves_whatever_the_output_scale
     assert collapse_score(strip, np.c_[strip[:, 0], 2.0 * strip[:, 0]]) < 0.01
 
 
+def noisy_strip(n_samples, length, seed, sigma=0.0):
+    """PN Fig. 1's strip [0, L] x [0, 1] in R^3, with Gaussian noise of standard deviation sigma off it."""
+    rng = np.random.default_rng(seed)
+    truth = rng.uniform(size=(n_samples, 2)) * [length, 1.0]
+    return truth, np.c_[truth, sigma * rng.normal(size=n_samples)]
+
+
+def test_a_curve_scores_near_zero_not_the_binned_estimates_0_006():
+    # Issue 15: 20 equal-width bins kept a smooth curve's own variation inside each bin,
+    # (slope * width)^2 / 12, so an exact curve scored ~0.006. Successive differences do not.
+    truth, _ = noisy_strip(2000, 6.0, 0)
+    curve = np.c_[np.cos(truth[:, 0]), np.sin(2.0 * truth[:, 0])]
+    assert collapse_score(truth, curve) < 1e-4
+
+
+@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (1, 2, 3))])
+def test_threshold_separates_collapsed_from_faithful_outputs(seed):
+    truth, X = noisy_strip(1500, 6.0, seed)
+    noise = np.random.default_rng(seed).normal(size=(1500, 2))
+    collapsed = {
+        "LEM on a 6 x 1 strip": SpectralEmbedding(2, n_neighbors=10, random_state=seed).fit_transform(X),
+        "a noisy curve": np.c_[np.cos(truth[:, 0]), np.sin(2.0 * truth[:, 0])] + 0.01 * noise,
+    }
+    faithful = {"the truth": truth, "Isomap": Isomap(n_neighbors=10, n_components=2).fit_transform(X)}
+    for sigma, outputs in ((0.01, collapsed), (0.003, faithful)):
+        # LTSA on a noisy strip (PN §5.5): noise of sigma = 0.01 folds it, sigma = 0.003 does not.
+        noisy_truth, noisy_X = noisy_strip(1500, 6.0, seed, sigma)
+        ltsa = LocallyLinearEmbedding(n_neighbors=10, n_components=2, method="ltsa", eigen_solver="dense")
+        outputs[f"LTSA, sigma = {sigma}"] = (noisy_truth, ltsa.fit_transform(noisy_X))
+    for name, output in collapsed.items():
+        reference, output = output if isinstance(output, tuple) else (truth, output)
+        assert collapse_score(reference, output) < COLLAPSE_THRESHOLD / 10, name
+        assert is_collapsed(reference, output), name
+    for name, output in faithful.items():
+        reference, output = output if isinstance(output, tuple) else (truth, output)
+        assert collapse_score(reference, output) > 4 * COLLAPSE_THRESHOLD, name
+        assert not is_collapsed(reference, output), name
+
+
 def test_bad_input_raises():
     X = grid(5, 2)
     with pytest.raises(MeasureError, match=r"algorithm must be one of \['laplacian', 'lle', 'ltsa'\]; got 'hlle'"):
@@ -170,5 +222,3 @@ def test_bad_input_raises():
         normalization_cost(np.c_[X[:, 0], np.zeros(len(X))], X, "laplacian", 4)
     with pytest.raises(MeasureError, match="the output is constant"):
         collapse_score(X, np.ones((len(X), 2)))
-    with pytest.raises(MeasureError, match="n_bins must be an integer >= 2; got 1"):
-        collapse_score(X, X, n_bins=1)

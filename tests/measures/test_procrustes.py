@@ -21,8 +21,8 @@ from measures import (
 )
 
 VARIANTS = ("raw", "normalized", "conformal")
-# The package re-exports the function ``procrustes`` under the submodule's name: fetch the module.
-procrustes_module = importlib.import_module("measures.procrustes")
+# The chunked walk over neighbourhoods lives in measures.kernels (centred_chunks).
+kernels_module = importlib.import_module("measures.kernels")
 
 
 def naive_local_procrustes(X, Y, neighbors):
@@ -370,7 +370,7 @@ def test_results_do_not_depend_on_chunk_size(monkeypatch, smooth_embedding):
         chunks_seen.append(len(parts))
         return iter(parts)
 
-    monkeypatch.setattr(procrustes_module, "chunk_slices", counting_chunk_slices)
+    monkeypatch.setattr(kernels_module, "chunk_slices", counting_chunk_slices)
     monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 5000)
     tiny = (local_procrustes(X, Y, neighbors), local_procrustes(X3, Y3, neighbors), local_pca_residual(X, neighbors, 2))
 
@@ -431,7 +431,7 @@ def test_bad_input_raises():
         procrustes(X, Y, 3)
     with pytest.raises(MeasureError, match="n_neighbors must be an integer"):
         procrustes(X, X, 10)
-    with pytest.raises(MeasureError, match="n_components must be a positive integer; got 0"):
+    with pytest.raises(MeasureError, match=r"n_components must be an integer >= 1; got 0\."):
         procrustes_lower_bound(X, 3, 0)
 
 
@@ -464,3 +464,32 @@ def test_best_global_scale_minimizes_rn_over_a_grid():
     # An exact rigid copy needs no rescaling.
     assert measures.local_procrustes(X, X[:, :2] @ np.eye(2), neighbors).best_global_scale() == pytest.approx(
         1.0, abs=0.05)
+
+
+def test_copies_of_one_point_are_coincident_whatever_their_rounding():
+    # Issue 15: 13 copies of (0.1, 0.3, 0.7) centre to ~1e-17, not 0 (the mean rounds), so
+    # ||H X_i||^2 ~ 1e-31 and R_N ~ 1e31 dominated the mean (3e31). The test is relative to the
+    # data's magnitude, so these are undefined at any scale, and a real small spread is not.
+    rng = np.random.default_rng(11)
+    for scale in (1.0, 1e-120, 1e120):
+        X = scale * np.vstack([rng.normal(size=(200, 3)), np.repeat([[0.1, 0.3, 0.7]], 13, axis=0)])
+        Y = X[:, :2] + scale * 0.05 * rng.normal(size=(213, 2))
+        with pytest.warns(ProcrustesLabWarning, match=r"13 neighbourhood\(s\) of coincident points"):
+            mean, values = procrustes(X, Y, 12, per_point=True)
+        assert np.isnan(values[200:]).all() and np.isfinite(values[:200]).all()
+        assert mean < 1.0
+    tight = np.vstack([rng.normal(size=(200, 3)), 0.1 + 1e-9 * rng.normal(size=(13, 3))])
+    values = procrustes(tight, tight[:, :2], 12, per_point=True)[1]
+    assert np.isfinite(values).all()
+
+
+def test_r_n_and_r_c_are_defined_for_outputs_with_more_columns():
+    # d > q (policy, SPEC §3 note): the rigid fit of Y onto X padded with zero columns.
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(300, 2))
+    Y = np.c_[X @ [[0.6, -0.8], [0.8, 0.6]], 0.2 * rng.normal(size=300)]
+    padded = np.c_[X, np.zeros(300)]
+    for variant in ("raw", "normalized", "conformal", "pca"):
+        assert procrustes(X, Y, 8, variant=variant) == pytest.approx(procrustes(padded, Y, 8, variant=variant),
+                                                                      rel=1e-10), variant
+    assert procrustes_lower_bound(X, 8, 3) == 0.0

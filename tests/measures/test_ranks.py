@@ -6,7 +6,14 @@ from scipy.spatial.distance import cdist
 from sklearn.manifold import trustworthiness as sklearn_trustworthiness
 
 import measures.chunks
-from measures import MeasureError, continuity, nearest_neighbors, neighbourhood_agreement, trustworthiness
+from measures import (
+    MeasureError,
+    continuity,
+    mrre,
+    nearest_neighbors,
+    neighbourhood_agreement,
+    trustworthiness,
+)
 
 
 def noisy_projection(n_samples, n_features, n_components, seed, noise=0.5):
@@ -140,11 +147,92 @@ def test_translated_input_far_from_the_origin_keeps_exact_ranks():
 
 def test_bad_neighbour_count_raises():
     X, Y = noisy_projection(20, 3, 2, seed=7)
-    with pytest.raises(MeasureError, match=r"1 <= n_neighbors < n_samples / 2 = 10.0 .*got 10"):
+    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, 9\]; got 10\. .*n_samples / 2 = 10\.0"):
         trustworthiness(X, Y, 10)
-    with pytest.raises(MeasureError, match=r"n_samples / 2 = 10.0 .*got 0"):
+    with pytest.raises(MeasureError, match=r"got 0\. .*n_samples / 2 = 10\.0"):
         continuity(X, Y, 0)
-    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, n_samples - 1\]"):
+    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, "):
         neighbourhood_agreement(X, Y, 20)
     with pytest.raises(MeasureError, match=r"same number of rows"):
         trustworthiness(X, Y[:10], 3)
+
+
+# ---------------------------------------------------------------- scikit-learn's tie rule (issue 15)
+
+
+def tie_cases():
+    """Integer-valued inputs full of equal distances, and one without: (name, X, Y)."""
+    from sklearn.datasets import load_digits
+    from sklearn.decomposition import PCA
+
+    digits = load_digits().data
+    rng = np.random.default_rng(0)
+    lattice = np.stack(np.meshgrid(np.arange(30), np.arange(20)), -1).reshape(-1, 2).astype(float)
+    grid = np.vstack([lattice, lattice[::7]])  # 86 points twice
+    random = rng.normal(size=(800, 5))
+    return [
+        ("digits", digits, PCA(2).fit_transform(digits)),
+        ("digits, rounded output", digits, np.round(PCA(2).fit_transform(digits))),
+        ("grid with duplicates", grid, grid[:, ::-1] + np.round(rng.normal(size=grid.shape))),
+        ("grid with duplicates, swapped axes", grid, grid[:, ::-1]),
+        ("random", random, random[:, :2] + 0.3 * rng.normal(size=(800, 2))),
+    ]
+
+
+@pytest.mark.parametrize("n_neighbors", [5, 10, 12])
+def test_ties_are_broken_as_scikit_learn_breaks_them(n_neighbors):
+    # Ranks among equidistant points follow numpy's default (unstable) argsort of the row, output
+    # neighbour sets scikit-learn's NearestNeighbors: the values are equal, not merely close.
+    for name, X, Y in tie_cases():
+        assert trustworthiness(X, Y, n_neighbors) == sklearn_trustworthiness(X, Y, n_neighbors=n_neighbors), name
+        assert continuity(X, Y, n_neighbors) == sklearn_trustworthiness(Y, X, n_neighbors=n_neighbors), name
+
+
+# ---------------------------------------------------------------- MRRE (issue 14)
+
+
+def naive_mrre(X, Y, k):
+    """Oracle: full rank matrices by a stable argsort (self first, ties by index), Lee & Verleysen's
+    W_n (output neighbours ranked in the input) and W_v, per point."""
+    n = len(X)
+
+    def ranks(points):
+        distances = cdist(points, points)
+        np.fill_diagonal(distances, -np.inf)
+        order = np.argsort(distances, axis=1, kind="stable")
+        rank = np.empty_like(order)
+        rank[np.arange(n)[:, None], order] = np.arange(n)[None, :]
+        return order[:, 1:k + 1], rank
+
+    c = sum(abs(n - 2 * r + 1) / r for r in range(1, k + 1))
+    x_neighbors, x_rank = ranks(X)
+    y_neighbors, y_rank = ranks(Y)
+    rows = np.arange(n)[:, None]
+    false = (np.abs(x_rank[rows, y_neighbors] - y_rank[rows, y_neighbors]) / y_rank[rows, y_neighbors]).sum(1) / c
+    missing = (np.abs(y_rank[rows, x_neighbors] - x_rank[rows, x_neighbors]) / x_rank[rows, x_neighbors]).sum(1) / c
+    return false, missing
+
+
+@pytest.mark.parametrize("case", ["random", "grid with duplicates"])
+@pytest.mark.parametrize("n_neighbors", [3, 10])
+def test_mrre_matches_a_full_rank_oracle(case, n_neighbors):
+    rng = np.random.default_rng(16)
+    if case == "random":
+        X = rng.normal(size=(300, 4))
+        Y = X[:, :2] + 0.3 * rng.normal(size=(300, 2))
+    else:
+        lattice = np.stack(np.meshgrid(np.arange(15), np.arange(12)), -1).reshape(-1, 2).astype(float)
+        X = np.vstack([lattice, lattice[::5]])
+        Y = X[:, ::-1] + np.round(rng.normal(size=X.shape))
+    false, missing = naive_mrre(X, Y, n_neighbors)
+    mean, values = mrre(X, Y, n_neighbors, per_point=True)
+    np.testing.assert_allclose(values, false, rtol=1e-13, atol=1e-15)
+    assert mean == pytest.approx(false.mean(), rel=1e-13)
+    np.testing.assert_allclose(mrre(X, Y, n_neighbors, direction="missing", per_point=True)[1], missing,
+                               rtol=1e-13, atol=1e-15)
+
+
+def test_mrre_bad_direction_raises():
+    X = np.random.default_rng(17).normal(size=(30, 2))
+    with pytest.raises(MeasureError, match="direction must be 'false' or 'missing'; got 'both'"):
+        mrre(X, X, 3, direction="both")

@@ -21,12 +21,14 @@ def test_entries_are_complete(entry):
     assert spec(entry.name) is entry
     # Only measures defined at every point are per point; truth measures compare whole outputs.
     assert not (entry.needs_truth and entry.per_point)
-    assert entry.uses_geodesics == (entry.name in ("nieqa_global", "residual_variance"))
+    assert entry.uses_geodesics == (entry.name in ("nieqa_global", "residual_variance", "distance_spearman"))
 
 
 def test_quality_directions():
-    assert {entry.name for entry in specs() if entry.lower_is_better is False} == {"trustworthiness", "continuity"}
-    assert {entry.name for entry in specs() if entry.lower_is_better is None} == {"collapse"}
+    assert {entry.name for entry in specs() if entry.higher_is_better is True} == {
+        "trustworthiness", "continuity", "distance_spearman", "triplet_accuracy", "label_trustworthiness",
+        "label_continuity", "silhouette"}
+    assert {entry.name for entry in specs() if entry.higher_is_better is None} == {"collapse"}
 
 
 def test_unknown_name_lists_the_available_ones():
@@ -39,3 +41,10 @@ def test_unknown_name_lists_the_available_ones():
 def test_specs_are_frozen():
     with pytest.raises(AttributeError):
         measures.spec("asim").label = "changed"
+
+
+def test_lower_is_better_survives_as_a_deprecated_reading_of_higher_is_better():
+    with pytest.warns(DeprecationWarning, match="read higher_is_better"):
+        assert spec("trustworthiness").lower_is_better is False
+    with pytest.warns(DeprecationWarning):
+        assert spec("normalized").lower_is_better is True and spec("collapse").lower_is_better is None

@@ -1,0 +1,136 @@
+"""Tests of ``measures/distances.py``: stress, scale-normalized stress, KL divergence of density,
+DEMaP's Spearman rho and random-triplet accuracy, against naive implementations written here."""
+
+import importlib
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import pdist, squareform
+from scipy.stats import ortho_group, spearmanr
+
+from measures import (
+    MeasureError,
+    distance_spearman,
+    evaluate,
+    kl_divergence,
+    residual_variance,
+    scale_normalized_stress,
+    stress,
+    triplet_accuracy,
+)
+
+distances_module = importlib.import_module("measures.distances")
+
+
+def noisy_pair(n_samples, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_samples, 4))
+    return X, X[:, :2] @ [[1.0, 0.4], [0.2, 1.5]] + 0.2 * rng.normal(size=(n_samples, 2))
+
+
+def test_stress_of_three_points_worked_by_hand():
+    # Input distances 3, 4, 5 (a right triangle); output on a line 0, 3, 9: distances 3, 9, 6.
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 4.0]])
+    Y = np.array([[0.0], [3.0], [9.0]])
+    # Pairs (0,1): 3 vs 3; (0,2): 5 vs 9; (1,2): 4 vs 6.
+    assert stress(X, Y) == pytest.approx(np.sqrt((0 + 16 + 4) / (9 + 25 + 16)), rel=1e-15)
+    alpha = (9 + 45 + 24) / (9 + 81 + 36)
+    expected = np.sqrt(((3 - 3 * alpha) ** 2 + (5 - 9 * alpha) ** 2 + (4 - 6 * alpha) ** 2) / 50)
+    assert scale_normalized_stress(X, Y) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_stress_changes_with_the_output_scale_and_the_scale_normalized_one_does_not(seed):
+    # Smelser, Miller & Kobourov (2024): "normalized" stress is not scale invariant.
+    X, Y = noisy_pair(200, seed)
+    stresses = [stress(X, factor * Y) for factor in (0.5, 1.0, 2.0)]
+    assert len(set(np.round(stresses, 6))) == 3
+    sns = [scale_normalized_stress(X, factor * Y) for factor in (0.5, 1.0, 2.0, 1e-100)]
+    assert max(sns) - min(sns) < 1e-12
+    # SNS is the minimum over the scale: no scale on a fine grid does better.
+    grid = np.linspace(0.2, 3.0, 561)
+    assert sns[1] <= min(stress(X, factor * Y) for factor in grid) + 1e-12
+    assert sns[1] <= min(stresses)
+
+
+def test_per_point_stress_sums_to_the_global_ratio():
+    X, Y = noisy_pair(150, 3)
+    value, per_point = stress(X, Y, per_point=True)
+    dx, dy = squareform(pdist(X)), squareform(pdist(Y))
+    np.testing.assert_allclose(per_point, np.sqrt(((dx - dy) ** 2).sum(1) / (dx**2).sum(1)), rtol=1e-12)
+    assert value == pytest.approx(np.sqrt(((dx - dy) ** 2).sum() / (dx**2).sum()), rel=1e-13)
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.5])
+def test_kl_divergence_matches_its_definition_written_out(sigma):
+    X, Y = noisy_pair(120, 4)
+
+    def density(points):
+        d = squareform(pdist(points))
+        kernel = np.exp(-((d / d.max()) ** 2) / sigma).sum(axis=1)
+        return kernel / kernel.sum()
+
+    p, q = density(X), density(Y)
+    assert kl_divergence(X, Y, sigma=sigma) == pytest.approx(np.sum(p * np.log(p / q)), rel=1e-12)
+    assert kl_divergence(X, 5.0 * Y, sigma=sigma) == pytest.approx(kl_divergence(X, Y, sigma=sigma), rel=1e-12)
+    with pytest.raises(MeasureError, match="sigma must be a positive number; got 0"):
+        kl_divergence(X, Y, sigma=0)
+
+
+def test_sampled_columns_estimate_the_pair_sums_and_say_so(monkeypatch):
+    X, Y = noisy_pair(900, 5)
+    exact = evaluate(X, Y, 8, which=["stress", "scale_normalized_stress", "kl_divergence"])
+    monkeypatch.setattr(distances_module, "PAIRS_EXACT_UP_TO", 500)
+    monkeypatch.setattr(distances_module, "PAIR_COLUMNS", 300)
+    sampled = evaluate(X, Y, 8, which=["stress", "scale_normalized_stress", "kl_divergence"])
+    for name in exact.measures:
+        assert sampled.mean[name] == pytest.approx(exact.mean[name], rel=0.05), name
+        assert "with j among 300 random points" in sampled.approximations[name]
+    assert exact.approximations == {}
+
+
+def test_spearman_of_euclidean_distances_is_scipys():
+    X, Y = noisy_pair(150, 6)
+    expected = spearmanr(pdist(X), pdist(Y)).statistic
+    assert distance_spearman(X, Y, 8, geodesic=False) == pytest.approx(expected, rel=1e-13)
+
+
+def test_demap_reads_geodesics_not_chords(swiss_roll):
+    # The unrolled chart keeps geodesic distances (DEMaP ~1); a projection that keeps chords (the
+    # roll seen from its axis) scores lower on geodesics than on Euclidean distances.
+    X, chart, _ = swiss_roll(600, 2)
+    assert distance_spearman(X, chart, 10) > 0.99
+    projection = X[:, [0, 2]]
+    assert distance_spearman(X, projection, 10) < distance_spearman(X, projection, 10, geodesic=False)
+    # The same graph as the residual variance: where that is ~0, rho is ~1.
+    assert residual_variance(X, chart, 10) < 0.01
+
+
+def test_sampled_spearman_estimates_the_exact_value(monkeypatch, swiss_roll):
+    X, chart, raw = swiss_roll(800, 3)
+    exact = distance_spearman(X, raw, 10)
+    monkeypatch.setattr(distances_module, "SPEARMAN_PAIRS", 40_000)
+    assert distance_spearman(X, raw, 10) == pytest.approx(exact, abs=0.02)
+    result = evaluate(X, raw, 10, which=["distance_spearman"])
+    assert result.approximations["distance_spearman"].startswith("Spearman's ρ from the shortest paths of 50")
+
+
+def test_triplet_accuracy_is_one_for_similarities_and_half_for_noise():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 3))
+    similar = 3.0 * X @ ortho_group.rvs(3, random_state=1) + 2.0
+    assert triplet_accuracy(X, similar) == 1.0
+    assert triplet_accuracy(X, rng.normal(size=(300, 2)), n_triplets=40) == pytest.approx(0.5, abs=0.03)
+    value, per_point = triplet_accuracy(X, X[:, :2], per_point=True, random_state=3)
+    assert value == pytest.approx(per_point.mean(), rel=1e-15)
+    assert triplet_accuracy(X, X[:, :2], random_state=3) == value
+    with pytest.raises(MeasureError, match="need at least 3 points"):
+        triplet_accuracy(X[:2], X[:2])
+
+
+def test_triplets_are_distinct_and_exclude_the_anchor():
+    # Each triplet's three points are distinct: checked through a configuration where any repeat
+    # would give a zero distance difference (sign 0) and a disagreement with the output.
+    X = np.arange(12, dtype=float)[:, None] ** 2
+    assert triplet_accuracy(X, X, n_triplets=50) == 1.0
+    assert triplet_accuracy(X, -X, n_triplets=50) == 1.0
