@@ -63,9 +63,9 @@ RESCALE = measures.Parameter(
 RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit variance", "unit_norm": "unit norm",
                   "best_global_scale": "best global scale"}
 
-# The measures every run computes, in one measures.evaluate call (names of the measure registry).
-RUN_MEASURES = ("normalized", "conformal", "lower_bound", "pca", "asim", "nieqa_global", "neighbourhood_agreement",
-                "trustworthiness", "continuity", "residual_variance", "truth_match", "collapse")
+# The measures every run computes, in one measures.evaluate call: every measure of the registry but R
+# (R_N is R per neighbourhood size); those needing the truth, class labels or d <= q only where defined.
+RUN_MEASURES = tuple(name for name in measures.available() if name != "raw")
 # Per-point ones colour the views: (key, label).
 LOCAL_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES if measures.spec(name).per_point)
 # Scalar summaries that rank embeddings (the collapse score has no direction): sweeps and bars.

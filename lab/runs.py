@@ -24,10 +24,6 @@ __all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indic
 
 logger = logging.getLogger(__name__)
 
-# Measures whose cost grows with the square of n (ranks over all pairs, graph geodesics): above
-# QUADRATIC_UP_TO points a run reports them as not computed (None) rather than take many minutes.
-QUADRATIC_MEASURES = ("nieqa_global", "trustworthiness", "continuity", "residual_variance")
-QUADRATIC_UP_TO = 20_000
 # Inputs of more dimensions are drawn by their first three principal components.
 DRAWN_INPUT_DIMENSIONS = 3
 
@@ -207,17 +203,14 @@ def compute_run(request, progress=None, *, uploads=None):
                              progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
                              **method.kwargs)
         report(0.7, "measuring")
-        which = [name for name in catalogue.RUN_MEASURES if data.truth is not None or not measures.spec(name).needs_truth]
-        skipped = [name for name in which if name in QUADRATIC_MEASURES and len(data.X) > QUADRATIC_UP_TO]
-        evaluation = measures.evaluate(data.X, Y, method.n_neighbors, truth=data.truth,
-                                       which=[name for name in which if name not in skipped])
+        labels = _class_labels(data)
+        which = [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)]
+        evaluation = measures.evaluate(data.X, Y, method.n_neighbors, truth=data.truth, which=which, labels=labels)
         drawn_X, input_axes = _drawn_input(data.X)
     summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
-    summary.update({name: (None, None) for name in skipped})
     notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
-    if skipped:
-        notes.append(f"Above {QUADRATIC_UP_TO:,} points {', '.join(measures.spec(name).label for name in skipped)} "
-                     "are not computed: their cost grows with the square of n.")
+    notes += [f"{measures.spec(name).label if name in measures.available() else 'Neighbours'}: {text}"
+              for name, text in evaluation.approximations.items()]
     local_names = dict(catalogue.LOCAL_MEASURES)
     return RunResult(
         X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes),
@@ -228,6 +221,19 @@ def compute_run(request, progress=None, *, uploads=None):
         landmarks=None if evaluation.nieqa is None else Landmarks(
             np.asarray(evaluation.nieqa.landmark_indices), np.asarray(evaluation.nieqa.aligned_landmark_configuration)),
         image_shape=data.image_shape, notes=tuple(notes), seconds=time.perf_counter() - started)
+
+
+def _class_labels(data):
+    """The points' classes, when the colouring is one of two or more classes (the digits; an upload's text
+    label column), else None: the label measures need them."""
+    classes = data.truth is None and (data.name in datasets.available() or data.params.get("color_categories"))
+    return data.color if classes and np.unique(data.color).size > 1 else None
+
+
+def _defined(spec, data, Y, labels):
+    """Whether measure ``spec`` is defined for this run: its truth, its labels, its d <= q."""
+    return ((data.truth is not None or not spec.needs_truth) and (labels is not None or not spec.needs_labels)
+            and (Y.shape[1] <= data.X.shape[1] or not spec.needs_d_at_most_q))
 
 
 def _load(data_choice, n_neighbors, uploads, report):

@@ -66,11 +66,6 @@ class MeasureSpec:
                       stacklevel=2)
         return None if self.higher_is_better is None else not self.higher_is_better
 
-    @property
-    def higher_is_better(self):
-        """Direction of quality: True (trustworthiness), False (the error measures), None (no direction)."""
-        return None if self.lower_is_better is None else not self.lower_is_better
-
 
 _REGISTRY = {}
 

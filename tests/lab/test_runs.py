@@ -9,7 +9,6 @@ import algorithms
 import datasets
 import measures
 from lab import RunRequest, StateError, cache_key, compute_run
-from lab import runs as runs_module
 
 
 def request(**overrides):
@@ -80,16 +79,16 @@ def test_a_long_algorithm_reports_its_annealing_through_the_run():
     assert all(0.15 <= fraction <= 0.65 for fraction, stage in stages if stage.startswith("Procrustes"))
 
 
-def test_quadratic_measures_are_reported_as_not_computed_above_the_limit(monkeypatch):
-    monkeypatch.setattr(runs_module, "QUADRATIC_UP_TO", 150)
-    result = compute_run(RunRequest.create("swissroll", "pca", n=200, n_neighbors=8))
-    for name in runs_module.QUADRATIC_MEASURES:
-        assert result.summary[name] == (None, None) and name not in result.local
-    assert any("are not computed: their cost grows with the square of n" in note for note in result.notes)
-    assert result.landmarks is None
-    data = datasets.load("swissroll", 200)
-    expected = measures.procrustes(data.X, algorithms.embed("pca", data.X, n_neighbors=8), 8)
-    assert result.summary["normalized"][0] == pytest.approx(expected, rel=1e-12)
+def test_every_registry_measure_is_computed_where_it_is_defined():
+    result = compute_run(request(n=300))
+    assert set(result.summary) == {name for name in measures.available() if name != "raw"
+                                   and not measures.spec(name).needs_labels}
+    digits = compute_run(RunRequest.create("digits", "pca", n_neighbors=8, dataset_params={"classes": "2-5"}))
+    assert "silhouette" in digits.summary and "collapse" not in digits.summary  # classes, no truth
+    data = datasets.load("digits", classes="2-5")
+    Y = algorithms.embed("pca", data.X, n_neighbors=8)
+    expected = measures.evaluate(data.X, Y, 8, which=["silhouette"], labels=data.color)
+    assert digits.summary["silhouette"][0] == pytest.approx(expected.mean["silhouette"], rel=1e-12)
 
 
 def test_a_result_survives_its_encoding_exactly():
