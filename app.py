@@ -20,7 +20,8 @@ import math
 import os
 
 from components import compare, explore, files, normalization, state_sync, sweep
-from components.jobs import Services, cache_directory, make_background_manager, make_celery_app, register_job_boxes
+from components.jobs import Services, cache_directory, register_job_boxes
+from components.managers import make_background_manager, make_celery_app
 from components.layout import make_layout
 from components.server import ProcrustesDash, QuietRequestHandler, secure
 

@@ -77,7 +77,7 @@ def draw_comparison(services, stored, session):
 
 def register(app, services):
     """Wire the compare tab to ``app``."""
-    register_study_job(app, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
+    register_study_job(app, services, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
                        lambda state, session, report: run_comparison(services, state, session, report),
                        lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}")
     app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),

@@ -20,7 +20,8 @@ from . import ids
 from .controls import export_buttons
 from .figures import (OUTPUT_AXES, color_update, empty_figure, image_figure, input_figure, inspector_figure,
                       output_figure, robust_color_range)
-from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .managers import job_deadline
 
 __all__ = ["compute_record", "direction_key", "explore_tab", "register", "resolve", "show_run"]
 
@@ -118,17 +119,27 @@ def resolve(services, state, shown, session, token):
 
 
 def compute_record(services, job, session, report):
-    """The background job: compute (or read) the requested run; any failure becomes the record's message."""
-    try:
-        state = ViewState.from_dict(job["state"])
-        request = RunRequest.from_state(state)
-        uploads = services.uploads.for_session(session)
-        uploads.authorize(request.data)
-        result, cached = services.results.get_or_compute(
-            request, lambda run: compute_run(run, report, uploads=uploads))
-    except Exception as error:  # every failure is the page's message; the server keeps serving
-        return _failure(job.get("state"), error)
-    return _record(state, request, result, cached)
+    """The background job: compute (or read) the requested run, under its deadline; any failure becomes
+    the record's message. The job ledger knows it ran to its end."""
+    with services.jobs.running(job["nonce"]):
+        try:
+            state = ViewState.from_dict(job["state"])
+            request = RunRequest.from_state(state)
+            uploads = services.uploads.for_session(session)
+            uploads.authorize(request.data)
+            with job_deadline():
+                result, cached = services.results.get_or_compute(
+                    request, lambda run: compute_run(run, report, uploads=uploads))
+        except Exception as error:  # every failure is the page's message; the server keeps serving
+            return _failure(job.get("state"), error)
+        return _record(state, request, result, cached)
+
+
+def report_lost(services, running, job):
+    """A job that stopped running without having ended was lost: the page says so, and waits no more."""
+    if running or not job or services.jobs.ended(job["nonce"]):
+        return no_update
+    return {"status": "failed", "state": job["state"], "message": LOST_JOB}
 
 
 def _card_text(pair):
@@ -253,8 +264,10 @@ def summarize_selection(services, input_selection, output_selection, shown, sess
     return selection_summary(result, sorted(set(_event_rows(input_selection, output_selection))))
 
 
-def revert_cancelled(_clicks, shown, state):
+def revert_cancelled(services, _clicks, shown, state, job):
     """Cancel: the controls go back to the run the views show, and say so."""
+    if job:
+        services.jobs.record(job["nonce"], "cancelled")
     if not shown or shown.get("status") != "done" or not state:
         return no_update
     current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
@@ -299,9 +312,13 @@ def register(app, services):
         app.callback(*outputs, Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
                      State(ids.RUN_SHOWN, "data"), session, prevent_initial_call=True)(
             functools.partial(handler, services))
-    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True),
-                 Input(ids.job_controls(ids.EXPLORE_JOB)["cancel"], "n_clicks"), State(ids.RUN_SHOWN, "data"),
-                 State(ids.VIEW_STATE, "data"), prevent_initial_call=True)(revert_cancelled)
+    job_ids = ids.job_controls(ids.EXPLORE_JOB)
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
+                 State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), State(ids.EXPLORE_REQUEST, "data"),
+                 prevent_initial_call=True)(functools.partial(revert_cancelled, services))
+    app.callback(Output(ids.RUN_FROM_JOB, "data", allow_duplicate=True), Input(job_ids["running"], "data"),
+                 State(ids.EXPLORE_REQUEST, "data"), prevent_initial_call=True)(
+        functools.partial(report_lost, services))
     # Ringing the hovered point, and marking selected ones (box, lasso), in both views runs in the
     # browser (assets/linked_views.js): a hover should not wait for the server, and only one marker
     # trace changes.

@@ -1,42 +1,30 @@
-"""Background work: Dash's background-callback managers, the job box and the services jobs use.
+"""Background jobs on the page: the job box, the options of a job callback, the services jobs use.
 
-Background jobs run on one of two Dash managers, chosen once when the app is built:
-
-- embedded (default): :class:`~dash.DiskcacheManager`, each job a forked process of the web
-  server, its hand-over (progress and output, deleted once the page has read them) in ``dash/``
-  under the cache directory;
-- Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
-  processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
-
-Computed results live in :class:`lab.ResultCache` under ``results/`` in the cache directory
+The Dash managers that run the jobs are in :mod:`components.managers`. Computed results live in :class:`lab.ResultCache` under ``results/`` in the cache directory
 (``PROCRUSTES_CACHE_DIR``, default ``./cache``) and uploads in :class:`lab.UploadStore` under
 ``uploads/``; :class:`Services` carries both to the callbacks. In Celery mode the workers write the
 results and the web server reads them, so both must see the same directory.
 
-The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
-while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
-keeps one cache, one key, and an exact record of hits. A request whose result is cached is answered
-without a job at all (see :mod:`components.explore`).
+A request whose result is cached is answered without a job at all (see :mod:`components.explore`).
 """
 
+import contextlib
 import dataclasses
 import math
 import os
 import pathlib
-import threading
 import time
 
-import diskcache
-import psutil
-from celery import Celery
-from dash import CeleryManager, DiskcacheManager, Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, dcc, html, no_update
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
+from lab.stores import DiskStore
 
 from . import ids
+from .managers import job_deadline
 
-__all__ = ["PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_options", "make_background_manager",
-           "make_celery_app", "progress_reporter", "register_job_boxes", "register_study_job", "show_job_state"]
+__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_options",
+           "progress_reporter", "register_job_boxes", "register_study_job", "show_job_state", "study_job_id"]
 
 _ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Dash keys a job's hand-over entry by the callback's arguments: two pages asking for the same run
@@ -54,18 +42,61 @@ def cache_directory(path=None):
     return pathlib.Path(path or os.environ.get("PROCRUSTES_CACHE_DIR") or _ROOT / "cache")
 
 
+LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
+            "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
+
+
+class JobLedger:
+    """Which background jobs started and which ended, so the page can tell a lost job from a slow one.
+
+    A job records ``running`` when it starts and ``done`` when it ends (its result or its failure
+    message is then on its way to the page); the page's Cancel records ``cancelled``. When the page
+    learns that a job no longer runs but its entry is still ``running`` (or missing), the job was
+    lost: its process died (killed, out of memory), or its worker or queued message vanished.
+
+    Parameters
+    ----------
+    store : lab.stores.DiskStore
+        Shared by the web processes and the job processes (Celery workers included).
+    """
+
+    EXPIRE_SECONDS = 24 * 3600
+
+    def __init__(self, store):
+        self.store = store
+
+    def record(self, job, status):
+        """Set ``job``'s status ("running", "done" or "cancelled")."""
+        self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
+
+    def ended(self, job):
+        """Whether ``job`` recorded its end, or was cancelled from the page."""
+        return self.store.get(f"job:{job}") in (b"done", b"cancelled")
+
+    @contextlib.contextmanager
+    def running(self, job):
+        """Record ``job`` running for the block and done after it (a killed process never gets there)."""
+        self.record(job, "running")
+        try:
+            yield
+        finally:
+            self.record(job, "done")
+
+
 @dataclasses.dataclass(frozen=True)
 class Services:
-    """What the callbacks compute and read through: the result cache and the upload store."""
+    """What the callbacks compute and read through: the result cache, the upload store, the job ledger."""
 
     results: ResultCache
     uploads: UploadStore
+    jobs: JobLedger
 
     @classmethod
     def in_directory(cls, directory):
-        """Both stores under ``directory`` (``results/`` and ``uploads/``), shared by web and job processes."""
+        """The stores under ``directory`` (``results/``, ``uploads/``, ``jobs/``), shared by web and jobs."""
         directory = pathlib.Path(directory)
-        return cls(ResultCache(directory / "results"), UploadStore(directory / "uploads"))
+        return cls(ResultCache(directory / "results"), UploadStore(directory / "uploads"),
+                   JobLedger(DiskStore(directory / "jobs", size_limit=2**26)))
 
 
 def job_box(job):
@@ -120,28 +151,47 @@ def show_job_state(running):
     return ("job running" if running else "job idle"), not running
 
 
-def register_study_job(app, job, button, store, message, work, describe):
-    """A background job started by ``button`` on the current view state, and what its Cancel says.
+def study_job_id(token, job, clicks):
+    """The ledger's name of a study job: the page load, the study, the button's click count."""
+    return f"{token}:{job}:{clicks}"
+
+
+def register_study_job(app, services, job, button, store, message, work, describe):
+    """A background job started by ``button`` on the current view state; what its Cancel and its loss say.
 
     ``work(state, session, report)`` (the state validated) returns ``(stored, message)``; any
-    failure becomes the message and the store keeps what it had. The button is disabled while the
-    job runs. Cancelling says so, and what the page still shows: ``describe(stored)``.
+    failure becomes the message and the store keeps what it had. The job runs under its deadline
+    (:func:`components.managers.job_deadline`). The button is disabled while the job runs.
+    Cancelling says so, and what the page still shows: ``describe(stored)``. A job that stops
+    running without having ended (:class:`JobLedger`) is reported lost.
     """
     @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
                   State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
                   prevent_initial_call=True, **job_options(job, (Output(button, "disabled"), True, False)))
-    def run_job(set_progress, _clicks, state, session, _token):
-        try:
-            return work(ViewState.from_dict(state), session, progress_reporter(set_progress))
-        except Exception as error:  # a bad state or a store that failed: the message line says so
-            return no_update, failure_message(error)
+    def run_job(set_progress, clicks, state, session, token):
+        with services.jobs.running(study_job_id(token, job, clicks)):
+            try:
+                with job_deadline():
+                    return work(ViewState.from_dict(state), session, progress_reporter(set_progress))
+            except Exception as error:  # a bad state, a deadline, a store that failed: the message says so
+                return no_update, failure_message(error)
 
-    def say_cancelled(_clicks, stored):
+    def say_cancelled(_cancels, stored, clicks, token):
+        services.jobs.record(study_job_id(token, job, clicks), "cancelled")
         shown = describe(ViewState.from_dict(stored["state"])) if stored else "nothing has finished yet"
         return f"Cancelled. Shown: {shown}."
 
-    app.callback(Output(message, "children", allow_duplicate=True), Input(ids.job_controls(job)["cancel"], "n_clicks"),
-                 State(store, "data"), prevent_initial_call=True)(say_cancelled)
+    def say_lost(running, clicks, token):
+        if running or not clicks or services.jobs.ended(study_job_id(token, job, clicks)):
+            return no_update
+        return LOST_JOB
+
+    job_ids = ids.job_controls(job)
+    app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
+                 State(store, "data"), State(button, "n_clicks"), PAGE_TOKEN_STATE,
+                 prevent_initial_call=True)(say_cancelled)
+    app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["running"], "data"),
+                 State(button, "n_clicks"), PAGE_TOKEN_STATE, prevent_initial_call=True)(say_lost)
 
 
 def register_job_boxes(app):
@@ -150,123 +200,3 @@ def register_job_boxes(app):
         job_ids = ids.job_controls(job)
         app.callback(Output(job_ids["box"], "className"), Output(job_ids["cancel"], "disabled"),
                      Input(job_ids["running"], "data"))(show_job_state)
-
-
-def make_celery_app(redis_url=None):
-    """The Celery app of Celery mode: broker and result backend both on Redis.
-
-    The web server (``python app.py --backend celery``) and the workers (``celery -A worker worker``)
-    each build it the same way, from the same ``REDIS_URL``.
-
-    Parameters
-    ----------
-    redis_url : str, optional
-        ``redis://host:port/db``; default ``$REDIS_URL``.
-
-    Raises
-    ------
-    ValueError
-        If no URL is given and ``REDIS_URL`` is not set.
-    """
-    redis_url = redis_url or os.environ.get("REDIS_URL")
-    if not redis_url:
-        raise ValueError("Celery mode needs a Redis server: set REDIS_URL (e.g. redis://127.0.0.1:6379/0), "
-                         "or run without --backend celery for the embedded manager.")
-    celery_app = Celery("procrustes_lab", broker=redis_url, backend=redis_url)
-    celery_app.conf.update(
-        # A job is minutes of CPU: a worker takes the next one only when it is free, so a queued job
-        # never waits behind a long one while another worker idles.
-        worker_prefetch_multiplier=1,
-        broker_connection_retry_on_startup=True,
-    )
-    return celery_app
-
-
-class _CeleryManager(CeleryManager):
-    """Dash's :class:`~dash.CeleryManager`, except that fetching a job's output does not revoke the job.
-
-    Dash revokes the task with ``terminate=True`` right after reading its output. That output is
-    written from inside the task, so the task may not have returned yet; the worker then kills the
-    pool process finishing it (a lost process, and an error in the worker log, for nothing). There
-    is nothing to stop once the output is there; cancelling still terminates the job.
-    """
-
-    def get_result(self, key, job):
-        return super().get_result(key, None)
-
-
-class _DiskcacheManager(DiskcacheManager):
-    """Dash's :class:`~dash.DiskcacheManager`, without three races of a job that ends during a poll.
-
-    Each lost a finished job's result under the load test of ``bench/load.py``:
-
-    - Dash checks that the job's process exists, then opens it: a job exiting in between raised
-      ``psutil.NoSuchProcess`` out of the poll (HTTP 500).
-    - A poll reads the result (not there yet), then asks whether the job runs: a job that stores
-      its result and exits in between read as cancelled, and the page got nothing. Such a job is
-      reported as running, so the next poll collects the result.
-    - A job is its process id, and ids are reused (32 768 of them here): a late stop of a finished
-      job could kill a new job that got its id. A process is taken for the job only if it started
-      when the job did.
-    """
-
-    def __init__(self, cache):
-        super().__init__(cache)
-        self._polled = threading.local()  # the key the current poll read, per request thread
-        self._started = {}  # job id -> its process's start time
-
-    def call_job_fn(self, key, job_fn, args, context):
-        job = super().call_job_fn(key, job_fn, args, context)
-        try:
-            self._started[job] = psutil.Process(job).create_time()
-        except psutil.NoSuchProcess:  # already done: nothing of it to stop
-            pass
-        return job
-
-    def _is_current(self, job):
-        """Whether process ``job`` is the job started under that id (not a later process reusing it)."""
-        try:
-            return psutil.Process(job).create_time() == self._started.get(job)
-        except psutil.NoSuchProcess:
-            return False
-
-    def terminate_job(self, job):
-        if job is None:
-            return
-        if self._is_current(int(job)):
-            try:
-                super().terminate_job(job)
-            except psutil.NoSuchProcess:
-                pass
-        self._started.pop(int(job), None)
-
-    def get_result(self, key, job):
-        self._polled.key = key
-        return super().get_result(key, job)
-
-    def job_running(self, job):
-        key, self._polled.key = getattr(self._polled, "key", None), None
-        running = self._is_current(int(job)) and super().job_running(job)
-        return running or (key is not None and self.result_ready(key))
-
-
-class _HandoverCache(diskcache.Cache):
-    """Dash's hand-over store (one SQLite database), whose writes wait for the lock instead of giving up.
-
-    A job writes its result once, with Dash's ``cache.set(key, value)``: under 20 concurrent jobs
-    that write timed out on the contended lock (``diskcache.Timeout``, the result lost, the page
-    left waiting). ``retry=True`` retries until the lock is free.
-    """
-
-    def set(self, key, value, expire=None, read=False, tag=None, retry=True):
-        return super().set(key, value, expire=expire, read=read, tag=tag, retry=retry)
-
-
-def make_background_manager(directory, celery_app=None):
-    """Dash's background manager: on ``celery_app`` (Celery mode) or, by default, on disk under ``directory``.
-
-    Job hand-over only (see the module docstring): no ``cache_by``.
-    """
-    if celery_app is not None:
-        return _CeleryManager(celery_app)
-    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash")))

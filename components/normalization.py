@@ -102,7 +102,7 @@ def draw_study(services, stored):
 
 def register(app, services):
     """Wire the normalization tab to ``app``."""
-    register_study_job(app, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
+    register_study_job(app, services, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
                        ids.NORMALIZATION_MESSAGE,
                        lambda state, session, report: run_study(services, state, session, report),
                        lambda state: f"the previous study, {SHAPES[state.normalization.shape].label} at "

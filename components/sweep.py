@@ -115,7 +115,7 @@ def describe(state):
 
 def register(app, services):
     """Wire the sweep tab to ``app``."""
-    register_study_job(app, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
+    register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
                        lambda state, session, report: run_sweep(services, state, session, report), describe)
     app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
                  Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)

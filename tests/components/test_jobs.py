@@ -5,14 +5,14 @@ import sys
 
 import pytest
 
-from components import jobs
+from components import managers
 
 
 
 
 @pytest.fixture
 def manager(tmp_path):
-    return jobs.make_background_manager(tmp_path)
+    return managers.make_background_manager(tmp_path)
 
 
 @pytest.fixture

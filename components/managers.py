@@ -1,0 +1,305 @@
+"""Dash's background-callback managers, made to end every job: done, failed, cancelled, killed or lost.
+
+Background jobs run on one of two Dash managers, chosen once when the app is built:
+
+- embedded (default): :class:`~dash.DiskcacheManager`, each job a forked process of the web server,
+  its hand-over (progress and output, deleted once the page has read them) in ``dash/`` under the
+  cache directory;
+- Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
+  processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
+
+Every job has a deadline (:data:`JOB_DEADLINE_SECONDS`, ``PROCRUSTES_JOB_DEADLINE``): past it the job
+raises :class:`JobDeadlineError` (Celery: its soft time limit), which becomes the page's message, and
+a job that ignores that is killed (Celery's hard limit; an embedded job's process is killed like any
+lost one). A job whose process died (killed, out of memory), whose worker was lost, or whose queued
+message a broker restart erased, is reported as no longer running within a few seconds, so the page
+stops waiting and says so (``components.explore.watch_job``, ``components.jobs``).
+
+The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
+while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
+keeps one cache, one key, and an exact record of hits.
+"""
+
+import contextlib
+import json
+import os
+import pathlib
+import signal
+import threading
+import time
+
+import diskcache
+import psutil
+from celery import Celery
+from celery.exceptions import SoftTimeLimitExceeded
+from dash import CeleryManager, DiskcacheManager
+
+import measures
+
+__all__ = ["JOB_DEADLINE_SECONDS", "JobDeadlineError", "job_deadline", "make_background_manager",
+           "make_celery_app"]
+
+
+def _deadline_seconds():
+    value = os.environ.get("PROCRUSTES_JOB_DEADLINE", "1200")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a number of seconds; got {value!r}.") from None
+    if not seconds > 0:
+        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be positive; got {value!r}.")
+    return seconds
+
+
+# Seconds a background job may run (20 minutes by default): a sweep of 120 runs at n = 1 600 fits.
+JOB_DEADLINE_SECONDS = _deadline_seconds()
+# A job that ignores its deadline this many seconds is killed.
+KILL_GRACE_SECONDS = 60
+
+
+class JobDeadlineError(measures.ProcrustesLabError, RuntimeError):
+    """A background job ran past its deadline and was stopped; nothing it computed was kept."""
+
+    def __init__(self, seconds=None):
+        seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
+        super().__init__(f"The computation was stopped at its deadline of {seconds:g} s (PROCRUSTES_JOB_DEADLINE); "
+                         "nothing partial was kept. Use fewer points or a faster algorithm.")
+
+
+@contextlib.contextmanager
+def job_deadline(seconds=None):
+    """Raise :class:`JobDeadlineError` in this job once it has run ``seconds`` (an embedded job's alarm).
+
+    In a Celery worker the soft time limit does this (and arrives as ``SoftTimeLimitExceeded``,
+    turned into the same error here); off the main thread no alarm can be set and the caller's
+    process deadline applies.
+    """
+    seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
+    if threading.current_thread() is not threading.main_thread():
+        try:
+            yield
+        except SoftTimeLimitExceeded:
+            raise JobDeadlineError(seconds) from None
+        return
+
+    def expired(signum, frame):
+        raise JobDeadlineError(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except SoftTimeLimitExceeded:
+        raise JobDeadlineError(seconds) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def make_celery_app(redis_url=None):
+    """The Celery app of Celery mode: broker and result backend both on Redis, jobs that always end.
+
+    The web server (``python app.py --backend celery``) and the workers (``celery -A worker worker``)
+    each build it the same way, from the same ``REDIS_URL``.
+
+    - A job is acknowledged when it ends, and re-queued if its worker process dies (late
+      acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
+    - Its soft time limit is the job deadline, its hard limit a minute later.
+    - Workers record the start of each job (its host and process), so a lost worker is found
+      (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
+
+    Parameters
+    ----------
+    redis_url : str, optional
+        ``redis://host:port/db``; default ``$REDIS_URL``.
+
+    Raises
+    ------
+    ValueError
+        If no URL is given and ``REDIS_URL`` is not set.
+    """
+    redis_url = redis_url or os.environ.get("REDIS_URL")
+    if not redis_url:
+        raise ValueError("Celery mode needs a Redis server: set REDIS_URL (e.g. redis://127.0.0.1:6379/0), "
+                         "or run without --backend celery for the embedded manager.")
+    celery_app = Celery("procrustes_lab", broker=redis_url, backend=redis_url)
+    celery_app.conf.update(
+        # A job is minutes of CPU: a worker takes the next one only when it is free, so a queued job
+        # never waits behind a long one while another worker idles.
+        worker_prefetch_multiplier=1,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_track_started=True,
+        task_soft_time_limit=JOB_DEADLINE_SECONDS,
+        task_time_limit=JOB_DEADLINE_SECONDS + KILL_GRACE_SECONDS,
+        # An unacknowledged job comes back only after this; longer than any job may run.
+        broker_transport_options={"visibility_timeout": int(JOB_DEADLINE_SECONDS + 2 * KILL_GRACE_SECONDS)},
+        broker_connection_retry=True,
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+    )
+    return celery_app
+
+
+# Seconds between two checks that a job's worker is alive (each costs a broadcast ping).
+LIVENESS_SECONDS = 5.0
+# A job unseen in the queue and on every worker for this long was erased (a broker restart).
+VANISHED_AFTER_SECONDS = 10.0
+_RUNNING = ("PENDING", "RECEIVED", "STARTED", "RETRY", "PROGRESS")
+
+
+class _CeleryManager(CeleryManager):
+    """Dash's :class:`~dash.CeleryManager`, whose jobs always end, and whose outputs do not revoke them.
+
+    - Dash revokes the task with ``terminate=True`` right after reading its output. That output is
+      written from inside the task, so the task may not have returned yet; the worker then kills the
+      pool process finishing it. There is nothing to stop once the output is there; cancelling still
+      terminates the job.
+    - A task's state alone never ends: a started task whose worker died stays STARTED, and a queued
+      one that a broker restart erased stays PENDING, for ever. :meth:`job_running` also asks whether
+      the task's worker answers a ping (STARTED: the worker recorded its host) and whether a PENDING
+      task is still in the queue or on a worker; a job that is neither is lost, and the page stops
+      waiting.
+    """
+
+    def __init__(self, celery_app, *args, **kwargs):
+        super().__init__(celery_app, *args, **kwargs)
+        self._alive = {}  # worker host -> (checked at, answered)
+        self._unseen = {}  # task id -> first time it was seen nowhere
+
+    def get_result(self, key, job):
+        return super().get_result(key, None)
+
+    def job_running(self, job):
+        task = self.get_task(job)
+        if not task or task.status not in _RUNNING:
+            return False
+        if task.status == "STARTED":
+            host = (task.info or {}).get("hostname") if isinstance(task.info, dict) else None
+            return host is None or self._worker_alive(host)
+        if task.status == "PENDING":
+            return not self._vanished(job)
+        return True
+
+    def _worker_alive(self, host):
+        checked, answered = self._alive.get(host, (-float("inf"), True))
+        if time.monotonic() - checked > LIVENESS_SECONDS:
+            answered = bool(self.handle.control.ping(destination=[host], timeout=1.0))
+            self._alive[host] = (time.monotonic(), answered)
+        return answered
+
+    def _vanished(self, job):
+        """Whether PENDING task ``job`` is in no queue and on no worker, for :data:`VANISHED_AFTER_SECONDS`."""
+        if self._queued(job) or self._on_a_worker(job):
+            self._unseen.pop(job, None)
+            return False
+        first = self._unseen.setdefault(job, time.monotonic())
+        return time.monotonic() - first > VANISHED_AFTER_SECONDS
+
+    def _queued(self, job):
+        with self.handle.connection_for_read() as connection:
+            client = connection.default_channel.client
+            for message in client.lrange(self.handle.conf.task_default_queue, 0, -1):
+                try:
+                    if json.loads(message)["headers"]["id"] == job:
+                        return True
+                except (ValueError, KeyError, TypeError):
+                    continue
+        return False
+
+    def _on_a_worker(self, job):
+        inspect = self.handle.control.inspect(timeout=1.0)
+        for listing in (inspect.active() or {}, inspect.reserved() or {}):
+            if any(task.get("id") == job for tasks in listing.values() for task in tasks):
+                return True
+        return False
+
+
+class _DiskcacheManager(DiskcacheManager):
+    """Dash's :class:`~dash.DiskcacheManager`, without three races of a job that ends during a poll.
+
+    Each lost a finished job's result under the load test of ``bench/load.py``:
+
+    - Dash checks that the job's process exists, then opens it: a job exiting in between raised
+      ``psutil.NoSuchProcess`` out of the poll (HTTP 500).
+    - A poll reads the result (not there yet), then asks whether the job runs: a job that stores
+      its result and exits in between read as cancelled, and the page got nothing. Such a job is
+      reported as running, so the next poll collects the result.
+    - A job is its process id, and ids are reused (32 768 of them here): a late stop of a finished
+      job could kill a new job that got its id. A process is taken for the job only if it started
+      when the job did.
+    """
+
+    def __init__(self, cache):
+        super().__init__(cache)
+        self._polled = threading.local()  # the key the current poll read, per request thread
+        self._started = {}  # job id -> its process's start time
+
+    def call_job_fn(self, key, job_fn, args, context):
+        job = super().call_job_fn(key, job_fn, args, context)
+        try:
+            self._started[job] = psutil.Process(job).create_time()
+        except psutil.NoSuchProcess:  # already done: nothing of it to stop
+            pass
+        return job
+
+    def _is_current(self, job):
+        """Whether process ``job`` is the job started under that id (not a later process reusing it)."""
+        try:
+            return psutil.Process(job).create_time() == self._started.get(job)
+        except psutil.NoSuchProcess:
+            return False
+
+    def terminate_job(self, job):
+        if job is None:
+            return
+        if self._is_current(int(job)):
+            try:
+                super().terminate_job(job)
+            except psutil.NoSuchProcess:
+                pass
+        self._started.pop(int(job), None)
+
+    def get_result(self, key, job):
+        self._polled.key = key
+        return super().get_result(key, job)
+
+    def job_running(self, job):
+        key, self._polled.key = getattr(self._polled, "key", None), None
+        running = self._is_current(int(job)) and super().job_running(job)
+        return running or (key is not None and self.result_ready(key))
+
+
+# Seconds a hand-over write waits for the store's lock, in all.
+HANDOVER_LOCK_SECONDS = 60.0
+
+
+class _HandoverCache(diskcache.Cache):
+    """Dash's hand-over store (one SQLite database), whose writes wait for the lock, for a while.
+
+    A job writes its result once, with Dash's ``cache.set(key, value)``: under 20 concurrent jobs
+    that write timed out on the contended lock (``diskcache.Timeout``, the result lost, the page
+    left waiting). A write now retries for :data:`HANDOVER_LOCK_SECONDS`, then raises: a store that
+    stays locked (or turned read-only, which raises at once) ends the job instead of spinning, and
+    the page reports the job lost.
+    """
+
+    def set(self, key, value, expire=None, read=False, tag=None, retry=True):
+        deadline = time.monotonic() + HANDOVER_LOCK_SECONDS
+        while True:
+            try:
+                return super().set(key, value, expire=expire, read=read, tag=tag, retry=False)
+            except diskcache.Timeout:
+                if not retry or time.monotonic() > deadline:
+                    raise
+
+
+def make_background_manager(directory, celery_app=None):
+    """Dash's background manager: on ``celery_app`` (Celery mode) or, by default, on disk under ``directory``.
+
+    Job hand-over only (see the module docstring): no ``cache_by``.
+    """
+    if celery_app is not None:
+        return _CeleryManager(celery_app)
+    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash")))
