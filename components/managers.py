@@ -29,7 +29,9 @@ import threading
 import time
 
 import diskcache
+import kombu.exceptions
 import psutil
+import redis.exceptions
 from celery import Celery
 from celery.exceptions import SoftTimeLimitExceeded
 from dash import CeleryManager, DiskcacheManager
@@ -133,10 +135,15 @@ def make_celery_app(redis_url=None):
         task_soft_time_limit=JOB_DEADLINE_SECONDS,
         task_time_limit=JOB_DEADLINE_SECONDS + KILL_GRACE_SECONDS,
         # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(JOB_DEADLINE_SECONDS + 2 * KILL_GRACE_SECONDS)},
+        broker_transport_options={"visibility_timeout": int(JOB_DEADLINE_SECONDS + 2 * KILL_GRACE_SECONDS),
+                                  "health_check_interval": 1},
         broker_connection_retry=True,
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,
+        # A connection idle across a Redis restart is dead: ping it before use, and reconnect, so that
+        # the first request after the restart does not fail.
+        redis_backend_health_check_interval=1,
+        redis_socket_keepalive=True,
         worker_cancel_long_running_tasks_on_connection_loss=True,
     )
     return celery_app
@@ -147,6 +154,9 @@ LIVENESS_SECONDS = 5.0
 # A job unseen in the queue and on every worker for this long was erased (a broker restart).
 VANISHED_AFTER_SECONDS = 10.0
 _RUNNING = ("PENDING", "RECEIVED", "STARTED", "RETRY", "PROGRESS")
+# What a liveness check raises while the broker is down or its old connection is dead.
+_BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, kombu.exceptions.OperationalError,
+                OSError)
 
 
 class _CeleryManager(CeleryManager):
@@ -173,25 +183,36 @@ class _CeleryManager(CeleryManager):
 
     def job_running(self, job):
         task = self.get_task(job)
-        if not task or task.status not in _RUNNING:
+        try:
+            status = task.status if task else None
+        except _BROKER_DOWN:  # the result backend is restarting: still running, as far as anyone knows
+            return True
+        if status not in _RUNNING:
             return False
-        if task.status == "STARTED":
+        if status == "STARTED":
             host = (task.info or {}).get("hostname") if isinstance(task.info, dict) else None
             return host is None or self._worker_alive(host)
-        if task.status == "PENDING":
+        if status == "PENDING":
             return not self._vanished(job)
         return True
 
     def _worker_alive(self, host):
         checked, answered = self._alive.get(host, (-float("inf"), True))
         if time.monotonic() - checked > LIVENESS_SECONDS:
-            answered = bool(self.handle.control.ping(destination=[host], timeout=1.0))
+            try:
+                answered = bool(self.handle.control.ping(destination=[host], timeout=1.0))
+            except _BROKER_DOWN:  # a connection that died with a broker restart: ask again next poll
+                return answered
             self._alive[host] = (time.monotonic(), answered)
         return answered
 
     def _vanished(self, job):
         """Whether PENDING task ``job`` is in no queue and on no worker, for :data:`VANISHED_AFTER_SECONDS`."""
-        if self._queued(job) or self._on_a_worker(job):
+        try:
+            seen = self._queued(job) or self._on_a_worker(job)
+        except _BROKER_DOWN:  # the broker is restarting: no verdict this poll
+            return False
+        if seen:
             self._unseen.pop(job, None)
             return False
         first = self._unseen.setdefault(job, time.monotonic())

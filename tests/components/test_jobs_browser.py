@@ -4,7 +4,6 @@ its deadline says so, and the page keeps working."""
 import os
 import signal
 
-import pytest
 from dash.testing.wait import until
 
 from app import create_app
