@@ -30,7 +30,7 @@ def dense_matrix_bytes(n_samples):
     return 8 * n_samples**2
 
 
-def classical_scaling(squared_distances, n_components, seed):
+def classical_scaling(squared_distances, n_components, random_state):
     """Classical (Torgerson) multidimensional scaling of a squared-distance matrix.
 
     Parameters
@@ -38,7 +38,7 @@ def classical_scaling(squared_distances, n_components, seed):
     squared_distances : ndarray of shape (n_samples, n_samples)
         Symmetric matrix of squared distances. Overwritten (it is the largest array in play).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the Lanczos start vector.
 
     Returns
@@ -66,7 +66,7 @@ def classical_scaling(squared_distances, n_components, seed):
     B += row_means.mean()
     B *= -0.5
     n_samples = B.shape[0]
-    v0 = check_random_state(seed).uniform(-1.0, 1.0, n_samples)
+    v0 = check_random_state(random_state).uniform(-1.0, 1.0, n_samples)
     try:
         eigenvalues, eigenvectors = eigsh(B, k=n_components, which="LA", v0=v0)
     except ArpackNoConvergence as e:
@@ -84,7 +84,7 @@ def classical_scaling(squared_distances, n_components, seed):
     return eigenvectors * np.sqrt(eigenvalues)
 
 
-def isomap(X, neighbors, n_components, seed):
+def isomap(X, neighbors, n_components, random_state):
     """Isomap embedding (Tenenbaum et al. 2000).
 
     Parameters
@@ -93,7 +93,7 @@ def isomap(X, neighbors, n_components, seed):
     neighbors : ndarray of shape (n_samples, k + 1)
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
 
     Returns
     -------
@@ -107,7 +107,7 @@ def isomap(X, neighbors, n_components, seed):
     naming Landmark Isomap (:mod:`algorithms.landmark_isomap`), which needs O(m n) for m landmarks.
     """
     geodesics = dijkstra(geodesic_graph(X, neighbors, both_directions=True), directed=True)
-    return classical_scaling(np.square(geodesics, out=geodesics), n_components, seed)
+    return classical_scaling(np.square(geodesics, out=geodesics), n_components, random_state)
 
 
 register(AlgorithmSpec(

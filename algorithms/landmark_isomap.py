@@ -62,7 +62,7 @@ def _check_memory(n_landmarks, n_samples):
             f"{largest} landmarks at this n, or fewer points.", n_samples, largest, needed)
 
 
-def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=None):
+def landmark_geodesics(graph, n_landmarks, random_state, *, selection="maxmin", hooks=None):
     """Choose landmarks and compute their graph geodesics to every vertex.
 
     Parameters
@@ -72,7 +72,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
         e.g. :func:`measures.geodesic_graph` with ``both_directions=True``); connected.
     n_landmarks : int
         m, in [1, n_samples].
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Draws the first landmark ("maxmin") or all of them ("random").
     selection : {"maxmin", "random"}, default="maxmin"
     hooks : algorithms.longrun.RunHooks, optional
@@ -101,7 +101,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
 
     >>> from scipy.sparse import diags_array
     >>> path = diags_array([[1.0] * 4, [1.0] * 4], offsets=[-1, 1]).tocsr()
-    >>> indices, geodesics = landmark_geodesics(path, 3, seed=0)
+    >>> indices, geodesics = landmark_geodesics(path, 3, random_state=0)
     >>> indices.tolist()
     [4, 0, 2]
     >>> geodesics[1].tolist()
@@ -110,7 +110,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
     if selection not in LANDMARK_SELECTIONS:
         raise EmbeddingError(f"landmark selection must be one of {list(LANDMARK_SELECTIONS)}; got {selection!r}.")
     hooks = RunHooks(label="Landmark Isomap") if hooks is None else hooks
-    rng = check_random_state(seed)
+    rng = check_random_state(random_state)
     n_samples = graph.shape[0]
     # Dijkstra spends its time reaching the neighbours of each settled vertex, scattered over memory in
     # sample order. Numbered along a reverse Cuthill-McKee ordering (small bandwidth) they lie close
@@ -131,7 +131,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
         landmark_indices = rng.choice(n_samples, n_landmarks, replace=False).astype(np.int64)
         for part in chunk_slices(n_landmarks, 16 * n_samples):
             geodesics[part] = search(landmark_indices[part])
-            hooks.tick(part.stop / n_landmarks, lambda: {"stage": "geodesics from landmarks", "step": part.stop})
+            hooks.tick(part.stop / n_landmarks, lambda part=part: {"stage": "geodesics from landmarks", "step": part.stop})
         return landmark_indices, geodesics
     landmark_indices = np.empty(n_landmarks, dtype=np.int64)
     landmark_indices[0] = rng.integers(n_samples)
@@ -141,7 +141,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
             landmark_indices[j] = np.argmax(nearest_landmark)
         geodesics[j] = search(landmark_indices[j])
         np.minimum(nearest_landmark, geodesics[j], out=nearest_landmark)
-        hooks.tick(j / n_landmarks, lambda: {"stage": "MaxMin landmarks", "step": j})
+        hooks.tick(j / n_landmarks, lambda j=j: {"stage": "MaxMin landmarks", "step": j})
     return landmark_indices, geodesics
 
 
@@ -200,7 +200,7 @@ def triangulate(squared_distances, landmark_indices, landmark_coordinates):
     return -0.5 * (squared_distances.T @ pseudo_inverse - mean_column @ pseudo_inverse)
 
 
-def landmark_mds(squared_distances, landmark_indices, n_components, seed):
+def landmark_mds(squared_distances, landmark_indices, n_components, random_state):
     """Landmark multidimensional scaling: classical scaling of the landmarks, triangulation of the rest.
 
     Parameters
@@ -211,7 +211,7 @@ def landmark_mds(squared_distances, landmark_indices, n_components, seed):
         Column of each landmark in ``squared_distances``.
     n_components : int
         d, below ``n_landmarks``.
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the eigensolver's start vector.
 
     Returns
@@ -235,14 +235,14 @@ def landmark_mds(squared_distances, landmark_indices, n_components, seed):
     """
     block = squared_distances[:, landmark_indices]
     block = 0.5 * (block + block.T)
-    landmark_coordinates = classical_scaling(block, n_components, seed)
+    landmark_coordinates = classical_scaling(block, n_components, random_state)
     Y = triangulate(squared_distances, landmark_indices, landmark_coordinates)
     Y -= Y.mean(axis=0)
     spreads, axes = np.linalg.eigh(Y.T @ Y)  # d x d: the principal axes of all points
     return Y @ axes[:, np.argsort(spreads)[::-1]]
 
 
-def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS.default,
+def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_LANDMARKS.default,
                     landmark_selection=LANDMARK_SELECTION.default, progress=None, should_stop=None):
     """Landmark Isomap embedding [dST03], the registry's ``fit``.
 
@@ -253,7 +253,7 @@ def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first, of a connected
         graph (:func:`algorithms.embed` checks), without duplicate points.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the landmarks, then the eigensolver's start vector.
     n_landmarks : int, default=500
         m; at most n are used (all points: Isomap itself).
@@ -300,7 +300,7 @@ def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS
     True
     """
     hooks = RunHooks(progress, should_stop, "Landmark Isomap")
-    rng = check_random_state(seed)  # one stream for the landmarks, then the eigensolver
+    rng = check_random_state(random_state)  # one stream for the landmarks, then the eigensolver
     n_samples = X.shape[0]
     n_landmarks = min(n_landmarks, n_samples)
     if n_landmarks <= n_components:

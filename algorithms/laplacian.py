@@ -15,7 +15,7 @@ from .registry import AlgorithmSpec, register
 __all__ = ["laplacian_eigenmaps"]
 
 
-def laplacian_eigenmaps(X, neighbors, n_components, seed):
+def laplacian_eigenmaps(X, neighbors, n_components, random_state):
     """Laplacian eigenmaps with 0/1 weights on the symmetrised kNN graph (PN §2's LEM).
 
     Parameters
@@ -24,7 +24,7 @@ def laplacian_eigenmaps(X, neighbors, n_components, seed):
     neighbors : ndarray of shape (n_samples, k + 1)
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the eigensolver's start vector.
 
     Returns
@@ -42,7 +42,7 @@ def laplacian_eigenmaps(X, neighbors, n_components, seed):
     adjacency = neighbor_graph(neighbors)
     weights = adjacency.maximum(adjacency.T)
     return spectral_embedding(weights, n_components=n_components, eigen_solver="arpack",
-                              random_state=seed_int(seed), drop_first=True)
+                              random_state=seed_int(random_state), drop_first=True)
 
 
 register(AlgorithmSpec(

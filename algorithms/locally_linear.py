@@ -54,7 +54,7 @@ def _check_dense_size(method, n_samples, after=""):
             _dense_bytes(n_samples))
 
 
-def locally_linear(X, neighbors, n_components, seed, *, method, eigen_solver="auto", reg=1e-3):
+def locally_linear(X, neighbors, n_components, random_state, *, method, eigen_solver="auto", reg=1e-3):
     """Embed X with scikit-learn's ``LocallyLinearEmbedding(method=method)``.
 
     Parameters
@@ -64,7 +64,7 @@ def locally_linear(X, neighbors, n_components, seed, *, method, eigen_solver="au
         Neighbourhoods from :func:`measures.nearest_neighbors`; scikit-learn searches again with the
         same k (exact search: the same graph but for ties between equidistant points).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds ARPACK's start vector.
     method : {"standard", "modified", "hessian", "ltsa"}
     eigen_solver : {"auto", "arpack", "dense"}
@@ -99,7 +99,7 @@ def locally_linear(X, neighbors, n_components, seed, *, method, eigen_solver="au
     def fit(solver):
         return LocallyLinearEmbedding(
             n_neighbors=neighbors.shape[1] - 1, n_components=n_components, method=method, reg=reg,
-            eigen_solver=solver, random_state=seed_int(seed)).fit_transform(X)
+            eigen_solver=solver, random_state=seed_int(random_state)).fit_transform(X)
 
     try:
         return fit(eigen_solver)
@@ -133,21 +133,21 @@ def _hessian_message(n_neighbors, n_components):
             "Raise k or choose LTSA.")
 
 
-def _lle(X, neighbors, n_components, seed, *, eigen_solver, reg):
-    return locally_linear(X, neighbors, n_components, seed, method="standard",
+def _lle(X, neighbors, n_components, random_state, *, eigen_solver, reg):
+    return locally_linear(X, neighbors, n_components, random_state, method="standard",
                           eigen_solver=eigen_solver, reg=reg)
 
 
-def _ltsa(X, neighbors, n_components, seed, *, eigen_solver):
-    return locally_linear(X, neighbors, n_components, seed, method="ltsa", eigen_solver=eigen_solver)
+def _ltsa(X, neighbors, n_components, random_state, *, eigen_solver):
+    return locally_linear(X, neighbors, n_components, random_state, method="ltsa", eigen_solver=eigen_solver)
 
 
-def _mlle(X, neighbors, n_components, seed, *, eigen_solver):
-    return locally_linear(X, neighbors, n_components, seed, method="modified", eigen_solver=eigen_solver)
+def _mlle(X, neighbors, n_components, random_state, *, eigen_solver):
+    return locally_linear(X, neighbors, n_components, random_state, method="modified", eigen_solver=eigen_solver)
 
 
-def _hlle(X, neighbors, n_components, seed, *, eigen_solver):
-    return locally_linear(X, neighbors, n_components, seed, method="hessian", eigen_solver=eigen_solver)
+def _hlle(X, neighbors, n_components, random_state, *, eigen_solver):
+    return locally_linear(X, neighbors, n_components, random_state, method="hessian", eigen_solver=eigen_solver)
 
 
 def _register(name, label, fit, output_scale, citation, description, parameters=(EIGEN_SOLVER,), **options):

@@ -15,7 +15,7 @@ from .registry import AlgorithmSpec, register
 __all__ = ["classical_mds"]
 
 
-def classical_mds(X, neighbors, n_components, seed):
+def classical_mds(X, neighbors, n_components, random_state):
     """Classical (Torgerson) scaling of the squared Euclidean distances between all points.
 
     Parameters
@@ -24,7 +24,7 @@ def classical_mds(X, neighbors, n_components, seed):
     neighbors : None
         Unused: MDS is global (its registry entry says ``uses_neighbors=False``).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds ARPACK's start vector.
 
     Returns
@@ -49,7 +49,7 @@ def classical_mds(X, neighbors, n_components, seed):
     >>> bool(np.allclose(np.abs(Y), np.abs(PCA(2).fit_transform(X)), atol=1e-8))
     True
     """
-    return classical_scaling(cdist(X, X, "sqeuclidean"), n_components, seed)
+    return classical_scaling(cdist(X, X, "sqeuclidean"), n_components, random_state)
 
 
 register(AlgorithmSpec(

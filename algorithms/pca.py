@@ -7,7 +7,7 @@ from .registry import AlgorithmSpec, register
 __all__ = ["pca"]
 
 
-def pca(X, neighbors, n_components, seed):
+def pca(X, neighbors, n_components, random_state):
     """Project X on its top ``n_components`` principal axes.
 
     Parameters
@@ -16,7 +16,7 @@ def pca(X, neighbors, n_components, seed):
     neighbors : None
         Unused: PCA is global (its registry entry says ``uses_neighbors=False``).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Unused: the full SVD is deterministic.
 
     Returns

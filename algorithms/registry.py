@@ -9,8 +9,16 @@ import dataclasses
 
 from measures.errors import EmbeddingError
 
-__all__ = ["AlgorithmSpec", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "register", "spec", "specs",
-           "available"]
+__all__ = [
+    "OUTPUTS",
+    "OUTPUT_SCALES",
+    "RESCALE_OPTIONS",
+    "AlgorithmSpec",
+    "available",
+    "register",
+    "spec",
+    "specs",
+]
 
 # What a method aims at (PN §1): keeping distances, or a quadratic form under a normalization
 # constraint; t-SNE matches neighbour probabilities and is neither.
@@ -26,7 +34,7 @@ OUTPUT_SCALES = {
     "tsne": "t-SNE's own coordinates, as its gradient descent leaves them: their scale carries no meaning",
 }
 
-# The "rescale output" choices of :func:`algorithms.embed` (``output_scale=``), applied after any
+# The "rescale output" choices of :func:`algorithms.embed` (``rescale=``), applied after any
 # algorithm; "authors" (or None) keeps the entry's own convention.
 RESCALE_OPTIONS = {
     "authors": "the algorithm's authors' convention (its entry's output_scale)",
@@ -55,7 +63,7 @@ class AlgorithmSpec:
     parameters : tuple of measures.Parameter
         The method's own tunables (k and d are common to all).
     fit : callable
-        ``fit(X, neighbors, n_components, seed, **params) -> Y``; receives validated input and the
+        ``fit(X, neighbors, n_components, random_state, **params) -> Y``; receives validated input and the
         (n_samples, k + 1) neighbourhoods of :func:`measures.nearest_neighbors` (None when
         ``uses_neighbors`` is False), so the graph is searched once per embedding.
     citation : str

@@ -23,8 +23,8 @@ __all__ = ["tsne"]
 _BARNES_HUT_MAX_COMPONENTS = 3
 
 
-def tsne(X, neighbors, n_components, seed, *, perplexity, early_exaggeration, max_iter):
-    """Embed X with ``sklearn.manifold.TSNE``, its random start seeded from ``seed``.
+def tsne(X, neighbors, n_components, random_state, *, perplexity, early_exaggeration, max_iter):
+    """Embed X with ``sklearn.manifold.TSNE``, its random start seeded from ``random_state``.
 
     Parameters
     ----------
@@ -33,7 +33,7 @@ def tsne(X, neighbors, n_components, seed, *, perplexity, early_exaggeration, ma
         Unused: t-SNE finds its own ``3 × perplexity`` neighbours (its registry entry says
         ``uses_neighbors=False``); k only sets the graph the measures score it on.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         One integer drawn from it is scikit-learn's ``random_state`` (PCA start and optimizer).
     perplexity : float
         Effective number of neighbours of each point's Gaussian (van der Maaten: 5-50).
@@ -68,7 +68,7 @@ def tsne(X, neighbors, n_components, seed, *, perplexity, early_exaggeration, ma
                              "or use more points.")
     method = "barnes_hut" if n_components <= _BARNES_HUT_MAX_COMPONENTS else "exact"
     estimator = TSNE(n_components=n_components, perplexity=perplexity, early_exaggeration=early_exaggeration,
-                     max_iter=max_iter, learning_rate="auto", init="pca", method=method, random_state=seed_int(seed))
+                     max_iter=max_iter, learning_rate="auto", init="pca", method=method, random_state=seed_int(random_state))
     with threadpool_limits(limits=1, user_api="openmp"):
         return estimator.fit_transform(X)
 

@@ -149,9 +149,9 @@ def test_unknown_selection_is_refused(roll_graph):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_point_a_landmark_is_isomap(selection, seed, small_roll):
     X = small_roll.X
-    isomap = algorithms.embed("isomap", X, n_neighbors=8, seed=seed)
+    isomap = algorithms.embed("isomap", X, n_neighbors=8, random_state=seed)
     for n_landmarks in (400, 5000):  # more landmarks than points: all of them
-        Y = algorithms.embed("landmark_isomap", X, n_neighbors=8, seed=seed, n_landmarks=n_landmarks,
+        Y = algorithms.embed("landmark_isomap", X, n_neighbors=8, random_state=seed, n_landmarks=n_landmarks,
                              landmark_selection=selection)
         np.testing.assert_allclose(Y, isomap, rtol=0, atol=1e-8)
         np.testing.assert_allclose(cdist(Y, Y), cdist(isomap, isomap), rtol=0, atol=1e-8)
@@ -167,8 +167,8 @@ def test_every_point_a_landmark_is_isomap_in_three_dimensions(small_roll):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_flat_strip_is_recovered_up_to_a_rigid_motion(seed, rigid_misfit):
     strip = datasets.load("strip", 1500, seed=seed)
-    Y = algorithms.embed("landmark_isomap", strip.X, n_neighbors=20, n_landmarks=50, seed=seed)
-    isomap = algorithms.embed("isomap", strip.X, n_neighbors=20, seed=seed)
+    Y = algorithms.embed("landmark_isomap", strip.X, n_neighbors=20, n_landmarks=50, random_state=seed)
+    isomap = algorithms.embed("isomap", strip.X, n_neighbors=20, random_state=seed)
     landmark_rn, isomap_rn = (measures.procrustes(strip.X, Z, 20) for Z in (Y, isomap))
     assert landmark_rn < 0.05 and landmark_rn < 1.1 * isomap_rn
     assert scipy_procrustes(strip.truth, Y)[2] < 1e-3
@@ -206,7 +206,7 @@ def test_above_isomaps_limit_landmark_isomap_embeds_the_same_sample():
 
 def test_same_seed_same_output_other_seed_other_landmarks(small_roll, roll_graph):
     X = small_roll.X
-    first, again, other = (algorithms.embed("landmark_isomap", X, n_neighbors=8, n_landmarks=30, seed=seed)
+    first, again, other = (algorithms.embed("landmark_isomap", X, n_neighbors=8, n_landmarks=30, random_state=seed)
                            for seed in (0, 0, 1))
     assert np.array_equal(first, again)
     assert not np.array_equal(first, other)

@@ -17,6 +17,8 @@ from algorithms import (
     SingularFactorError,
     SolverError,
     TooFewNeighborsError,
+)
+from algorithms import (
     locally_linear as locally_linear_module,
 )
 from algorithms.scaling import apply_output_scale, fix_signs

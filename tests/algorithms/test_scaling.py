@@ -103,7 +103,7 @@ def roll():
 
 
 def test_rescale_options_map_onto_the_conventions(roll):
-    data, neighbors = roll
+    data, _ = roll
     Y = data.truth * np.array([3.0, 0.5]) + 7.0
     assert rescale_output(Y, "authors") is Y
     for option in ("unit_variance", "unit_norm"):

@@ -14,7 +14,7 @@ from algorithms.scaling import fix_signs
 def test_matches_scikit_learn_with_the_seeded_random_state(small_roll):
     reference = TSNE(2, perplexity=20.0, init="pca", learning_rate="auto", max_iter=300,
                      random_state=measures.seed_int(4)).fit_transform(small_roll.X)
-    Y = algorithms.embed("tsne", small_roll.X, n_neighbors=8, seed=4, perplexity=20.0, max_iter=300)
+    Y = algorithms.embed("tsne", small_roll.X, n_neighbors=8, random_state=4, perplexity=20.0, max_iter=300)
     np.testing.assert_allclose(Y, fix_signs(reference), rtol=1e-5, atol=1e-4)
 
 
@@ -31,7 +31,13 @@ def test_perplexity_must_stay_below_n(small_roll):
     assert algorithms.embed("tsne", X, n_neighbors=8, perplexity=10.0, max_iter=250).shape == (40, 2)
 
 
-def test_more_than_three_dimensions_use_the_exact_gradient():
+def test_more_than_three_dimensions_run_scikit_learns_exact_gradient():
+    # Barnes-Hut works in at most 3 output dimensions (scikit-learn refuses 4); above, the entry must run
+    # the exact O(n²) gradient: it equals TSNE(method="exact") with the same seed, not just any output.
     X = np.random.default_rng(0).standard_normal((60, 6))
-    Y = algorithms.embed("tsne", X, n_neighbors=5, n_components=4, perplexity=10.0, max_iter=250)
-    assert Y.shape == (60, 4) and np.isfinite(Y).all()
+    Y = algorithms.embed("tsne", X, n_neighbors=5, n_components=4, random_state=2, perplexity=10.0, max_iter=250)
+    options = {"n_components": 4, "perplexity": 10.0, "init": "pca", "learning_rate": "auto", "max_iter": 250,
+               "random_state": measures.seed_int(2)}
+    np.testing.assert_allclose(Y, fix_signs(TSNE(method="exact", **options).fit_transform(X)), rtol=1e-5, atol=1e-4)
+    with pytest.raises(ValueError, match="barnes_hut"):
+        TSNE(method="barnes_hut", **options).fit_transform(X)
