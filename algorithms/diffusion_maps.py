@@ -19,6 +19,7 @@ from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from measures import DisconnectedGraphError, Parameter, SolverError, check_random_state, neighbor_graph
 
 from .errors import ConvergenceError
+from .laplacian import graph_solver_memory_bytes
 from .registry import AlgorithmSpec, register
 
 __all__ = ["SHIFT", "diffusion_kernel", "diffusion_maps"]
@@ -169,5 +170,5 @@ register(AlgorithmSpec(
     citation="Coifman & Lafon (2006); PN Eq. 1, Figs. 4, 5, 7-9",
     description="Eigenvectors of a random walk on the Gaussian-weighted kNN graph, normalised against the "
                 "sampling density; Euclidean distance in the output is diffusion distance.",
-    max_samples=200_000,
+    memory_bytes=graph_solver_memory_bytes,
 ))

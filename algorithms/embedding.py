@@ -25,29 +25,32 @@ from measures import (
 from .errors import ConvergenceError, DuplicatePointsError, SampleLimitError, TooFewNeighborsError, format_bytes
 from .neighbors import check_neighbors
 from .refine import REFINE_ITERATIONS, REFINE_METHOD, refine
-from .registry import RESCALE_OPTIONS, spec
+from .registry import RESCALE_OPTIONS, memory_budget, spec
 from .scaling import apply_output_scale, fix_signs, rescale_output
 
 __all__ = ["embed"]
 
 
-def _check_sample_limit(entry, n_samples):
-    """Refuse ``n_samples`` above the entry's ``max_samples``, saying what its dense step would take and
-    naming the entry's scalable ``alternative`` if it has one."""
-    if entry.max_samples is None or n_samples <= entry.max_samples:
+def _check_memory(entry, n_samples, n_neighbors, n_components, params):
+    """Refuse an input whose memory estimate (the entry's ``memory_bytes``) exceeds the budget, stating the
+    estimate, the budget, the largest n that fits and the entry's ``alternative`` if it has one."""
+    needed = entry.memory_bytes(n_samples, n_neighbors, n_components, **params)
+    budget = memory_budget()
+    if needed <= budget:
         return
-    if entry.dense_bytes is None:
-        needed, reason = None, "its dense n x n step needs O(n^2) memory"
+    largest = entry.sample_limit(n_neighbors, n_components, budget, **params)
+    if entry.too_large is not None:
+        fix = entry.too_large(n_samples, n_neighbors, n_components, budget, **params)
     else:
-        needed = entry.dense_bytes(n_samples)
-        reason = (f"its dense n x n step would take {format_bytes(needed)} at n = {n_samples}, "
-                  f"{format_bytes(entry.dense_bytes(entry.max_samples))} at the limit")
-    fix = "Use fewer points."
-    if entry.alternative is not None:
-        fix = (f"Use fewer points, or {spec(entry.alternative).label} (algorithm {entry.alternative!r}), "
-               "which has no n x n step.")
-    raise SampleLimitError(f"{entry.label} is limited to {entry.max_samples} points here ({reason}); "
-                           f"got {n_samples}. {fix}", n_samples, entry.max_samples, needed, entry.alternative)
+        fix = f"Use at most {largest} points"
+        if entry.alternative is not None:
+            fix += (f", or {spec(entry.alternative).label} (algorithm {entry.alternative!r}), which needs far less "
+                    "memory")
+        fix += "."
+    raise SampleLimitError(
+        f"{entry.label} would need about {format_bytes(needed)} at n = {n_samples} (k = {n_neighbors}, d = "
+        f"{n_components}), above the memory budget of {format_bytes(budget)}. {fix}", n_samples, largest, needed,
+        entry.alternative, budget=budget)
 
 
 def _check_distinct(X):
@@ -199,8 +202,8 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
                    f"n_neighbors must be an integer in [{lowest_k}, {n_samples - 1}]; got {n_neighbors!r}. {hint}")
         raise TooFewNeighborsError(message, int(n_neighbors), lowest_k)
     n_neighbors = check_integer(n_neighbors, "n_neighbors", lowest_k, n_samples - 1, error=EmbeddingError, hint=hint)
-    _check_sample_limit(entry, n_samples)
     params = validate_parameters(entry.parameters, params, entry.name, EmbeddingError)
+    _check_memory(entry, n_samples, n_neighbors, n_components, params)
     post_refinement = REFINE_ITERATIONS.check(post_refinement, "embed: post_refinement", EmbeddingError)
     post_refinement_method = REFINE_METHOD.check(post_refinement_method, "embed: post_refinement_method",
                                                  EmbeddingError)

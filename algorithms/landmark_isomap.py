@@ -21,28 +21,25 @@ from scipy.sparse.csgraph import dijkstra, reverse_cuthill_mckee
 from measures import EmbeddingError, Parameter, check_random_state, geodesic_graph
 from measures.chunks import chunk_slices
 
-from .errors import SampleLimitError, format_bytes
-from .isomap import ISOMAP_MAX_SAMPLES, classical_scaling, dense_matrix_bytes
+from .isomap import classical_scaling
 from .longrun import RunHooks
 from .registry import AlgorithmSpec, register
 
 __all__ = [
     "LANDMARK_SELECTIONS",
-    "MEMORY_LIMIT",
     "landmark_geodesics",
     "landmark_isomap",
+    "landmark_isomap_memory_bytes",
     "landmark_mds",
     "triangulate",
 ]
 
-# The m x n landmark geodesics may take as much memory as Isomap's n x n matrix at its own limit:
-# 3.2 GB (the default 500 landmarks up to n = 800 000 points).
-MEMORY_LIMIT = dense_matrix_bytes(ISOMAP_MAX_SAMPLES)
-
 LANDMARK_SELECTIONS = ("maxmin", "random")
+# The parameter's range (m x m classical scaling stays quick below it); memory is held against the budget.
+MAX_LANDMARKS = 20_000
 
 N_LANDMARKS = Parameter(
-    "n_landmarks", "landmarks m", "int", 500, low=2, high=ISOMAP_MAX_SAMPLES,
+    "n_landmarks", "landmarks m", "int", 500, low=2, high=MAX_LANDMARKS,
     help="Points whose geodesics to all others are computed; time and memory grow like m n. Capped at n: "
          "with every point a landmark the result is Isomap's.")
 LANDMARK_SELECTION = Parameter(
@@ -51,15 +48,22 @@ LANDMARK_SELECTION = Parameter(
          "the first one seeded (de Silva & Tenenbaum's recommendation); 'random': m points drawn at random.")
 
 
-def _check_memory(n_landmarks, n_samples):
-    """Refuse ``n_landmarks`` x ``n_samples`` geodesics above :data:`MEMORY_LIMIT`, naming the largest m allowed."""
-    needed = 8 * n_landmarks * n_samples
-    if needed > MEMORY_LIMIT:
-        largest = MEMORY_LIMIT // (8 * n_samples)
-        raise SampleLimitError(
-            f"Landmark Isomap keeps the geodesics from each of its m = {n_landmarks} landmarks to all {n_samples} "
-            f"points: {format_bytes(needed)}, above the {format_bytes(MEMORY_LIMIT)} allowed here. Use at most "
-            f"{largest} landmarks at this n, or fewer points.", n_samples, largest, needed)
+def landmark_isomap_memory_bytes(n_samples, n_neighbors, n_components, *, n_landmarks=N_LANDMARKS.default, **_):
+    """Peak memory of :func:`landmark_isomap`: the m x n geodesics (squared in place), the m x m block of
+    classical scaling, the renumbered graph (2 n k edges, twice) and the n x d output."""
+    m = min(n_landmarks, n_samples)
+    return 8 * m * n_samples + 2 * 8 * m * m + 4 * 16 * n_samples * n_neighbors + 8 * n_samples * n_components
+
+
+def _too_large(n_samples, n_neighbors, n_components, budget, *, n_landmarks=N_LANDMARKS.default, **_):
+    """Advice when the estimate exceeds ``budget``: the largest m that fits at this n."""
+    low, high = 0, min(n_landmarks, n_samples)  # the estimate grows with m; the largest m that fits, by bisection
+    while high - low > 1:
+        middle = (low + high) // 2
+        fits = landmark_isomap_memory_bytes(n_samples, n_neighbors, n_components, n_landmarks=middle) <= budget
+        low, high = (middle, high) if fits else (low, middle)
+    return (f"Landmark Isomap keeps the geodesics from each of its m = {n_landmarks} landmarks to all {n_samples} "
+            f"points. Use at most {low} landmarks at this n, or fewer points.")
 
 
 def landmark_geodesics(graph, n_landmarks, random_state, *, selection="maxmin", hooks=None):
@@ -272,8 +276,6 @@ def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_L
     ------
     EmbeddingError
         Fewer landmarks than ``n_components + 1`` (they span at most m - 1 dimensions).
-    SampleLimitError
-        m x n geodesics above :data:`MEMORY_LIMIT`; the message gives the largest m allowed.
 
     Notes
     -----
@@ -307,7 +309,6 @@ def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_L
         raise EmbeddingError(
             f"Landmark Isomap needs more landmarks than output dimensions: m landmarks span at most m - 1; "
             f"got n_landmarks = {n_landmarks} for n_components = {n_components}. Raise n_landmarks.")
-    _check_memory(n_landmarks, n_samples)
     landmark_indices, geodesics = landmark_geodesics(geodesic_graph(X, neighbors, both_directions=True), n_landmarks, rng, selection=landmark_selection,
                                                      hooks=hooks.stage(0.0, 0.95))
     Y = landmark_mds(np.square(geodesics, out=geodesics), landmark_indices, n_components, rng)
@@ -326,4 +327,6 @@ register(AlgorithmSpec(
     description="Isomap from the graph geodesics of m landmarks only: classical scaling of the landmarks, "
                 "triangulation of every other point; O(m n) memory, for samples too large for Isomap.",
     reports_progress=True,
+    memory_bytes=landmark_isomap_memory_bytes,
+    too_large=_too_large,
 ))

@@ -37,4 +37,6 @@ register(AlgorithmSpec(
     citation="Pearson (1901); GR Lemma 1",
     description="Linear projection on the top principal axes; exact only for flat, linearly placed data.",
     uses_neighbors=False,
+    # The full SVD of the centred n x q input: the copy, U (n x min(n, q)) and the n x d scores.
+    memory_bytes=lambda n_samples, n_neighbors, n_components, **_: 8 * n_samples * (n_components + 64),
 ))

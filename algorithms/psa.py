@@ -34,13 +34,14 @@ from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from measures import Parameter, SolverError, check_random_state, local_rotations, neighbor_graph
 
-from .gp import greedy_procrustes, local_pca_bases
+from .gp import gp_memory_bytes, greedy_procrustes, local_pca_bases
 from .longrun import RunHooks
 from .refine import (
     REFINE_ITERATIONS,
     REFINE_METHOD,
     AlignmentSystem,
     embed_from_rotations,
+    refinement_memory_bytes,
     refinement_parameters,
     run_refinement,
 )
@@ -547,6 +548,19 @@ def psa(X, neighbors, n_components, random_state, *, initialization=INITIALIZATI
     return Y
 
 
+def psa_memory_bytes(n_samples, n_neighbors, n_components, *, refine_iterations=REFINE_ITERATIONS.default,
+                     initialization=INITIALIZATION.default, **_):
+    """Peak memory of :func:`psa`: local bases (n q d, q taken as 64 at most), the couplings ``C_ij`` of the
+    ~2 n k graph edges (d x d each), their sparse block matrix twice (values and 2 indices), the spectral
+    start's Lanczos basis (20 vectors of n d), then the GR Eq. 11 system and its refinement
+    (:func:`algorithms.refine.refinement_memory_bytes`); a GP start adds GP's growth."""
+    d, edges = n_components, 2 * n_samples * n_neighbors
+    alignment = 8 * n_samples * 64 * d + 8 * edges * d * d * 3 + 2 * 16 * edges * d * d + 8 * 20 * n_samples * d
+    start = gp_memory_bytes(n_samples, n_neighbors, n_components, refine_iterations=0) \
+        if initialization == "gp" else 0
+    return alignment + start + refinement_memory_bytes(n_samples, n_neighbors, n_components)
+
+
 register(AlgorithmSpec(
     name="psa",
     label="Procrustes subspaces alignment",
@@ -559,4 +573,5 @@ register(AlgorithmSpec(
     description="Aligns the local PCA planes (spectral start, simulated annealing), embeds them by one "
                 "sparse solve, then refines to lower R.",
     min_neighbors=lambda n_components: n_components,
+    memory_bytes=psa_memory_bytes,
 ))

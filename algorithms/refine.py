@@ -37,10 +37,11 @@ from measures import (
     local_procrustes,
     procrustes_rotation,
 )
-from measures.chunks import chunk_slices
+from measures.chunks import CHUNK_BYTES, chunk_slices
 
 from .longrun import RunHooks
 from .neighbors import check_neighbors
+from .registry import sparse_factor_bytes
 
 __all__ = [
     "REFINE_ITERATIONS",
@@ -48,6 +49,7 @@ __all__ = [
     "AlignmentSystem",
     "embed_from_rotations",
     "refine",
+    "refinement_memory_bytes",
     "refinement_parameters",
     "run_refinement",
 ]
@@ -64,6 +66,20 @@ REFINE_METHOD = Parameter(
 # Largest Laplacian (stored entries) factorized for the exact Y-step: ~3.7 million for 100 000 points at
 # k = 12, whose factor holds ~37 million entries (~0.5 GB). Beyond it, Jacobi-preconditioned CG.
 DIRECT_MAX_NONZEROS = 8_000_000
+
+
+def refinement_memory_bytes(n_samples, n_neighbors, n_components):
+    """Peak memory of a refinement (:class:`AlignmentSystem` and its solve) on top of its inputs.
+
+    The incidence matrix and its transpose (12 bytes per entry), the Laplacian built for the factorization
+    (about ``0.3 n (k + 1)²`` entries, twice) and, up to :data:`DIRECT_MAX_NONZEROS` of them, its sparse LU
+    factor (:func:`algorithms.registry.sparse_factor_bytes`), plus the chunked neighbourhood stacks and the
+    conjugate-gradient vectors.
+    """
+    width = n_neighbors + 1
+    nonzeros = int(0.3 * n_samples * width**2)
+    factor = sparse_factor_bytes(n_samples, nonzeros, n_components) if nonzeros <= DIRECT_MAX_NONZEROS else 0
+    return 2 * 12 * n_samples * width + 2 * 12 * nonzeros + factor + 8 * 8 * n_samples * n_components + CHUNK_BYTES
 
 
 def refinement_parameters():

@@ -17,10 +17,20 @@ from measures import EmbeddingError, Parameter, seed_int
 
 from .registry import AlgorithmSpec, register
 
-__all__ = ["tsne"]
+__all__ = ["tsne", "tsne_memory_bytes"]
 
 # scikit-learn's Barnes-Hut gradient works in at most 3 output dimensions; above, the exact O(n²) one.
 _BARNES_HUT_MAX_COMPONENTS = 3
+
+
+def tsne_memory_bytes(n_samples, n_neighbors, n_components, *, perplexity=30.0, **_):
+    """Peak memory of scikit-learn's t-SNE: Barnes-Hut keeps the 3 perplexity nearest neighbours of each point
+    (distances, conditional and joint probabilities, symmetrized: ~6 sparse copies of 16 bytes per entry)
+    and its tree; the exact gradient (d > 3) holds n x n matrices (P, Q and the gradient's distances)."""
+    neighbors = min(n_samples - 1, int(3 * perplexity + 1))
+    if n_components > _BARNES_HUT_MAX_COMPONENTS:
+        return 4 * 8 * n_samples**2
+    return 6 * 16 * n_samples * neighbors + 8 * n_samples * 64
 
 
 def tsne(X, neighbors, n_components, random_state, *, perplexity, early_exaggeration, max_iter):
@@ -91,5 +101,5 @@ register(AlgorithmSpec(
     description="Matches neighbour probabilities with a heavy-tailed kernel: clusters and local order, not "
                 "distances or shapes.",
     uses_neighbors=False,
-    max_samples=100_000,
+    memory_bytes=tsne_memory_bytes,
 ))

@@ -256,24 +256,29 @@ def test_global_method_embeds_separated_clusters(name, two_clusters):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_sample_limit_is_enforced(name, replace_entry):
+def test_memory_budget_is_enforced_with_the_estimate_in_the_message(name, monkeypatch):
     import datasets
 
     X = datasets.load("strip", 51, seed=0).X
-    entry = replace_entry(name, max_samples=50)
-    fix = (r"Use fewer points\." if entry.alternative is None else
-           rf"Use fewer points, or {re.escape(algorithms.spec(entry.alternative).label)} \(algorithm "
-           rf"'{entry.alternative}'\), which has no n x n step\.")
-    with pytest.raises(SampleLimitError, match=rf"{re.escape(entry.label)} is limited to 50 points here .*"
-                                               rf"got 51\. {fix}") as caught:
-        algorithms.embed(name, X, n_neighbors=K)
-    assert (caught.value.n_samples, caught.value.max_samples) == (51, 50)
-    assert caught.value.alternative == entry.alternative
-    if entry.dense_bytes is not None:  # the message states the memory the dense step would need
-        assert caught.value.bytes_needed == entry.dense_bytes(51)
-        assert f"would take {format_bytes(entry.dense_bytes(51))} at n = 51" in str(caught.value)
-    small = SMALL_SAMPLE_PARAMETERS.get(name, {})
-    assert algorithms.embed(name, X[:50], n_neighbors=K, **small).shape == (50, 2)
+    entry = algorithms.spec(name)
+    params = {p.name: p.default for p in entry.parameters} | SMALL_SAMPLE_PARAMETERS.get(name, {})
+    needed = entry.memory_bytes(51, K, 2, **params)
+    assert needed > entry.memory_bytes(50, K, 2, **params) > 0  # grows with n
+    monkeypatch.setattr(registry, "MEMORY_BUDGET", needed - 1)
+    with pytest.raises(SampleLimitError, match=rf"^{re.escape(entry.label)} would need about "
+                                               rf"{re.escape(format_bytes(needed))} at n = 51 \(k = {K}, d = 2\), above "
+                                               rf"the memory budget of {re.escape(format_bytes(needed - 1))}\. ") as caught:
+        algorithms.embed(name, X, n_neighbors=K, **SMALL_SAMPLE_PARAMETERS.get(name, {}))
+    error = caught.value
+    assert (error.n_samples, error.bytes_needed, error.budget, error.alternative) == (51, needed, needed - 1,
+                                                                                      entry.alternative)
+    # The largest n that fits is stated, and it does fit.
+    assert error.max_samples == entry.sample_limit(K, 2, needed - 1, **params) == 50
+    if entry.too_large is None:
+        assert f"Use at most {error.max_samples} points" in str(error)
+    if entry.alternative is not None:
+        assert f"or {algorithms.spec(entry.alternative).label} (algorithm '{entry.alternative}')" in str(error)
+    assert algorithms.embed(name, X[:50], n_neighbors=K, **SMALL_SAMPLE_PARAMETERS.get(name, {})).shape == (50, 2)
 
 
 def test_unknown_algorithm_is_refused_listing_the_available_ones(small_roll):
@@ -312,11 +317,18 @@ def test_registry_lists_each_name_once_in_order():
 
 
 @pytest.mark.parametrize("name", [entry.name for entry in algorithms.specs() if entry.alternative is not None])
-def test_alternative_is_a_registered_method_of_the_same_kind_without_the_limit(name):
+def test_alternative_is_a_registered_method_of_the_same_kind_that_fits_far_more_points(name):
     entry = algorithms.spec(name)
     alternative = algorithms.spec(entry.alternative)
     assert alternative.output == entry.output and alternative.name != name
-    assert alternative.max_samples is None or alternative.max_samples > entry.max_samples
+    assert alternative.sample_limit(12) > 10 * entry.sample_limit(12)
+
+
+def test_every_entry_runs_100_000_points_except_the_dense_ones():
+    # Issue 16: no fixed n; only the methods with an n x n step (Isomap, classical MDS) stop below it.
+    limits = {entry.name: entry.sample_limit(12) for entry in algorithms.specs()}
+    assert {name for name, limit in limits.items() if limit < 100_000} == {"isomap", "mds"}
+    assert 20_000 <= limits["isomap"] == limits["mds"] < 25_000
 
 
 def test_registering_a_name_twice_is_refused():

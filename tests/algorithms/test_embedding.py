@@ -186,33 +186,35 @@ def test_k_below_the_minimum_is_a_typed_error_with_the_generic_message(points):
     assert (caught.value.n_neighbors, caught.value.minimum) == (2, 3)
 
 
-def test_sample_limit_states_the_memory_the_dense_step_needs(replace_entry):
+def test_memory_refusal_states_estimate_budget_and_largest_n(replace_entry, monkeypatch):
     X = datasets.load("swissroll", 300, seed=0).X
-    replace_entry("isomap", max_samples=200, alternative=None)
-    # Isomap's geodesic matrix: 8 n² bytes, 720 kB at n = 300 and 320 kB at the limit.
-    with pytest.raises(SampleLimitError, match=r"^Isomap is limited to 200 points here \(its dense n x n step would take "
-                                               r"720.0 kB at n = 300, 320.0 kB at the limit\); got 300\. Use fewer "
+    replace_entry("isomap", alternative=None)
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 500_000)
+    estimate = algorithms.spec("isomap").memory_bytes(300, 8, 2)
+    with pytest.raises(SampleLimitError, match=rf"^Isomap would need about {estimate / 1e3:.1f} kB at n = 300 \(k = 8, "
+                                               r"d = 2\), above the memory budget of 500.0 kB\. Use at most 2\d\d "
                                                r"points\.$") as caught:
         algorithms.embed("isomap", X, n_neighbors=8)
-    assert caught.value.bytes_needed == 8 * 300**2
-    assert caught.value.alternative is None
+    assert caught.value.bytes_needed == estimate and caught.value.alternative is None
+    assert algorithms.spec("isomap").memory_bytes(caught.value.max_samples, 8, 2) <= 500_000
 
 
-def test_sample_limit_names_the_entrys_scalable_alternative(replace_entry):
+def test_memory_refusal_names_the_entrys_alternative(replace_entry, monkeypatch):
     X = datasets.load("swissroll", 300, seed=0).X
-    replace_entry("lle", max_samples=200, alternative="laplacian")
-    with pytest.raises(SampleLimitError, match=r"; got 300\. Use fewer points, or Laplacian eigenmaps \(algorithm "
-                                               r"'laplacian'\), which has no n x n step\.$") as caught:
+    replace_entry("lle", alternative="laplacian")
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 100_000)
+    with pytest.raises(SampleLimitError, match=r"\. Use at most \d+ points, or Laplacian eigenmaps \(algorithm "
+                                               r"'laplacian'\), which needs far less memory\.$") as caught:
         algorithms.embed("lle", X, n_neighbors=8)
     assert caught.value.alternative == "laplacian"
 
 
 def test_isomap_refuses_large_n_stating_gigabytes():
-    # The real limit, checked before any work: no 7 GB matrix is allocated to find out.
+    # The real budget, checked before any work: no 7 GB matrix is allocated to find out.
     X = np.zeros((30_000, 3))
-    with pytest.raises(SampleLimitError, match=r"Isomap is limited to 20000 points here \(its dense n x n step would "
-                                               r"take 7.2 GB at n = 30000, 3.2 GB at the limit\); got 30000\. Use "
-                                               r"fewer points, or Landmark Isomap \(algorithm 'landmark_isomap'\)"):
+    with pytest.raises(SampleLimitError, match=r"^Isomap would need about 7.2 GB at n = 30000 \(k = 8, d = 2\), above "
+                                               r"the memory budget of 4.0 GB\. Use at most 22\d\d\d points, or Landmark "
+                                               r"Isomap \(algorithm 'landmark_isomap'\), which needs far less memory\.$"):
         algorithms.embed("isomap", X, n_neighbors=8)
 
 
