@@ -222,9 +222,12 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     if entry.uses_neighbors:
         if neighbors is None:
             neighbors = nearest_neighbors(X, n_neighbors)
-        check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
+        if entry.requires_connected:
+            check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
     if entry.reports_progress:
         params.update(progress=progress, should_stop=should_stop)
+    if entry.takes_n_neighbors:
+        params["n_neighbors"] = n_neighbors
     try:
         Y = entry.fit(X, neighbors if entry.uses_neighbors else None, n_components, random_state, **params)
     except ArpackNoConvergence as e:

@@ -9,7 +9,7 @@ import dataclasses
 
 from measures.errors import EmbeddingError
 
-__all__ = ["MEMORY_BUDGET", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "AlgorithmSpec", "available",
+__all__ = ["MEASURES_TO_READ", "MEMORY_BUDGET", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "AlgorithmSpec", "available",
            "memory_budget", "register", "sparse_factor_bytes", "spec", "specs"]
 
 # Peak memory one embedding may take here (bytes). Every entry estimates its own peak for the solver
@@ -52,8 +52,10 @@ def sparse_factor_bytes(n_samples, nonzeros, n_components):
 
 
 # What a method aims at (PN §1): keeping distances, or a quadratic form under a normalization
-# constraint; t-SNE matches neighbour probabilities and is neither.
-OUTPUTS = ("isometric", "normalized", "probabilistic")
+# constraint; or, like t-SNE, UMAP and PaCMAP, a layout of the kNN graph by attraction between
+# neighbours and repulsion between the rest (Böhm, Berens & Kobak, JMLR 23 (2022): one spectrum of
+# "neighbour embeddings"), which is neither.
+OUTPUTS = ("isometric", "normalized", "neighbour_embedding")
 
 # Output-scale conventions of SPEC §2. They decide R_N of normalized-output methods.
 OUTPUT_SCALES = {
@@ -62,7 +64,20 @@ OUTPUT_SCALES = {
     "unit_norm": "each output coordinate centred with unit Euclidean norm (Zhang's LTSA code)",
     "diffusion": "diffusion coordinates λ_j^t ψ_j, ψ_j of unit norm under the stationary distribution "
                  "(Coifman & Lafon 2006): Euclidean distance is diffusion distance",
-    "tsne": "t-SNE's own coordinates, as its gradient descent leaves them: their scale carries no meaning",
+    "neighbour_embedding": "the optimizer's own coordinates (t-SNE, UMAP, PaCMAP): neither isometric nor "
+                           "normalized; the overall scale, cluster sizes and the gaps between clusters carry no "
+                           "meaning, so R_N says nothing: read R_C, ASIM, trustworthiness and continuity",
+}
+
+# The measures (keys of measures.available()) that judge an output of each convention fairly. R_N (GR
+# Eq. 4) compares scales as well as shapes, so it is meaningful only at the input's scale; R_C (Eq. 7)
+# allows one scale per neighbourhood, ASIM one per output axis, and the rank measures none at all.
+MEASURES_TO_READ = {
+    "isometric": ("normalized", "conformal", "asim", "trustworthiness", "continuity"),
+    "unit_variance": ("conformal", "asim", "trustworthiness", "continuity"),
+    "unit_norm": ("conformal", "asim", "trustworthiness", "continuity"),
+    "diffusion": ("conformal", "asim", "trustworthiness", "continuity"),
+    "neighbour_embedding": ("conformal", "asim", "trustworthiness", "continuity"),
 }
 
 # The "rescale output" choices of :func:`algorithms.embed` (``rescale=``), applied after any
@@ -86,9 +101,9 @@ class AlgorithmSpec:
         Registry key, e.g. ``"ltsa"``.
     label : str
         Display name.
-    output : {"isometric", "normalized", "probabilistic"}
-        Whether the method aims at an isometric embedding, normalizes its output (PN §1), or
-        matches neighbour probabilities (t-SNE).
+    output : {"isometric", "normalized", "neighbour_embedding"}
+        Whether the method aims at an isometric embedding, normalizes its output (PN §1), or lays
+        out the neighbour graph by attraction and repulsion (t-SNE, UMAP, PaCMAP).
     output_scale : str
         Key of :data:`OUTPUT_SCALES`: the authors' convention, applied to every output.
     parameters : tuple of measures.Parameter
@@ -102,7 +117,15 @@ class AlgorithmSpec:
     description : str
         One sentence for the help text.
     uses_neighbors : bool
-        Whether the method builds a k-nearest-neighbour graph (and so needs it connected).
+        Whether the method builds on the k-nearest-neighbour graph of :func:`measures.nearest_neighbors`
+        (then handed to ``fit``).
+    requires_connected : bool
+        Whether that graph must be connected (a spectral or alignment method cannot place separate
+        components relative to each other); :func:`algorithms.embed` refuses a disconnected one.
+        UMAP lays out components separately and says False.
+    takes_n_neighbors : bool
+        Whether ``fit`` receives k as the keyword ``n_neighbors``: a method that searches its own
+        neighbours with the user's k (PaCMAP) rather than taking the shared graph.
     min_neighbors : callable
         ``min_neighbors(n_components) -> int``, the smallest k the method accepts.
     memory_bytes : callable
@@ -136,6 +159,8 @@ class AlgorithmSpec:
     citation: str
     description: str
     uses_neighbors: bool = True
+    requires_connected: bool = True
+    takes_n_neighbors: bool = False
     min_neighbors: object = lambda n_components: 1
     memory_bytes: object = None
     reports_progress: bool = False

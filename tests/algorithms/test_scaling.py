@@ -23,7 +23,7 @@ def test_unit_variance_of_a_small_case():
                                rtol=1e-15)
 
 
-@pytest.mark.parametrize("convention", ["isometric", "diffusion", "tsne"])
+@pytest.mark.parametrize("convention", ["isometric", "diffusion", "neighbour_embedding"])
 def test_a_methods_own_coordinates_are_left_untouched(convention):
     assert apply_output_scale(SMALL, convention) is SMALL
 
