@@ -72,14 +72,17 @@ SHIFT = 1e-10
 # ARPACK's tolerance: 0 asks for machine precision; with shift-invert this costs no extra pass here.
 ARPACK_TOLERANCE = 0.0
 ARPACK_MAX_ITERATIONS = 1000
+# "auto" solves up to this many points densely (scikit-learn's threshold): LAPACK takes milliseconds there,
+# and ARPACK needs more points than the d + 1 eigenvectors it is asked for.
+DENSE_AUTO_MAX_SAMPLES = 200
 # MLLE: Householder vectors shorter than this are taken as zero (scikit-learn's modified_tol).
 MODIFIED_TOLERANCE = 1e-12
 
 EIGEN_SOLVER = Parameter(
     "eigen_solver", "Eigensolver", "choice", "auto", choices=("auto", "arpack", "dense"),
     help="'arpack': sparse shift-invert about a small negative shift (any n within the memory budget); "
-         "'dense': LAPACK on the n x n matrix (O(n²) memory); 'auto': ARPACK, retried dense if it does not "
-         "converge and the dense matrix fits the memory budget.")
+         "'dense': LAPACK on the n x n matrix (O(n²) memory); 'auto': dense up to 200 points, else ARPACK, "
+         "retried dense if it does not converge and the dense matrix fits the memory budget.")
 
 
 def _lle_blocks(X, neighbors, n_components, reg):
@@ -431,7 +434,8 @@ def locally_linear(X, neighbors, n_components, random_state, *, method, eigen_so
     ``M + δI`` is positive definite, so its factorisation does not fail on the exactly singular M of
     scikit-learn's shift 0 (SPEC §2's "Factor is exactly singular" needs no dense retry any more). If
     ARPACK still fails (no convergence within ``ARPACK_MAX_ITERATIONS``, or a factorisation failure),
-    ``"auto"`` retries with the dense solver when its memory estimate fits the budget, and a
+    ``"auto"`` (which solves up to ``DENSE_AUTO_MAX_SAMPLES`` points densely from the start) retries
+    with the dense solver when its memory estimate fits the budget, and a
     ``ProcrustesLabWarning`` says so; ``"arpack"`` raises.
 
     Examples
@@ -449,7 +453,7 @@ def locally_linear(X, neighbors, n_components, random_state, *, method, eigen_so
     """
     n_samples = X.shape[0]
     M = alignment_matrix(X, neighbors, n_components, method, reg=reg)
-    if eigen_solver == "dense":
+    if eigen_solver == "dense" or (eigen_solver == "auto" and n_samples <= DENSE_AUTO_MAX_SAMPLES):
         return null_space(M, n_components, random_state, solver="dense")
     try:
         return null_space(M, n_components, random_state, solver="arpack")

@@ -321,3 +321,13 @@ def test_mlle_keeps_the_three_peaks_flatter_than_lle():
         coefficients, *_ = np.linalg.lstsq(affine, data.truth, rcond=None)
         scores[name] = np.linalg.norm(affine @ coefficients - data.truth) / np.linalg.norm(data.truth - data.truth.mean(0))
     assert scores["mlle"] < 0.1 and scores["mlle"] < scores["lle"] / 2
+
+
+@pytest.mark.parametrize("name", ["lle", "mlle", "ltsa"])
+def test_small_inputs_are_solved_densely_by_auto(name):
+    # Up to DENSE_AUTO_MAX_SAMPLES points "auto" is "dense" (ARPACK cannot even be asked for d + 1 = n - 1
+    # eigenvectors of a 4-point matrix).
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    assert np.array_equal(algorithms.embed(name, X, n_neighbors=6), algorithms.embed(name, X, n_neighbors=6,
+                                                                                     eigen_solver="dense"))
+    assert algorithms.embed(name, X[:4], n_neighbors=3).shape == (4, 2)
