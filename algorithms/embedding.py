@@ -38,7 +38,7 @@ def _check_memory(entry, n_samples, n_neighbors, n_components, params):
     budget = memory_budget()
     if needed <= budget:
         return
-    largest = entry.sample_limit(n_neighbors, n_components, budget, **params)
+    largest = entry.sample_limit(n_neighbors, n_components, budget=budget, **params)
     if entry.too_large is not None:
         fix = entry.too_large(n_samples, n_neighbors, n_components, budget, **params)
     else:
@@ -216,7 +216,7 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     if not isinstance(rescale, str) or rescale not in RESCALE_OPTIONS:
         raise EmbeddingError(f"rescale must be None or one of {list(RESCALE_OPTIONS)}; got {rescale!r}.")
     if neighbors is not None:
-        neighbors = check_neighbors(X, neighbors, n_neighbors)
+        neighbors = check_neighbors(X, neighbors, n_neighbors=n_neighbors)
     _check_distinct(X)
 
     if entry.uses_neighbors:

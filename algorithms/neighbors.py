@@ -13,7 +13,7 @@ from measures import EmbeddingError, check_integer, is_integer, nearest_neighbor
 __all__ = ["check_neighbors"]
 
 
-def check_neighbors(X, neighbors, n_neighbors=None, *, error=EmbeddingError):
+def check_neighbors(X, neighbors, *, n_neighbors=None, error=EmbeddingError):
     """Neighbourhoods of ``X``: searched for an int k, or checked when given as an index array.
 
     Parameters
@@ -47,9 +47,9 @@ def check_neighbors(X, neighbors, n_neighbors=None, *, error=EmbeddingError):
     --------
     >>> import numpy as np
     >>> X = np.random.default_rng(0).uniform(size=(20, 3))
-    >>> bool(np.array_equal(check_neighbors(X, 4), check_neighbors(X, nearest_neighbors(X, 4), 4)))
+    >>> bool(np.array_equal(check_neighbors(X, 4), check_neighbors(X, nearest_neighbors(X, 4), n_neighbors=4)))
     True
-    >>> check_neighbors(X, nearest_neighbors(X, 4)[:, ::-1], 4)
+    >>> check_neighbors(X, nearest_neighbors(X, 4)[:, ::-1], n_neighbors=4)
     Traceback (most recent call last):
     ...
     measures.errors.EmbeddingError: neighbors must list each point first in its own row (measures.nearest_neighbors); row 0 starts with 6.

@@ -174,7 +174,7 @@ class AlgorithmSpec:
         if not callable(self.memory_bytes):
             raise TypeError(f"algorithm {self.name!r} has no memory_bytes estimate (a callable)")
 
-    def sample_limit(self, n_neighbors, n_components=2, budget=None, **params):
+    def sample_limit(self, n_neighbors, n_components=2, *, budget=None, **params):
         """The largest n whose :attr:`memory_bytes` estimate fits ``budget`` (default :func:`memory_budget`).
 
         Parameters

@@ -279,7 +279,7 @@ def test_memory_budget_is_enforced_with_the_estimate_in_the_message(name, monkey
     assert (error.n_samples, error.bytes_needed, error.budget, error.alternative) == (51, needed, needed - 1,
                                                                                       entry.alternative)
     # The largest n that fits is stated, and it does fit.
-    assert error.max_samples == entry.sample_limit(K, 2, needed - 1, **params) == 50
+    assert error.max_samples == entry.sample_limit(K, 2, budget=needed - 1, **params) == 50
     if entry.too_large is None:
         assert f"Use at most {error.max_samples} points" in str(error)
     if entry.alternative is not None:
