@@ -173,7 +173,9 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     -----
     DeprecationWarning
         For the old keywords ``seed=`` (now ``random_state=``) and ``output_scale=`` (now
-        ``rescale=``), which still work; giving an old keyword together with its new name is refused.
+        ``rescale=``), which still work. Giving an old keyword together with its new name is refused
+        (EmbeddingError) whenever the new one differs from its default; an explicit
+        ``random_state=0`` cannot be told from the default, and then the old keyword's value is used.
 
     Examples
     --------
