@@ -19,6 +19,7 @@ from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from measures import DisconnectedGraphError, Parameter, SolverError, check_random_state, neighbor_graph
 
 from .errors import ConvergenceError
+from .laplacian import graph_solver_memory_bytes
 from .registry import AlgorithmSpec, register
 
 __all__ = ["SHIFT", "diffusion_kernel", "diffusion_maps"]
@@ -58,7 +59,7 @@ def diffusion_kernel(X, neighbors, epsilon):
     return (weights.maximum(weights.T) + identity(X.shape[0], format="csr")).tocsr(), epsilon
 
 
-def diffusion_maps(X, neighbors, n_components, seed, *, epsilon, alpha, diffusion_time):
+def diffusion_maps(X, neighbors, n_components, random_state, *, epsilon, alpha, diffusion_time):
     """Diffusion map of X: top non-trivial eigenvectors of the α-normalised Markov matrix, scaled by λ^t.
 
     Parameters
@@ -67,7 +68,7 @@ def diffusion_maps(X, neighbors, n_components, seed, *, epsilon, alpha, diffusio
     neighbors : ndarray of shape (n_samples, k + 1)
         From :func:`measures.nearest_neighbors`, the point first.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds ARPACK's start vector.
     epsilon : float
         Kernel width ε (0: the median squared distance to the k-th neighbour).
@@ -127,7 +128,7 @@ def diffusion_maps(X, neighbors, n_components, seed, *, epsilon, alpha, diffusio
     markov_degree = np.asarray(normalized.sum(axis=1)).ravel()
     inverse_root = 1.0 / np.sqrt(markov_degree)
     symmetric = (diags_array(inverse_root) @ normalized @ diags_array(inverse_root)).tocsr()
-    v0 = check_random_state(seed).uniform(-1.0, 1.0, n_samples)
+    v0 = check_random_state(random_state).uniform(-1.0, 1.0, n_samples)
     try:
         # The top eigenvalues of S (all lie in [-1, 1], the first is 1) crowd near 1 as n grows, so
         # plain Lanczos on them needs ever more iterations (95 s at n = 50 000 on the swiss roll).
@@ -169,5 +170,5 @@ register(AlgorithmSpec(
     citation="Coifman & Lafon (2006); PN Eq. 1, Figs. 4, 5, 7-9",
     description="Eigenvectors of a random walk on the Gaussian-weighted kNN graph, normalised against the "
                 "sampling density; Euclidean distance in the output is diffusion distance.",
-    max_samples=200_000,
+    memory_bytes=graph_solver_memory_bytes,
 ))

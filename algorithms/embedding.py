@@ -1,55 +1,56 @@
 """The one entry point that runs any registered algorithm: :func:`embed`."""
 
+import warnings
+from collections.abc import Callable
+
 import numpy as np
 from numpy.linalg import LinAlgError
+from numpy.typing import ArrayLike
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 
 from measures import (
     EmbeddingError,
     MeasureError,
+    SeedError,
     SolverError,
     check_connected,
+    check_integer,
     check_points,
+    check_random_state,
+    is_integer,
     nearest_neighbors,
     validate_parameters,
 )
-from measures.seeding import check_random_state
 
 from .errors import ConvergenceError, DuplicatePointsError, SampleLimitError, TooFewNeighborsError, format_bytes
+from .neighbors import check_neighbors
 from .refine import REFINE_ITERATIONS, REFINE_METHOD, refine
-from .registry import RESCALE_OPTIONS, spec
+from .registry import RESCALE_OPTIONS, memory_budget, spec
 from .scaling import apply_output_scale, fix_signs, rescale_output
 
 __all__ = ["embed"]
 
 
-def _is_int(value):
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
-def _check_int(value, name, low, high, hint):
-    if not _is_int(value) or not low <= value <= high:
-        raise EmbeddingError(f"{name} must be an integer in [{low}, {high}]; got {value!r}. {hint}")
-    return int(value)
-
-
-def _check_sample_limit(entry, n_samples):
-    """Refuse ``n_samples`` above the entry's ``max_samples``, saying what its dense step would take and
-    naming the entry's scalable ``alternative`` if it has one."""
-    if entry.max_samples is None or n_samples <= entry.max_samples:
+def _check_memory(entry, n_samples, n_neighbors, n_components, params):
+    """Refuse an input whose memory estimate (the entry's ``memory_bytes``) exceeds the budget, stating the
+    estimate, the budget, the largest n that fits and the entry's ``alternative`` if it has one."""
+    needed = entry.memory_bytes(n_samples, n_neighbors, n_components, **params)
+    budget = memory_budget()
+    if needed <= budget:
         return
-    if entry.dense_bytes is None:
-        needed, reason = None, "its dense n x n step needs O(n^2) memory"
+    largest = entry.sample_limit(n_neighbors, n_components, budget=budget, **params)
+    if entry.too_large is not None:
+        fix = entry.too_large(n_samples, n_neighbors, n_components, budget, **params)
     else:
-        needed = entry.dense_bytes(n_samples)
-        reason = (f"its dense n x n step would take {format_bytes(needed)} at n = {n_samples}, "
-                  f"{format_bytes(entry.dense_bytes(entry.max_samples))} at the limit")
-    fix = "Use fewer points."
-    if entry.alternative is not None:
-        fix = (f"Use fewer points, or {spec(entry.alternative).label} (algorithm {entry.alternative!r}), "
-               "which has no n x n step.")
-    raise SampleLimitError(f"{entry.label} is limited to {entry.max_samples} points here ({reason}); "
-                           f"got {n_samples}. {fix}", n_samples, entry.max_samples, needed, entry.alternative)
+        fix = f"Use at most {largest} points"
+        if entry.alternative is not None:
+            fix += (f", or {spec(entry.alternative).label} (algorithm {entry.alternative!r}), which needs far less "
+                    "memory")
+        fix += "."
+    raise SampleLimitError(
+        f"{entry.label} would need about {format_bytes(needed)} at n = {n_samples} (k = {n_neighbors}, d = "
+        f"{n_components}), above the memory budget of {format_bytes(budget)}. {fix}", n_samples, largest, needed,
+        entry.alternative, budget=budget)
 
 
 def _check_distinct(X):
@@ -72,8 +73,34 @@ def _check_distinct(X):
             "noise.", n_duplicates)
 
 
-def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, post_refinement=0,
-          post_refinement_method=REFINE_METHOD.default, progress=None, should_stop=None, **params):
+# Keywords of earlier versions, kept as deprecated aliases: old name -> (new name, the new one's default).
+_DEPRECATED_ALIASES = {"seed": ("random_state", 0), "output_scale": ("rescale", None)}
+
+
+def _take_alias(params, old, value):
+    """The value of a deprecated keyword ``old`` if the caller gave it (warning), else ``value``.
+
+    Giving both the old keyword and its new name with a value other than the new one's default is
+    refused: the call would be ambiguous.
+    """
+    if old not in params:
+        return value
+    new, default = _DEPRECATED_ALIASES[old]
+    given = params.pop(old)
+    explicit = not (value is default or (is_integer(value) and is_integer(default) and value == default))
+    if explicit:
+        raise EmbeddingError(f"embed: {old}= is a deprecated alias of {new}=; pass only {new}= (got {old}={given!r} "
+                             f"and {new}={value!r}).")
+    # stacklevel 3: _take_alias <- embed <- the caller of embed.
+    warnings.warn(f"embed: {old}= is deprecated; use {new}= (same meaning).", DeprecationWarning, stacklevel=3)
+    return given
+
+
+def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
+          random_state: int | np.random.Generator = 0, rescale: str | None = None, post_refinement: int = 0,
+          post_refinement_method: str = REFINE_METHOD.default, neighbors: ArrayLike | None = None,
+          progress: Callable[[float, dict], None] | None = None, should_stop: Callable[[], bool] | None = None,
+          **params) -> np.ndarray:
     """Embed ``X`` in ``n_components`` dimensions with the registered algorithm ``name``.
 
     Parameters
@@ -84,11 +111,19 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
         Input points.
     n_neighbors : int
         k, neighbours other than the point (SPEC §0). Accepted and checked by every algorithm;
-        global methods (PCA) do not use it.
+        global methods (PCA) do not use it, but refinement and ``rescale="best_global_scale"`` do.
     n_components : int, default=2
         Output dimension d.
-    seed : int or numpy.random.Generator, default=0
-        Seeds every random step (eigensolver start vectors).
+    random_state : int or numpy.random.Generator, default=0
+        Seeds every random step (eigensolver start vectors, t-SNE's and UMAP's optimizers). A
+        Generator gives the same output as the int that seeded it. ``None`` is refused: unseeded
+        randomness would break reproducibility and cache keys.
+    rescale : {None, "authors", "unit_variance", "unit_norm", "best_global_scale"}, default=None
+        The "rescale output" option (:data:`algorithms.RESCALE_OPTIONS`), applied after any
+        algorithm: None or ``"authors"`` keeps the authors' convention (the entry's
+        ``output_scale``); ``"unit_variance"`` and ``"unit_norm"`` centre and normalize each column;
+        ``"best_global_scale"`` multiplies the output by the factor minimizing R_N(X, cY) on the kNN
+        graph of X with this k (SPEC §2).
     post_refinement : int, default=0
         Procrustes refinement sweeps (GR §4.4, :func:`algorithms.refine`) after ANY algorithm; 0 is
         off. A refined output is at the input's scale (refinement fits the overall scale first),
@@ -96,15 +131,16 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
         of their own fit: their ``refine_iterations`` parameter.)
     post_refinement_method : {"exact", "iterative"}, default="exact"
         The Y-step of the refinement (GR Eq. 11 by sparse CG, or Eq. 13).
+    neighbors : array-like of shape (n_samples, n_neighbors + 1), optional
+        The neighbourhoods ``measures.nearest_neighbors(X, n_neighbors)`` if the caller has them
+        already: the algorithm, the refinement and the best global scale use them instead of
+        searching again, so one kNN search serves the embedding and its measures. Checked for shape,
+        index range, each point first and distinct rows (:func:`algorithms.neighbors.check_neighbors`).
+        Without it, embed searches at most once, and only when something needs the graph.
     progress, should_stop : callable, optional
         ``progress(fraction, info)`` and ``should_stop()`` hooks, forwarded to algorithms whose entry
         ``reports_progress`` (GP, PSA: annealing step, temperature, energy); cancelling raises
         :class:`algorithms.Cancelled`. Others ignore them.
-    output_scale : {None, "authors", "unit_variance", "unit_norm", "best_global_scale"}, default=None
-        The "rescale output" option (:data:`algorithms.RESCALE_OPTIONS`), applied after any
-        algorithm: None or ``"authors"`` keeps the authors' convention; ``"unit_variance"`` and
-        ``"unit_norm"`` centre and normalize each column; ``"best_global_scale"`` multiplies the
-        output by the factor minimizing R_N(X, cY) on the kNN graph of X with this k (SPEC §2).
     **params
         The algorithm's own parameters, as declared in its registry entry.
 
@@ -117,12 +153,13 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
     Raises
     ------
     EmbeddingError
-        Unknown algorithm, parameter or output scale, NaN/inf input, k or d out of range.
+        Unknown algorithm, parameter or rescale option, NaN/inf input, k or d out of range, a bad
+        ``neighbors`` array or seed.
     TooFewNeighborsError
         k below the method's bound for this d (HLLE: k > d(d+3)/2).
     SampleLimitError
-        n above the method's limit (a dense n x n step); the message states the memory it needs and
-        names the scalable alternative where there is one (Isomap: Landmark Isomap).
+        The method's memory estimate at this n exceeds the budget; the message states the estimate,
+        the budget, and names the scalable alternative where there is one (Isomap: Landmark Isomap).
     DuplicatePointsError
         Repeated rows in X; the message gives their number and the first one.
     DisconnectedGraphError
@@ -132,49 +169,69 @@ def embed(name, X, *, n_neighbors, n_components=2, seed=0, output_scale=None, po
     SolverError
         Another eigensolver failure (a singular factor: ``SingularFactorError``), or non-finite output.
 
+    Warns
+    -----
+    DeprecationWarning
+        For the old keywords ``seed=`` (now ``random_state=``) and ``output_scale=`` (now
+        ``rescale=``), which still work. Giving an old keyword together with its new name is refused
+        (EmbeddingError) whenever the new one differs from its default; an explicit
+        ``random_state=0`` cannot be told from the default, and then the old keyword's value is used.
+
     Examples
     --------
     >>> import numpy as np
+    >>> from measures import nearest_neighbors
     >>> X = np.c_[np.random.default_rng(0).uniform(size=(300, 2)), np.zeros(300)]
     >>> Y = embed("pca", X, n_neighbors=8)
     >>> Y.shape
     (300, 2)
+    >>> shared = nearest_neighbors(X, 8)  # one search for the algorithm and the measures
+    >>> bool(np.array_equal(embed("isomap", X, n_neighbors=8, neighbors=shared), embed("isomap", X, n_neighbors=8)))
+    True
     """
+    random_state = _take_alias(params, "seed", random_state)
+    rescale = _take_alias(params, "output_scale", rescale)
     entry = spec(name)
     X = check_points(X, "X", error=EmbeddingError)
     n_samples, n_features = X.shape
-    _check_sample_limit(entry, n_samples)
-    n_components = _check_int(n_components, "n_components", 1, min(n_features, n_samples - 1),
-                              "The output dimension cannot exceed the input's.")
+    n_components = check_integer(n_components, "n_components", 1, min(n_features, n_samples - 1),
+                                 error=EmbeddingError, hint="The output dimension cannot exceed the input's.")
     lowest_k = entry.min_neighbors(n_components)
     hint = (f"{entry.label} needs k >= {lowest_k} for d = {n_components} and k < n = {n_samples}; change k or "
             "the number of points.")
-    if _is_int(n_neighbors) and n_neighbors < lowest_k:
+    if is_integer(n_neighbors) and n_neighbors < lowest_k:
         message = (entry.too_few_neighbors(int(n_neighbors), n_components) if entry.too_few_neighbors else
                    f"n_neighbors must be an integer in [{lowest_k}, {n_samples - 1}]; got {n_neighbors!r}. {hint}")
         raise TooFewNeighborsError(message, int(n_neighbors), lowest_k)
-    n_neighbors = _check_int(n_neighbors, "n_neighbors", lowest_k, n_samples - 1, hint)
+    n_neighbors = check_integer(n_neighbors, "n_neighbors", lowest_k, n_samples - 1, error=EmbeddingError, hint=hint)
     params = validate_parameters(entry.parameters, params, entry.name, EmbeddingError)
+    _check_memory(entry, n_samples, n_neighbors, n_components, params)
     post_refinement = REFINE_ITERATIONS.check(post_refinement, "embed: post_refinement", EmbeddingError)
     post_refinement_method = REFINE_METHOD.check(post_refinement_method, "embed: post_refinement_method",
                                                  EmbeddingError)
     try:
-        check_random_state(seed)
-    except ValueError as e:
-        raise EmbeddingError(str(e)) from e
-    rescale = "authors" if output_scale is None else output_scale
+        check_random_state(random_state)
+    except SeedError as e:
+        raise EmbeddingError(f"random_state must be a non-negative int or a numpy.random.Generator; got "
+                             f"{random_state!r}.") from e
+    rescale = "authors" if rescale is None else rescale
     if not isinstance(rescale, str) or rescale not in RESCALE_OPTIONS:
-        raise EmbeddingError(f"output_scale must be None or one of {list(RESCALE_OPTIONS)}; got {output_scale!r}.")
+        raise EmbeddingError(f"rescale must be None or one of {list(RESCALE_OPTIONS)}; got {rescale!r}.")
+    if neighbors is not None:
+        neighbors = check_neighbors(X, neighbors, n_neighbors=n_neighbors)
     _check_distinct(X)
 
-    neighbors = None
     if entry.uses_neighbors:
-        neighbors = nearest_neighbors(X, n_neighbors)
-        check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
+        if neighbors is None:
+            neighbors = nearest_neighbors(X, n_neighbors)
+        if entry.requires_connected:
+            check_connected(neighbors, f"{entry.label} cannot place them relative to each other", "Raise k.")
     if entry.reports_progress:
         params.update(progress=progress, should_stop=should_stop)
+    if entry.takes_n_neighbors:
+        params["n_neighbors"] = n_neighbors
     try:
-        Y = entry.fit(X, neighbors, n_components, seed, **params)
+        Y = entry.fit(X, neighbors if entry.uses_neighbors else None, n_components, random_state, **params)
     except ArpackNoConvergence as e:
         raise ConvergenceError(f"{entry.label}: ARPACK did not converge ({e}). Raise k (a better connected "
                                "graph converges faster), use fewer points, or choose the dense eigensolver "

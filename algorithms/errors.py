@@ -59,22 +59,26 @@ class DuplicatePointsError(EmbeddingError):
 
 
 class SampleLimitError(EmbeddingError):
-    """n is above the size a method may run on here, because of an n x n dense step.
+    """The method's memory estimate for this input exceeds the memory budget.
 
     Attributes
     ----------
-    n_samples, max_samples : int
+    n_samples : int
+    max_samples : int or None
+        The largest n whose estimate fits the budget at the same k, d and parameters, where known.
     bytes_needed : int or None
-        Memory the dense step would take at ``n_samples``, when the method states it.
+        The estimate at ``n_samples``.
     alternative : str or None
-        Registry name of a method that scales to this n (the refused entry's ``alternative``),
-        which the message names too.
+        Registry name of a method that fits at this n (the refused entry's ``alternative``), which
+        the message names too.
+    budget : int or None
+        The memory budget (bytes) the estimate was held against.
     """
 
-    def __init__(self, message, n_samples, max_samples, bytes_needed=None, alternative=None):
+    def __init__(self, message, n_samples, max_samples=None, bytes_needed=None, alternative=None, *, budget=None):
         super().__init__(message)
         self.n_samples, self.max_samples, self.bytes_needed = n_samples, max_samples, bytes_needed
-        self.alternative = alternative
+        self.alternative, self.budget = alternative, budget
 
 
 class ConvergenceError(SolverError):

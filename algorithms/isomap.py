@@ -19,10 +19,7 @@ from measures import SolverError, check_random_state, geodesic_graph
 from .errors import ConvergenceError
 from .registry import AlgorithmSpec, register
 
-__all__ = ["ISOMAP_MAX_SAMPLES", "classical_scaling", "dense_matrix_bytes", "isomap"]
-
-# Isomap's n x n geodesics take 3.2 GB at this size; Landmark Isomap is offered above it.
-ISOMAP_MAX_SAMPLES = 20_000
+__all__ = ["classical_scaling", "dense_matrix_bytes", "isomap", "isomap_memory_bytes"]
 
 
 def dense_matrix_bytes(n_samples):
@@ -30,7 +27,17 @@ def dense_matrix_bytes(n_samples):
     return 8 * n_samples**2
 
 
-def classical_scaling(squared_distances, n_components, seed):
+def isomap_memory_bytes(n_samples, n_neighbors, n_components, **_):
+    """Peak memory of :func:`isomap` and of classical MDS: the n x n matrix, squared and double-centred in
+    place, plus ARPACK's Lanczos basis (at least 20 vectors of n) and the graph's 2 n k edges.
+
+    At n = 20 000 this is 3.2 GB; the 3.1 GB peak measured there (PERFORMANCE.md) is the matrix.
+    """
+    return dense_matrix_bytes(n_samples) + 8 * n_samples * max(20, 2 * n_components + 1) \
+        + 2 * 16 * n_samples * n_neighbors
+
+
+def classical_scaling(squared_distances, n_components, random_state):
     """Classical (Torgerson) multidimensional scaling of a squared-distance matrix.
 
     Parameters
@@ -38,7 +45,7 @@ def classical_scaling(squared_distances, n_components, seed):
     squared_distances : ndarray of shape (n_samples, n_samples)
         Symmetric matrix of squared distances. Overwritten (it is the largest array in play).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the Lanczos start vector.
 
     Returns
@@ -66,7 +73,7 @@ def classical_scaling(squared_distances, n_components, seed):
     B += row_means.mean()
     B *= -0.5
     n_samples = B.shape[0]
-    v0 = check_random_state(seed).uniform(-1.0, 1.0, n_samples)
+    v0 = check_random_state(random_state).uniform(-1.0, 1.0, n_samples)
     try:
         eigenvalues, eigenvectors = eigsh(B, k=n_components, which="LA", v0=v0)
     except ArpackNoConvergence as e:
@@ -84,7 +91,7 @@ def classical_scaling(squared_distances, n_components, seed):
     return eigenvectors * np.sqrt(eigenvalues)
 
 
-def isomap(X, neighbors, n_components, seed):
+def isomap(X, neighbors, n_components, random_state):
     """Isomap embedding (Tenenbaum et al. 2000).
 
     Parameters
@@ -93,7 +100,7 @@ def isomap(X, neighbors, n_components, seed):
     neighbors : ndarray of shape (n_samples, k + 1)
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
 
     Returns
     -------
@@ -103,11 +110,11 @@ def isomap(X, neighbors, n_components, seed):
     -----
     Edges join each point to its k nearest neighbours, weighted by Euclidean length and taken as
     undirected; geodesics are Dijkstra shortest paths; classical scaling embeds them. Memory is
-    O(n²) for the geodesic matrix: above ``max_samples`` of the registry entry the input is refused,
+    O(n²) for the geodesic matrix: where :func:`isomap_memory_bytes` exceeds the memory budget the input is refused,
     naming Landmark Isomap (:mod:`algorithms.landmark_isomap`), which needs O(m n) for m landmarks.
     """
     geodesics = dijkstra(geodesic_graph(X, neighbors, both_directions=True), directed=True)
-    return classical_scaling(np.square(geodesics, out=geodesics), n_components, seed)
+    return classical_scaling(np.square(geodesics, out=geodesics), n_components, random_state)
 
 
 register(AlgorithmSpec(
@@ -119,7 +126,6 @@ register(AlgorithmSpec(
     fit=isomap,
     citation="Tenenbaum, de Silva & Langford (2000); GR Table 2",
     description="Classical scaling of shortest-path distances on the k-nearest-neighbour graph.",
-    max_samples=ISOMAP_MAX_SAMPLES,
-    dense_bytes=dense_matrix_bytes,
+    memory_bytes=isomap_memory_bytes,
     alternative="landmark_isomap",
 ))

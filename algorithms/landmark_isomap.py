@@ -21,28 +21,25 @@ from scipy.sparse.csgraph import dijkstra, reverse_cuthill_mckee
 from measures import EmbeddingError, Parameter, check_random_state, geodesic_graph
 from measures.chunks import chunk_slices
 
-from .errors import SampleLimitError, format_bytes
-from .isomap import ISOMAP_MAX_SAMPLES, classical_scaling, dense_matrix_bytes
+from .isomap import classical_scaling
 from .longrun import RunHooks
 from .registry import AlgorithmSpec, register
 
 __all__ = [
     "LANDMARK_SELECTIONS",
-    "MEMORY_LIMIT",
     "landmark_geodesics",
     "landmark_isomap",
+    "landmark_isomap_memory_bytes",
     "landmark_mds",
     "triangulate",
 ]
 
-# The m x n landmark geodesics may take as much memory as Isomap's n x n matrix at its own limit:
-# 3.2 GB (the default 500 landmarks up to n = 800 000 points).
-MEMORY_LIMIT = dense_matrix_bytes(ISOMAP_MAX_SAMPLES)
-
 LANDMARK_SELECTIONS = ("maxmin", "random")
+# The parameter's range (m x m classical scaling stays quick below it); memory is held against the budget.
+MAX_LANDMARKS = 20_000
 
 N_LANDMARKS = Parameter(
-    "n_landmarks", "landmarks m", "int", 500, low=2, high=ISOMAP_MAX_SAMPLES,
+    "n_landmarks", "landmarks m", "int", 500, low=2, high=MAX_LANDMARKS,
     help="Points whose geodesics to all others are computed; time and memory grow like m n. Capped at n: "
          "with every point a landmark the result is Isomap's.")
 LANDMARK_SELECTION = Parameter(
@@ -51,18 +48,25 @@ LANDMARK_SELECTION = Parameter(
          "the first one seeded (de Silva & Tenenbaum's recommendation); 'random': m points drawn at random.")
 
 
-def _check_memory(n_landmarks, n_samples):
-    """Refuse ``n_landmarks`` x ``n_samples`` geodesics above :data:`MEMORY_LIMIT`, naming the largest m allowed."""
-    needed = 8 * n_landmarks * n_samples
-    if needed > MEMORY_LIMIT:
-        largest = MEMORY_LIMIT // (8 * n_samples)
-        raise SampleLimitError(
-            f"Landmark Isomap keeps the geodesics from each of its m = {n_landmarks} landmarks to all {n_samples} "
-            f"points: {format_bytes(needed)}, above the {format_bytes(MEMORY_LIMIT)} allowed here. Use at most "
-            f"{largest} landmarks at this n, or fewer points.", n_samples, largest, needed)
+def landmark_isomap_memory_bytes(n_samples, n_neighbors, n_components, *, n_landmarks=N_LANDMARKS.default, **_):
+    """Peak memory of :func:`landmark_isomap`: the m x n geodesics (squared in place), the m x m block of
+    classical scaling, the renumbered graph (2 n k edges, twice) and the n x d output."""
+    m = min(n_landmarks, n_samples)
+    return 8 * m * n_samples + 2 * 8 * m * m + 4 * 16 * n_samples * n_neighbors + 8 * n_samples * n_components
 
 
-def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=None):
+def _too_large(n_samples, n_neighbors, n_components, budget, *, n_landmarks=N_LANDMARKS.default, **_):
+    """Advice when the estimate exceeds ``budget``: the largest m that fits at this n."""
+    low, high = 0, min(n_landmarks, n_samples)  # the estimate grows with m; the largest m that fits, by bisection
+    while high - low > 1:
+        middle = (low + high) // 2
+        fits = landmark_isomap_memory_bytes(n_samples, n_neighbors, n_components, n_landmarks=middle) <= budget
+        low, high = (middle, high) if fits else (low, middle)
+    return (f"Landmark Isomap keeps the geodesics from each of its m = {n_landmarks} landmarks to all {n_samples} "
+            f"points. Use at most {low} landmarks at this n, or fewer points.")
+
+
+def landmark_geodesics(graph, n_landmarks, random_state, *, selection="maxmin", hooks=None):
     """Choose landmarks and compute their graph geodesics to every vertex.
 
     Parameters
@@ -72,7 +76,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
         e.g. :func:`measures.geodesic_graph` with ``both_directions=True``); connected.
     n_landmarks : int
         m, in [1, n_samples].
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Draws the first landmark ("maxmin") or all of them ("random").
     selection : {"maxmin", "random"}, default="maxmin"
     hooks : algorithms.longrun.RunHooks, optional
@@ -101,7 +105,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
 
     >>> from scipy.sparse import diags_array
     >>> path = diags_array([[1.0] * 4, [1.0] * 4], offsets=[-1, 1]).tocsr()
-    >>> indices, geodesics = landmark_geodesics(path, 3, seed=0)
+    >>> indices, geodesics = landmark_geodesics(path, 3, random_state=0)
     >>> indices.tolist()
     [4, 0, 2]
     >>> geodesics[1].tolist()
@@ -110,7 +114,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
     if selection not in LANDMARK_SELECTIONS:
         raise EmbeddingError(f"landmark selection must be one of {list(LANDMARK_SELECTIONS)}; got {selection!r}.")
     hooks = RunHooks(label="Landmark Isomap") if hooks is None else hooks
-    rng = check_random_state(seed)
+    rng = check_random_state(random_state)
     n_samples = graph.shape[0]
     # Dijkstra spends its time reaching the neighbours of each settled vertex, scattered over memory in
     # sample order. Numbered along a reverse Cuthill-McKee ordering (small bandwidth) they lie close
@@ -131,7 +135,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
         landmark_indices = rng.choice(n_samples, n_landmarks, replace=False).astype(np.int64)
         for part in chunk_slices(n_landmarks, 16 * n_samples):
             geodesics[part] = search(landmark_indices[part])
-            hooks.tick(part.stop / n_landmarks, lambda: {"stage": "geodesics from landmarks", "step": part.stop})
+            hooks.tick(part.stop / n_landmarks, lambda part=part: {"stage": "geodesics from landmarks", "step": part.stop})
         return landmark_indices, geodesics
     landmark_indices = np.empty(n_landmarks, dtype=np.int64)
     landmark_indices[0] = rng.integers(n_samples)
@@ -141,7 +145,7 @@ def landmark_geodesics(graph, n_landmarks, seed, *, selection="maxmin", hooks=No
             landmark_indices[j] = np.argmax(nearest_landmark)
         geodesics[j] = search(landmark_indices[j])
         np.minimum(nearest_landmark, geodesics[j], out=nearest_landmark)
-        hooks.tick(j / n_landmarks, lambda: {"stage": "MaxMin landmarks", "step": j})
+        hooks.tick(j / n_landmarks, lambda j=j: {"stage": "MaxMin landmarks", "step": j})
     return landmark_indices, geodesics
 
 
@@ -200,7 +204,7 @@ def triangulate(squared_distances, landmark_indices, landmark_coordinates):
     return -0.5 * (squared_distances.T @ pseudo_inverse - mean_column @ pseudo_inverse)
 
 
-def landmark_mds(squared_distances, landmark_indices, n_components, seed):
+def landmark_mds(squared_distances, landmark_indices, n_components, random_state):
     """Landmark multidimensional scaling: classical scaling of the landmarks, triangulation of the rest.
 
     Parameters
@@ -211,7 +215,7 @@ def landmark_mds(squared_distances, landmark_indices, n_components, seed):
         Column of each landmark in ``squared_distances``.
     n_components : int
         d, below ``n_landmarks``.
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the eigensolver's start vector.
 
     Returns
@@ -235,14 +239,14 @@ def landmark_mds(squared_distances, landmark_indices, n_components, seed):
     """
     block = squared_distances[:, landmark_indices]
     block = 0.5 * (block + block.T)
-    landmark_coordinates = classical_scaling(block, n_components, seed)
+    landmark_coordinates = classical_scaling(block, n_components, random_state)
     Y = triangulate(squared_distances, landmark_indices, landmark_coordinates)
     Y -= Y.mean(axis=0)
     spreads, axes = np.linalg.eigh(Y.T @ Y)  # d x d: the principal axes of all points
     return Y @ axes[:, np.argsort(spreads)[::-1]]
 
 
-def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS.default,
+def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_LANDMARKS.default,
                     landmark_selection=LANDMARK_SELECTION.default, progress=None, should_stop=None):
     """Landmark Isomap embedding [dST03], the registry's ``fit``.
 
@@ -253,7 +257,7 @@ def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first, of a connected
         graph (:func:`algorithms.embed` checks), without duplicate points.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the landmarks, then the eigensolver's start vector.
     n_landmarks : int, default=500
         m; at most n are used (all points: Isomap itself).
@@ -272,8 +276,6 @@ def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS
     ------
     EmbeddingError
         Fewer landmarks than ``n_components + 1`` (they span at most m - 1 dimensions).
-    SampleLimitError
-        m x n geodesics above :data:`MEMORY_LIMIT`; the message gives the largest m allowed.
 
     Notes
     -----
@@ -300,14 +302,13 @@ def landmark_isomap(X, neighbors, n_components, seed, *, n_landmarks=N_LANDMARKS
     True
     """
     hooks = RunHooks(progress, should_stop, "Landmark Isomap")
-    rng = check_random_state(seed)  # one stream for the landmarks, then the eigensolver
+    rng = check_random_state(random_state)  # one stream for the landmarks, then the eigensolver
     n_samples = X.shape[0]
     n_landmarks = min(n_landmarks, n_samples)
     if n_landmarks <= n_components:
         raise EmbeddingError(
             f"Landmark Isomap needs more landmarks than output dimensions: m landmarks span at most m - 1; "
             f"got n_landmarks = {n_landmarks} for n_components = {n_components}. Raise n_landmarks.")
-    _check_memory(n_landmarks, n_samples)
     landmark_indices, geodesics = landmark_geodesics(geodesic_graph(X, neighbors, both_directions=True), n_landmarks, rng, selection=landmark_selection,
                                                      hooks=hooks.stage(0.0, 0.95))
     Y = landmark_mds(np.square(geodesics, out=geodesics), landmark_indices, n_components, rng)
@@ -326,4 +327,6 @@ register(AlgorithmSpec(
     description="Isomap from the graph geodesics of m landmarks only: classical scaling of the landmarks, "
                 "triangulation of every other point; O(m n) memory, for samples too large for Isomap.",
     reports_progress=True,
+    memory_bytes=landmark_isomap_memory_bytes,
+    too_large=_too_large,
 ))

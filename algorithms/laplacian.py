@@ -10,12 +10,22 @@ from sklearn.manifold import spectral_embedding
 
 from measures import neighbor_graph, seed_int
 
-from .registry import AlgorithmSpec, register
+from .registry import AlgorithmSpec, register, sparse_factor_bytes
 
-__all__ = ["laplacian_eigenmaps"]
+__all__ = ["graph_solver_memory_bytes", "laplacian_eigenmaps"]
 
 
-def laplacian_eigenmaps(X, neighbors, n_components, seed):
+def graph_solver_memory_bytes(n_samples, n_neighbors, n_components, **_):
+    """Peak memory of a shift-invert eigensolve on the symmetrised kNN graph (Laplacian eigenmaps, diffusion
+    maps): a few sparse copies of the graph's ~2 n k entries (12 bytes each), the LU factor
+    (:func:`algorithms.registry.sparse_factor_bytes`, doubled: scikit-learn's ``spectral_embedding``
+    lets SuperLU pivot, with its default COLAMD ordering) and ARPACK's Lanczos basis."""
+    nonzeros = 2 * n_samples * (n_neighbors + 1)
+    return 6 * 12 * nonzeros + 2 * sparse_factor_bytes(n_samples, nonzeros, n_components) \
+        + 8 * n_samples * max(20, 2 * n_components + 3)
+
+
+def laplacian_eigenmaps(X, neighbors, n_components, random_state):
     """Laplacian eigenmaps with 0/1 weights on the symmetrised kNN graph (PN §2's LEM).
 
     Parameters
@@ -24,7 +34,7 @@ def laplacian_eigenmaps(X, neighbors, n_components, seed):
     neighbors : ndarray of shape (n_samples, k + 1)
         Neighbourhoods from :func:`measures.nearest_neighbors`, the point first.
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the eigensolver's start vector.
 
     Returns
@@ -42,7 +52,7 @@ def laplacian_eigenmaps(X, neighbors, n_components, seed):
     adjacency = neighbor_graph(neighbors)
     weights = adjacency.maximum(adjacency.T)
     return spectral_embedding(weights, n_components=n_components, eigen_solver="arpack",
-                              random_state=seed_int(seed), drop_first=True)
+                              random_state=seed_int(random_state), drop_first=True)
 
 
 register(AlgorithmSpec(
@@ -54,5 +64,5 @@ register(AlgorithmSpec(
     fit=laplacian_eigenmaps,
     citation="Belkin & Niyogi (2003); PN §2",
     description="Smoothest non-constant functions on the neighbour graph; normalizes its output.",
-    max_samples=100_000,
+    memory_bytes=graph_solver_memory_bytes,
 ))

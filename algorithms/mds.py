@@ -9,13 +9,13 @@ References
 
 from scipy.spatial.distance import cdist
 
-from .isomap import ISOMAP_MAX_SAMPLES, classical_scaling, dense_matrix_bytes
+from .isomap import classical_scaling, isomap_memory_bytes
 from .registry import AlgorithmSpec, register
 
 __all__ = ["classical_mds"]
 
 
-def classical_mds(X, neighbors, n_components, seed):
+def classical_mds(X, neighbors, n_components, random_state):
     """Classical (Torgerson) scaling of the squared Euclidean distances between all points.
 
     Parameters
@@ -24,7 +24,7 @@ def classical_mds(X, neighbors, n_components, seed):
     neighbors : None
         Unused: MDS is global (its registry entry says ``uses_neighbors=False``).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds ARPACK's start vector.
 
     Returns
@@ -37,8 +37,8 @@ def classical_mds(X, neighbors, n_components, seed):
     For Euclidean distances ``B = H X X' H``, whose top eigenvectors scaled by ``√λ`` are the
     principal component scores: classical MDS of a point cloud is PCA, computed from the n x n
     distance matrix instead of the q x q covariance (lecture). It is offered as the lecture's
-    baseline and the first step of Isomap; its O(n²) memory is bounded by the entry's
-    ``max_samples``.
+    baseline and the first step of Isomap; its O(n²) memory is held against the memory budget
+    (:func:`algorithms.isomap.isomap_memory_bytes`).
 
     Examples
     --------
@@ -49,7 +49,7 @@ def classical_mds(X, neighbors, n_components, seed):
     >>> bool(np.allclose(np.abs(Y), np.abs(PCA(2).fit_transform(X)), atol=1e-8))
     True
     """
-    return classical_scaling(cdist(X, X, "sqeuclidean"), n_components, seed)
+    return classical_scaling(cdist(X, X, "sqeuclidean"), n_components, random_state)
 
 
 register(AlgorithmSpec(
@@ -62,7 +62,6 @@ register(AlgorithmSpec(
     citation="Torgerson (1952); lecture (classical scaling)",
     description="Classical scaling of all pairwise Euclidean distances; for a point cloud it equals PCA.",
     uses_neighbors=False,
-    max_samples=ISOMAP_MAX_SAMPLES,
-    dense_bytes=dense_matrix_bytes,
+    memory_bytes=isomap_memory_bytes,
     alternative="pca",
 ))

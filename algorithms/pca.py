@@ -7,7 +7,7 @@ from .registry import AlgorithmSpec, register
 __all__ = ["pca"]
 
 
-def pca(X, neighbors, n_components, seed):
+def pca(X, neighbors, n_components, random_state):
     """Project X on its top ``n_components`` principal axes.
 
     Parameters
@@ -16,7 +16,7 @@ def pca(X, neighbors, n_components, seed):
     neighbors : None
         Unused: PCA is global (its registry entry says ``uses_neighbors=False``).
     n_components : int
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Unused: the full SVD is deterministic.
 
     Returns
@@ -37,4 +37,6 @@ register(AlgorithmSpec(
     citation="Pearson (1901); GR Lemma 1",
     description="Linear projection on the top principal axes; exact only for flat, linearly placed data.",
     uses_neighbors=False,
+    # The full SVD of the centred n x q input: the copy, U (n x min(n, q)) and the n x d scores.
+    memory_bytes=lambda n_samples, n_neighbors, n_components, **_: 8 * n_samples * (n_components + 64),
 ))

@@ -47,7 +47,7 @@ class _ProcrustesEmbedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         own = {parameter.name: getattr(self, parameter.name) for parameter in spec(self._algorithm).parameters}
         self.embedding_ = embed(self._algorithm, X, n_neighbors=self.n_neighbors, n_components=self.n_components,
-                                seed=self.random_state, **own)
+                                random_state=self.random_state, **own)
         self._n_features_out = self.embedding_.shape[1]
         return self
 
@@ -100,8 +100,9 @@ class GreedyProcrustes(_ProcrustesEmbedding):
 
     _algorithm = "gp"
 
-    def __init__(self, *, n_neighbors=12, n_components=2, refine_iterations=REFINE_ITERATIONS.default,
-                 refine_method=REFINE_METHOD.default, random_state=0):
+    def __init__(self, *, n_neighbors: int = 12, n_components: int = 2,
+                 refine_iterations: int = REFINE_ITERATIONS.default, refine_method: str = REFINE_METHOD.default,
+                 random_state: int | np.random.Generator = 0) -> None:
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.refine_iterations = refine_iterations
@@ -156,10 +157,12 @@ class ProcrustesSubspaceAlignment(_ProcrustesEmbedding):
 
     _algorithm = "psa"
 
-    def __init__(self, *, n_neighbors=12, n_components=2, initialization=INITIALIZATION.default,
-                 annealing_steps=ANNEALING_STEPS.default, cooling=COOLING.default,
-                 outer_iterations=OUTER_ITERATIONS.default, alignment_threshold=ALIGNMENT_THRESHOLD.default,
-                 refine_iterations=REFINE_ITERATIONS.default, refine_method=REFINE_METHOD.default, random_state=0):
+    def __init__(self, *, n_neighbors: int = 12, n_components: int = 2, initialization: str = INITIALIZATION.default,
+                 annealing_steps: int = ANNEALING_STEPS.default, cooling: float = COOLING.default,
+                 outer_iterations: int = OUTER_ITERATIONS.default,
+                 alignment_threshold: float = ALIGNMENT_THRESHOLD.default,
+                 refine_iterations: int = REFINE_ITERATIONS.default, refine_method: str = REFINE_METHOD.default,
+                 random_state: int | np.random.Generator = 0) -> None:
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.initialization = initialization

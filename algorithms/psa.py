@@ -34,13 +34,20 @@ from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 
 from measures import Parameter, SolverError, check_random_state, local_rotations, neighbor_graph
 
-from .gp import greedy_procrustes, local_pca_bases
+from .gp import gp_memory_bytes, greedy_procrustes, local_pca_bases
 from .longrun import RunHooks
-from .refine import (REFINE_ITERATIONS, REFINE_METHOD, AlignmentSystem, _refine, embed_from_rotations,
-                     refinement_parameters)
+from .refine import (
+    REFINE_ITERATIONS,
+    REFINE_METHOD,
+    AlignmentSystem,
+    embed_from_rotations,
+    refinement_memory_bytes,
+    refinement_parameters,
+    run_refinement,
+)
 from .registry import AlgorithmSpec, register
 
-__all__ = ["Alignment", "align_subspaces", "alignment_energy", "psa", "PSA_PARAMETERS"]
+__all__ = ["PSA_PARAMETERS", "Alignment", "align_subspaces", "alignment_energy", "psa"]
 
 INITIALIZATION = Parameter(
     "initialization", "Alignment start", "choice", "spectral", choices=("spectral", "gp", "random"),
@@ -81,6 +88,9 @@ SIGMA_RANGE = (1e-4, 1.5)
 # (uphill moves are then accepted with probability < exp(-1e8) of their initial odds), or after
 # ``annealing_steps`` sweeps, whichever comes first.
 LOWEST_TEMPERATURE = 1e-8
+# ARPACK's convergence tolerance for the spectral start: each Ritz pair's residual ||M v - λ v|| is at most
+# this times |λ| = 1, so the start's frames are exact up to about SPECTRAL_TOLERANCE / (1 - λ_{d+1}).
+SPECTRAL_TOLERANCE = 1e-10
 # Share of proposals composed with a random reflection: PCA signs are arbitrary, so O_i lives in O(d),
 # whose two components a continuous rotation step cannot connect.
 REFLECTION_RATE = 0.1
@@ -327,7 +337,8 @@ class _Annealer:
                 energy += float(changes[accept].sum())
                 accepted += int(accept.sum())
                 self.hooks.tick(progress_span[0] + (progress_span[1] - progress_span[0]) * step / steps,
-                                lambda: self._info(outer, step, temperature, energy, accepted / n_free))
+                                lambda step=step, temperature=temperature, energy=energy, accepted=accepted:
+                                self._info(outer, step, temperature, energy, accepted / n_free))
             rate = accepted / n_free
             self.energies.append(energy)
             self.acceptances.append(rate)
@@ -385,7 +396,8 @@ def _spectral_start(field, n_samples, rng, hooks):
         operator = LinearOperator(matrix.shape, matvec=deflated, dtype=np.float64)
         start = rng.uniform(-1.0, 1.0, n_samples * d)
         try:
-            _, vector = eigsh(operator, k=1, which="LA", v0=start - found @ (found.T @ start), tol=1e-10)
+            _, vector = eigsh(operator, k=1, which="LA", v0=start - found @ (found.T @ start),
+                              tol=SPECTRAL_TOLERANCE)
         except ArpackNoConvergence as e:
             raise SolverError(f"PSA's spectral initialisation: ARPACK did not converge for the top {d} "
                               "eigenvectors of the alignment matrix. Use initialization='random' or another k.") from e
@@ -411,7 +423,7 @@ def alignment_energy(bases, neighbors, rotations):
     return float(np.sum((aligned[:, None] - aligned[neighbors[:, 1:]]) ** 2))
 
 
-def align_subspaces(bases, neighbors, *, seed=0, initialization=INITIALIZATION.default,
+def align_subspaces(bases, neighbors, *, random_state=0, initialization=INITIALIZATION.default,
                     annealing_steps=ANNEALING_STEPS.default, cooling=COOLING.default,
                     outer_iterations=OUTER_ITERATIONS.default, alignment_threshold=ALIGNMENT_THRESHOLD.default,
                     hooks=None):
@@ -422,7 +434,7 @@ def align_subspaces(bases, neighbors, *, seed=0, initialization=INITIALIZATION.d
     bases : ndarray of shape (n_samples, q, d)
         Local PCA bases (:func:`algorithms.gp.local_pca_bases`).
     neighbors : ndarray of shape (n_samples, k + 1)
-    seed : int or numpy.random.Generator
+    random_state : int or numpy.random.Generator
         Seeds the random start or the eigensolver's start vector, and every proposal.
     initialization : {"spectral", "random"} or ndarray of shape (n_samples, d, d)
         The start, or given start rotations (PSA's ``"gp"`` start is built by :func:`psa`).
@@ -447,7 +459,7 @@ def align_subspaces(bases, neighbors, *, seed=0, initialization=INITIALIZATION.d
     from a fresh temperature, until the cluster holds ``ALMOST_ALL`` of the points.
     """
     hooks = hooks if hooks is not None else RunHooks(label="PSA")
-    rng = check_random_state(seed)
+    rng = check_random_state(random_state)
     n_samples, _, d = bases.shape
     graph = _symmetric_graph(neighbors)
     field = _Field(bases, graph)
@@ -480,7 +492,7 @@ def align_subspaces(bases, neighbors, *, seed=0, initialization=INITIALIZATION.d
                      temperature_trace=np.array(annealer.temperatures), cluster_sizes=tuple(cluster_sizes))
 
 
-def psa(X, neighbors, n_components, seed, *, initialization=INITIALIZATION.default,
+def psa(X, neighbors, n_components, random_state, *, initialization=INITIALIZATION.default,
         annealing_steps=ANNEALING_STEPS.default, cooling=COOLING.default, outer_iterations=OUTER_ITERATIONS.default,
         alignment_threshold=ALIGNMENT_THRESHOLD.default, refine_iterations=REFINE_ITERATIONS.default,
         refine_method=REFINE_METHOD.default, progress=None, should_stop=None):
@@ -488,8 +500,8 @@ def psa(X, neighbors, n_components, seed, *, initialization=INITIALIZATION.defau
 
     Parameters
     ----------
-    X, neighbors, n_components, seed
-        As for every registry ``fit`` (:class:`algorithms.AlgorithmSpec`); ``seed`` seeds the
+    X, neighbors, n_components, random_state
+        As for every registry ``fit`` (:class:`algorithms.AlgorithmSpec`); ``random_state`` seeds the
         alignment's start and every annealing proposal.
     initialization, annealing_steps, cooling, outer_iterations, alignment_threshold
         Alignment options (:func:`align_subspaces`); ``"gp"`` starts from the rotations of
@@ -512,19 +524,19 @@ def psa(X, neighbors, n_components, seed, *, initialization=INITIALIZATION.defau
     >>> from measures import nearest_neighbors, procrustes
     >>> rng = np.random.default_rng(0)
     >>> X = (rng.uniform(size=(300, 2)) * [4.0, 1.0]) @ np.linalg.qr(rng.normal(size=(5, 2)))[0].T
-    >>> Y = psa(X, nearest_neighbors(X, 8), 2, seed=0, refine_iterations=0)
+    >>> Y = psa(X, nearest_neighbors(X, 8), 2, random_state=0, refine_iterations=0)
     >>> procrustes(X, Y, 8) < 1e-8
     True
     """
     hooks = RunHooks(progress, should_stop, "PSA")
-    rng = check_random_state(seed)
+    rng = check_random_state(random_state)
     bases = local_pca_bases(X, neighbors, n_components)
     hooks.check()
     if initialization == "gp":
         # GR §4.3 step 1: O_i = polar(P_i' A_i) with A_i the Procrustes rotations of GP's embedding.
         greedy = greedy_procrustes(X, neighbors, n_components, rng, hooks=hooks.stage(0.0, 0.05))
         initialization = _polar(np.swapaxes(bases, 1, 2) @ local_rotations(X, greedy, neighbors))
-    alignment = align_subspaces(bases, neighbors, seed=rng, initialization=initialization,
+    alignment = align_subspaces(bases, neighbors, random_state=rng, initialization=initialization,
                                 annealing_steps=annealing_steps, cooling=cooling, outer_iterations=outer_iterations,
                                 alignment_threshold=alignment_threshold, hooks=hooks.stage(0.0, 0.8))
     solve_hooks = hooks.stage(0.8, 0.85)
@@ -532,8 +544,21 @@ def psa(X, neighbors, n_components, seed, *, initialization=INITIALIZATION.defau
     Y = embed_from_rotations(X, neighbors, bases @ alignment.rotations, hooks=solve_hooks, system=system)
     solve_hooks.report(1.0, {"stage": "solve", "energy": alignment.energy})
     if refine_iterations:
-        Y, _ = _refine(X, Y, neighbors, refine_iterations, refine_method, hooks.stage(0.85, 1.0), system=system)
+        Y, _ = run_refinement(X, Y, neighbors, refine_iterations, refine_method, hooks.stage(0.85, 1.0), system=system)
     return Y
+
+
+def psa_memory_bytes(n_samples, n_neighbors, n_components, *, refine_iterations=REFINE_ITERATIONS.default,
+                     initialization=INITIALIZATION.default, **_):
+    """Peak memory of :func:`psa`: local bases (n q d, q taken as 64 at most), the couplings ``C_ij`` of the
+    ~2 n k graph edges (d x d each), their sparse block matrix twice (values and 2 indices), the spectral
+    start's Lanczos basis (20 vectors of n d), then the GR Eq. 11 system and its refinement
+    (:func:`algorithms.refine.refinement_memory_bytes`); a GP start adds GP's growth."""
+    d, edges = n_components, 2 * n_samples * n_neighbors
+    alignment = 8 * n_samples * 64 * d + 8 * edges * d * d * 3 + 2 * 16 * edges * d * d + 8 * 20 * n_samples * d
+    start = gp_memory_bytes(n_samples, n_neighbors, n_components, refine_iterations=0) \
+        if initialization == "gp" else 0
+    return alignment + start + refinement_memory_bytes(n_samples, n_neighbors, n_components)
 
 
 register(AlgorithmSpec(
@@ -548,4 +573,5 @@ register(AlgorithmSpec(
     description="Aligns the local PCA planes (spectral start, simulated annealing), embeds them by one "
                 "sparse solve, then refines to lower R.",
     min_neighbors=lambda n_components: n_components,
+    memory_bytes=psa_memory_bytes,
 ))

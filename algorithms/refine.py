@@ -20,16 +20,28 @@ References
 
 import math
 import warnings
+from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.sparse import csr_array, diags_array
 from scipy.sparse.linalg import splu
 
-from measures import (EmbeddingError, Parameter, ProcrustesLabWarning, SolverError, check_connected, check_points,
-                      local_procrustes, nearest_neighbors, procrustes_rotation)
-from measures.chunks import chunk_slices
+from measures import (
+    EmbeddingError,
+    Parameter,
+    ProcrustesLabWarning,
+    SolverError,
+    check_connected,
+    check_points,
+    local_procrustes,
+    procrustes_rotation,
+)
+from measures.chunks import CHUNK_BYTES, chunk_slices
 
 from .longrun import RunHooks
+from .neighbors import check_neighbors
+from .registry import sparse_factor_bytes
 
 __all__ = [
     "REFINE_ITERATIONS",
@@ -37,7 +49,9 @@ __all__ = [
     "AlignmentSystem",
     "embed_from_rotations",
     "refine",
+    "refinement_memory_bytes",
     "refinement_parameters",
+    "run_refinement",
 ]
 
 REFINE_ITERATIONS = Parameter(
@@ -52,6 +66,20 @@ REFINE_METHOD = Parameter(
 # Largest Laplacian (stored entries) factorized for the exact Y-step: ~3.7 million for 100 000 points at
 # k = 12, whose factor holds ~37 million entries (~0.5 GB). Beyond it, Jacobi-preconditioned CG.
 DIRECT_MAX_NONZEROS = 8_000_000
+
+
+def refinement_memory_bytes(n_samples, n_neighbors, n_components):
+    """Peak memory of a refinement (:class:`AlignmentSystem` and its solve) on top of its inputs.
+
+    The incidence matrix and its transpose (12 bytes per entry), the Laplacian built for the factorization
+    (about ``0.3 n (k + 1)²`` entries, twice) and, up to :data:`DIRECT_MAX_NONZEROS` of them, its sparse LU
+    factor (:func:`algorithms.registry.sparse_factor_bytes`), plus the chunked neighbourhood stacks and the
+    conjugate-gradient vectors.
+    """
+    width = n_neighbors + 1
+    nonzeros = int(0.3 * n_samples * width**2)
+    factor = sparse_factor_bytes(n_samples, nonzeros, n_components) if nonzeros <= DIRECT_MAX_NONZEROS else 0
+    return 2 * 12 * n_samples * width + 2 * 12 * nonzeros + factor + 8 * 8 * n_samples * n_components + CHUNK_BYTES
 
 
 def refinement_parameters():
@@ -299,27 +327,6 @@ def embed_from_rotations(X, neighbors, rotations, start=None, *, hooks=None, sys
     return system.solve(rhs, start, hooks if hooks is not None else RunHooks())
 
 
-def _check_neighbors(X, neighbors):
-    """Neighbourhoods for X: computed from an int k, or checked when given as an index array."""
-    if isinstance(neighbors, (int, np.integer)) and not isinstance(neighbors, bool):
-        try:
-            return nearest_neighbors(X, int(neighbors))
-        except ValueError as e:
-            raise EmbeddingError(str(e)) from e
-    neighbors = np.asarray(neighbors)
-    n_samples = X.shape[0]
-    if neighbors.ndim != 2 or neighbors.shape[0] != n_samples or neighbors.shape[1] < 2 \
-            or not np.issubdtype(neighbors.dtype, np.integer):
-        raise EmbeddingError(f"neighbors must be an int k or an integer array of shape (n_samples, k + 1) = "
-                             f"({n_samples}, k + 1) from measures.nearest_neighbors; got "
-                             f"{getattr(neighbors, 'dtype', type(neighbors))} of shape {neighbors.shape}.")
-    if neighbors.min() < 0 or neighbors.max() >= n_samples or \
-            not np.array_equal(neighbors[:, 0], np.arange(n_samples)):
-        raise EmbeddingError("neighbors must hold indices in [0, n_samples) with each point first in its own "
-                             "row (measures.nearest_neighbors); got an array that does not.")
-    return neighbors.astype(np.int64, copy=False)
-
-
 def _mean_raw_procrustes(X, Y, neighbors):
     """R(X, Y) of GR Eq. 3 (mean of the rigid Procrustes statistic) and the R-optimal global scale."""
     local = local_procrustes(X, Y, neighbors)
@@ -328,8 +335,10 @@ def _mean_raw_procrustes(X, Y, neighbors):
     return float(local.raw.mean()), float(scale)
 
 
-def refine(X, Y, neighbors, *, n_iterations=REFINE_ITERATIONS.default, method=REFINE_METHOD.default,
-           rescale=True, tol=0.0, progress=None, should_stop=None):
+def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iterations: int = REFINE_ITERATIONS.default,
+           method: str = REFINE_METHOD.default, rescale: bool = True, tol: float = 0.0,
+           progress: Callable[[float, dict], None] | None = None,
+           should_stop: Callable[[], bool] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Lower the local Procrustes measure R of an embedding by GR §4.4's block-coordinate descent.
 
     Parameters
@@ -409,16 +418,33 @@ def refine(X, Y, neighbors, *, n_iterations=REFINE_ITERATIONS.default, method=RE
         raise EmbeddingError(f"the embedding cannot have more columns than the input: Y {Y.shape}, X {X.shape}.")
     n_iterations = REFINE_ITERATIONS.check(n_iterations, "refine", EmbeddingError)
     method = REFINE_METHOD.check(method, "refine", EmbeddingError)
-    neighbors = _check_neighbors(X, neighbors)
+    neighbors = check_neighbors(X, neighbors)
     if method == "exact" and n_iterations > 0:
         check_connected(neighbors, "the exact Y-step cannot place them relative to each other",
                         "Raise k, or use method='iterative'.")
     hooks = RunHooks(progress, should_stop, "refine")
-    return _refine(X, Y, neighbors, n_iterations, method, hooks, rescale=rescale, tol=tol)
+    return run_refinement(X, Y, neighbors, n_iterations, method, hooks, rescale=rescale, tol=tol)
 
 
-def _refine(X, Y, neighbors, n_iterations, method, hooks, *, rescale=True, tol=0.0, system=None):
-    """:func:`refine` on checked input (called directly by GP and PSA, which may pass their system)."""
+def run_refinement(X, Y, neighbors, n_iterations, method, hooks, *, rescale=True, tol=0.0, system=None):
+    """:func:`refine` on input already checked, for the algorithms that end with a refinement (GP, PSA).
+
+    Parameters
+    ----------
+    X, Y, neighbors, n_iterations, method, rescale, tol
+        As for :func:`refine`, but trusted: float64 arrays of matching rows, a neighbour array of
+        :func:`measures.nearest_neighbors`, a connected graph for ``method="exact"``.
+    hooks : algorithms.longrun.RunHooks
+        Progress and cancellation of the caller's run (a stage of it).
+    system : AlignmentSystem, optional
+        The system of ``(X, neighbors)`` when the caller has built it (PSA's GR Eq. 11 solve): its
+        factorization is reused.
+
+    Returns
+    -------
+    Y, trace
+        As for :func:`refine`.
+    """
     system = AlignmentSystem(X, neighbors) if system is None else system
     Y = np.array(Y, dtype=np.float64)
     value, scale = _mean_raw_procrustes(X, Y, neighbors)

@@ -22,7 +22,7 @@ def apply_output_scale(Y, convention):
     convention : str
         A key of ``OUTPUT_SCALES``. ``"unit_variance"`` and ``"unit_norm"`` centre each column and
         divide it by its standard deviation or its Euclidean norm; the others (``"isometric"``,
-        ``"diffusion"``, ``"tsne"``) are a method's own coordinates and return Y unchanged.
+        ``"diffusion"``, ``"neighbour_embedding"``) are a method's own coordinates and return Y unchanged.
 
     Returns
     -------

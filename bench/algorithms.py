@@ -54,8 +54,8 @@ def rows(quick=False):
         for n, X in rolls.items():
             timing = measure(lambda name=name, X=X: embed_recording_warnings(name, X), repeats, SLOW_SECONDS)
             Y, raised = timing.result
-            notes = [f"R_N {procrustes(X, Y, N_NEIGHBORS):.3f}, R_C "
-                     f"{procrustes(X, Y, N_NEIGHBORS, variant='conformal'):.3f}"]
+            notes = [(f"R_N {procrustes(X, Y, N_NEIGHBORS):.3f}, R_C "
+                      f"{procrustes(X, Y, N_NEIGHBORS, variant='conformal'):.3f}")]
             notes += [f"warning: {message}" for message in raised]
             result.append(Row.from_timing(SUITE, f"embed {name}, k = {N_NEIGHBORS}, defaults", n, timing,
                                           baseline="kNN search alone", baseline_timing=knn[n], note="; ".join(notes)))

@@ -54,8 +54,8 @@ PAPER_TABLE2 = {
 # The times GR report (see the module docstring): (relation, seconds, quotation).
 PAPER_MACHINE = "GR 2009, Matlab, P4 3 GHz"
 PAPER_TIMES = {
-    "gp": ("~", 1.0, 'GR §5: all algorithms but PSA (GP + refinement here) run "on the order of seconds" on the '
-                     "Table 1 sets (n <= 2500); read as ~1 s"),
+    "gp": ("~", 1.0, ('GR §5: all algorithms but PSA (GP + refinement here) run "on the order of seconds" on the '
+                      "Table 1 sets (n <= 2500); read as ~1 s")),
     "psa": (">", 3600.0, 'GR §5: "it takes PSA a few hours to run" on the Table 1 sets (n <= 2500); read as > 1 h'),
     "gp_large": ("<", 3600.0, 'GR §6: GP works on "even 100,000 [points] in less than an hour"; read as < 1 h'),
 }
@@ -93,9 +93,10 @@ def rows(quick=False):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", measures.ProcrustesLabWarning)
         X = datasets.load("swissroll", SMALL_N, seed=0).X
-        isomap = time_call(lambda: algorithms.embed("isomap", X, n_neighbors=N_NEIGHBORS, seed=0), repeats)
+        isomap = time_call(lambda: algorithms.embed("isomap", X, n_neighbors=N_NEIGHBORS, random_state=0), repeats)
         for method, item in (("gp", "GP + refinement"), ("psa", "PSA (spectral start + annealing polish)")):
-            timing = measure(lambda: algorithms.embed(method, X, n_neighbors=N_NEIGHBORS, seed=0), repeats)
+            timing = measure(lambda method=method: algorithms.embed(method, X, n_neighbors=N_NEIGHBORS, random_state=0),
+                             repeats)
             r_n, r_c = scores(X, timing.result, N_NEIGHBORS)
             quality = (f"R_N {r_n:.4f}, R_C {r_c:.4f} (GR Table 2, min over k: "
                        f"{PAPER_TABLE2[(method, 'swissroll')][0]:.2f})")
@@ -106,7 +107,7 @@ def rows(quick=False):
         if quick:
             return result
 
-        timing = measure(lambda: algorithms.embed("psa", X, n_neighbors=N_NEIGHBORS, seed=0, **PURE_ANNEALING),
+        timing = measure(lambda: algorithms.embed("psa", X, n_neighbors=N_NEIGHBORS, random_state=0, **PURE_ANNEALING),
                          repeats=1)
         r_n, r_c = scores(X, timing.result, N_NEIGHBORS)
         result.append(_paper_row(
@@ -115,7 +116,7 @@ def rows(quick=False):
 
         data = datasets.load("swissroll", LARGE_N, seed=0)
         knn = time_call(lambda: measures.nearest_neighbors(data.X, N_NEIGHBORS), repeats)
-        timing = measure(lambda: algorithms.embed("gp", data.X, n_neighbors=N_NEIGHBORS, seed=0), repeats=1)
+        timing = measure(lambda: algorithms.embed("gp", data.X, n_neighbors=N_NEIGHBORS, random_state=0), repeats=1)
         r_n, r_c = scores(data.X, timing.result, N_NEIGHBORS)
         label = f"GP + refinement, k = {N_NEIGHBORS}"
         result.append(Row.from_timing(SUITE, label, LARGE_N, timing, baseline="kNN search alone",
@@ -135,7 +136,8 @@ def table2():
         for method, label in (("gp", "GP + refinement"), ("psa", "PSA")):
             results, seconds = [], 0.0
             for k in K_VALUES:
-                elapsed, Y = timed(lambda: algorithms.embed(method, data.X, n_neighbors=k, seed=0))
+                elapsed, Y = timed(lambda method=method, X=data.X, k=k: algorithms.embed(method, X, n_neighbors=k,
+                                                                                    random_state=0))
                 seconds += elapsed
                 results.append(scores(data.X, Y, k))
             r_n, r_c = min(r[0] for r in results), min(r[1] for r in results)
@@ -159,7 +161,8 @@ def psa_runs():
     baseline, truth = [], []
     for seed in PSA_SEEDS:
         data = datasets.load("swissroll", 1600, seed=seed)
-        baseline.append(timed(lambda: algorithms.embed("isomap", data.X, n_neighbors=12, seed=seed))[0])
+        baseline.append(timed(lambda X=data.X, seed=seed: algorithms.embed("isomap", X, n_neighbors=12,
+                                                                      random_state=seed))[0])
         truth.append(scores(data.X, data.truth, 12)[0])
     isomap_seconds = statistics.median(baseline)
     print(f"  {'configuration':<62} {'seconds':>8} {'x Isomap':>8} {'R_N':>7} {'R_C':>7}   R_N per seed")
@@ -167,7 +170,8 @@ def psa_runs():
         rows = []
         for seed in PSA_SEEDS:
             data = datasets.load("swissroll", 1600, seed=seed)
-            seconds, Y = timed(lambda: algorithms.embed("psa", data.X, n_neighbors=12, seed=seed, **options))
+            seconds, Y = timed(lambda X=data.X, seed=seed, options=options: algorithms.embed(
+                "psa", X, n_neighbors=12, random_state=seed, **options))
             rows.append((seconds, *scores(data.X, Y, 12)))
         seconds, r_n, r_c = (statistics.median(column) for column in zip(*rows))
         print(f"  {label:<62} {seconds:>8.2f} {seconds / isomap_seconds:>8.1f} {r_n:>7.4f} {r_c:>7.4f}   "

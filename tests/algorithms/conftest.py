@@ -11,6 +11,12 @@ import datasets
 from algorithms import registry
 
 
+def pytest_configure(config):
+    # Registered here too, so that the marker is known when these tests run on their own (``pytest
+    # tests/algorithms``); ``-m "not slow"`` leaves out the tests that take seconds each.
+    config.addinivalue_line("markers", "slow: takes seconds or more; left out by -m 'not slow', run by CI")
+
+
 @pytest.fixture(scope="session")
 def small_roll():
     """A 400-point swiss roll (seed 0); k = 8 keeps its neighbour graph connected and short-cut free."""

@@ -10,7 +10,8 @@ from scipy.stats import spearmanr
 import algorithms
 import datasets
 import measures
-from algorithms import ConvergenceError, DisconnectedGraphError, diffusion_maps as diffusion_module
+from algorithms import ConvergenceError, DisconnectedGraphError
+from algorithms import diffusion_maps as diffusion_module
 from algorithms.diffusion_maps import diffusion_kernel
 from algorithms.scaling import fix_signs
 
@@ -48,6 +49,7 @@ def test_matches_a_dense_eigendecomposition(alpha, t, roll):
     np.testing.assert_allclose(Y, fix_signs(expected), atol=1e-8)
 
 
+@pytest.mark.slow
 def test_crowded_top_eigenvalues_are_resolved_like_the_dense_oracle():
     # A long strip: the top eigenvalues of the Markov matrix crowd within 2e-3 of 1, where plain
     # Lanczos slows down and shift-invert about 1 + SHIFT must still pick the right eigenpairs.

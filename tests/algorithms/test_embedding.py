@@ -32,8 +32,8 @@ class RecordingFit:
         self.calls = []
         self.result, self.error = result, error
 
-    def __call__(self, X, neighbors, n_components, seed, **params):
-        self.calls.append({"X": X, "neighbors": neighbors, "n_components": n_components, "seed": seed,
+    def __call__(self, X, neighbors, n_components, random_state, **params):
+        self.calls.append({"X": X, "neighbors": neighbors, "n_components": n_components, "random_state": random_state,
                            "params": params})
         if self.error is not None:
             raise self.error
@@ -50,10 +50,10 @@ def points():
 def test_graph_method_receives_the_shared_neighbourhoods(points, replace_entry):
     fit = RecordingFit()
     replace_entry("lle", fit=fit)
-    algorithms.embed("lle", points, n_neighbors=6, n_components=2, seed=11, reg=0.5)
+    algorithms.embed("lle", points, n_neighbors=6, n_components=2, random_state=11, reg=0.5)
     (call,) = fit.calls
     np.testing.assert_array_equal(call["neighbors"], measures.nearest_neighbors(points, 6))
-    assert call["n_components"] == 2 and call["seed"] == 11
+    assert call["n_components"] == 2 and call["random_state"] == 11
     # Declared parameters arrive validated, with the defaults filled in.
     assert call["params"] == {"reg": 0.5, "eigen_solver": "auto"}
     assert call["X"].dtype == np.float64 and call["X"].flags.c_contiguous
@@ -83,7 +83,7 @@ def test_entry_output_scale_then_sign_rule_are_applied(convention, expected, rep
 def test_invalid_call_never_reaches_the_algorithm(points, replace_entry):
     fit = RecordingFit()
     replace_entry("isomap", fit=fit)
-    for bad in ({"seed": -3}, {"n_neighbors": 40}, {"n_components": 4}, {"gamma": 1.0}):
+    for bad in ({"random_state": -3}, {"n_neighbors": 40}, {"n_components": 4}, {"gamma": 1.0}):
         with pytest.raises(EmbeddingError):
             algorithms.embed("isomap", points, **{"n_neighbors": 6, **bad})
     assert fit.calls == []
@@ -186,33 +186,35 @@ def test_k_below_the_minimum_is_a_typed_error_with_the_generic_message(points):
     assert (caught.value.n_neighbors, caught.value.minimum) == (2, 3)
 
 
-def test_sample_limit_states_the_memory_the_dense_step_needs(replace_entry):
+def test_memory_refusal_states_estimate_budget_and_largest_n(replace_entry, monkeypatch):
     X = datasets.load("swissroll", 300, seed=0).X
-    replace_entry("isomap", max_samples=200, alternative=None)
-    # Isomap's geodesic matrix: 8 n² bytes, 720 kB at n = 300 and 320 kB at the limit.
-    with pytest.raises(SampleLimitError, match=r"^Isomap is limited to 200 points here \(its dense n x n step would take "
-                                               r"720.0 kB at n = 300, 320.0 kB at the limit\); got 300\. Use fewer "
+    replace_entry("isomap", alternative=None)
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 500_000)
+    estimate = algorithms.spec("isomap").memory_bytes(300, 8, 2)
+    with pytest.raises(SampleLimitError, match=rf"^Isomap would need about {estimate / 1e3:.1f} kB at n = 300 \(k = 8, "
+                                               r"d = 2\), above the memory budget of 500.0 kB\. Use at most 2\d\d "
                                                r"points\.$") as caught:
         algorithms.embed("isomap", X, n_neighbors=8)
-    assert caught.value.bytes_needed == 8 * 300**2
-    assert caught.value.alternative is None
+    assert caught.value.bytes_needed == estimate and caught.value.alternative is None
+    assert algorithms.spec("isomap").memory_bytes(caught.value.max_samples, 8, 2) <= 500_000
 
 
-def test_sample_limit_names_the_entrys_scalable_alternative(replace_entry):
+def test_memory_refusal_names_the_entrys_alternative(replace_entry, monkeypatch):
     X = datasets.load("swissroll", 300, seed=0).X
-    replace_entry("lle", max_samples=200, alternative="laplacian")
-    with pytest.raises(SampleLimitError, match=r"; got 300\. Use fewer points, or Laplacian eigenmaps \(algorithm "
-                                               r"'laplacian'\), which has no n x n step\.$") as caught:
+    replace_entry("lle", alternative="laplacian")
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 100_000)
+    with pytest.raises(SampleLimitError, match=r"\. Use at most \d+ points, or Laplacian eigenmaps \(algorithm "
+                                               r"'laplacian'\), which needs far less memory\.$") as caught:
         algorithms.embed("lle", X, n_neighbors=8)
     assert caught.value.alternative == "laplacian"
 
 
 def test_isomap_refuses_large_n_stating_gigabytes():
-    # The real limit, checked before any work: no 7 GB matrix is allocated to find out.
+    # The real budget, checked before any work: no 7 GB matrix is allocated to find out.
     X = np.zeros((30_000, 3))
-    with pytest.raises(SampleLimitError, match=r"Isomap is limited to 20000 points here \(its dense n x n step would "
-                                               r"take 7.2 GB at n = 30000, 3.2 GB at the limit\); got 30000\. Use "
-                                               r"fewer points, or Landmark Isomap \(algorithm 'landmark_isomap'\)"):
+    with pytest.raises(SampleLimitError, match=r"^Isomap would need about 7.2 GB at n = 30000 \(k = 8, d = 2\), above "
+                                               r"the memory budget of 4.0 GB\. Use at most 22\d\d\d points, or Landmark "
+                                               r"Isomap \(algorithm 'landmark_isomap'\), which needs far less memory\.$"):
         algorithms.embed("isomap", X, n_neighbors=8)
 
 
@@ -230,7 +232,7 @@ def ltsa_roll():
 def test_normalizing_options_are_exact(option, ltsa_roll):
     X, _ = ltsa_roll
     for name in ("isomap", "ltsa"):
-        Y = algorithms.embed(name, X, n_neighbors=8, output_scale=option)
+        Y = algorithms.embed(name, X, n_neighbors=8, rescale=option)
         np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-12)
         spread = Y.std(axis=0) if option == "unit_variance" else np.linalg.norm(Y, axis=0)
         np.testing.assert_allclose(spread, 1.0, rtol=1e-12)
@@ -238,13 +240,13 @@ def test_normalizing_options_are_exact(option, ltsa_roll):
 
 def test_authors_option_is_the_default(ltsa_roll):
     X, Y = ltsa_roll
-    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, output_scale="authors"), Y)
-    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, output_scale=None), Y)
+    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, rescale="authors"), Y)
+    assert np.array_equal(algorithms.embed("ltsa", X, n_neighbors=8, rescale=None), Y)
 
 
 def test_best_global_scale_lowers_rn_and_keeps_rc(ltsa_roll):
     X, Y = ltsa_roll
-    scaled = algorithms.embed("ltsa", X, n_neighbors=8, output_scale="best_global_scale")
+    scaled = algorithms.embed("ltsa", X, n_neighbors=8, rescale="best_global_scale")
     # One positive factor, no rotation or flip.
     factor = (scaled * Y).sum() / (Y * Y).sum()
     np.testing.assert_allclose(scaled, factor * Y, rtol=1e-12)
@@ -262,7 +264,7 @@ def test_best_global_scale_of_a_global_method_uses_the_kNN_graph_of_k(ltsa_roll)
     X, _ = ltsa_roll
     Y = algorithms.embed("pca", X, n_neighbors=8)
     for k in (5, 20):
-        scaled = algorithms.embed("pca", X, n_neighbors=k, output_scale="best_global_scale")
+        scaled = algorithms.embed("pca", X, n_neighbors=k, rescale="best_global_scale")
         expected = measures.local_procrustes(X, Y, measures.nearest_neighbors(X, k)).best_global_scale()
         np.testing.assert_allclose(scaled, expected * Y, rtol=1e-12)
 
@@ -270,9 +272,9 @@ def test_best_global_scale_of_a_global_method_uses_the_kNN_graph_of_k(ltsa_roll)
 @pytest.mark.parametrize("bad", ["isometric", "unit variance", 1.0, ["unit_norm"]])
 def test_unknown_rescale_option_is_refused(bad, points, replace_entry):
     fit = replace_entry("lle", fit=RecordingFit()).fit
-    with pytest.raises(EmbeddingError, match=rf"output_scale must be None or one of \['authors', 'unit_variance', "
+    with pytest.raises(EmbeddingError, match=rf"rescale must be None or one of \['authors', 'unit_variance', "
                                              rf"'unit_norm', 'best_global_scale'\]; got {re.escape(repr(bad))}\."):
-        algorithms.embed("lle", points, n_neighbors=6, output_scale=bad)
+        algorithms.embed("lle", points, n_neighbors=6, rescale=bad)
     assert fit.calls == []
 
 
@@ -307,3 +309,85 @@ def test_progress_and_cancel_hooks_reach_the_long_algorithms_only():
     algorithms.embed("lle", data.X, n_neighbors=10, progress=lambda *args: calls.append(args),
                      should_stop=lambda: True)  # no hooks: runs to the end
     assert calls == []
+
+
+# --- deprecated keywords ------------------------------------------------------------------------------
+
+
+def test_seed_is_a_deprecated_alias_of_random_state(points):
+    expected = algorithms.embed("isomap", points, n_neighbors=6, random_state=5)
+    with pytest.warns(DeprecationWarning, match=r"embed: seed= is deprecated; use random_state="):
+        Y = algorithms.embed("isomap", points, n_neighbors=6, seed=5)
+    assert np.array_equal(Y, expected)
+    with pytest.raises(EmbeddingError, match=r"seed= is a deprecated alias of random_state=; pass only random_state= "
+                                             r"\(got seed=5 and random_state=4\)"):
+        algorithms.embed("isomap", points, n_neighbors=6, seed=5, random_state=4)
+
+
+def test_output_scale_is_a_deprecated_alias_of_rescale(ltsa_roll):
+    X, _ = ltsa_roll
+    expected = algorithms.embed("ltsa", X, n_neighbors=8, rescale="unit_variance")
+    with pytest.warns(DeprecationWarning, match=r"embed: output_scale= is deprecated; use rescale="):
+        Y = algorithms.embed("ltsa", X, n_neighbors=8, output_scale="unit_variance")
+    assert np.array_equal(Y, expected)
+    with pytest.raises(EmbeddingError, match=r"output_scale= is a deprecated alias of rescale="):
+        algorithms.embed("ltsa", X, n_neighbors=8, output_scale="unit_norm", rescale="unit_variance")
+
+
+def test_options_are_keyword_only(points):
+    with pytest.raises(TypeError):
+        algorithms.embed("pca", points, 6)  # n_neighbors positional
+
+
+# --- a precomputed neighbour array ----------------------------------------------------------------------
+
+
+def test_given_neighbors_replace_the_search(points, replace_entry, monkeypatch):
+    fit = RecordingFit()
+    replace_entry("lle", fit=fit)
+    shared = measures.nearest_neighbors(points, 6)
+    searches = []
+    import algorithms.embedding as embedding_module
+
+    monkeypatch.setattr(embedding_module, "nearest_neighbors", lambda *a: searches.append(a) or shared)
+    Y = algorithms.embed("lle", points, n_neighbors=6, neighbors=shared, post_refinement=2,
+                         rescale="best_global_scale")
+    assert searches == [] and fit.calls[0]["neighbors"] is shared
+    # Without the array, one search serves the algorithm, the refinement and the best global scale.
+    again = algorithms.embed("lle", points, n_neighbors=6, post_refinement=2, rescale="best_global_scale")
+    assert len(searches) == 1
+    np.testing.assert_array_equal(Y, again)
+
+
+def test_a_global_method_with_refinement_searches_once(points, monkeypatch):
+    import algorithms.embedding as embedding_module
+
+    searches = []
+    real = embedding_module.nearest_neighbors
+    monkeypatch.setattr(embedding_module, "nearest_neighbors", lambda *a: searches.append(a) or real(*a))
+    algorithms.embed("pca", points, n_neighbors=6, post_refinement=2, rescale="best_global_scale")
+    assert len(searches) == 1
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda nb: nb[:, :5], (r"neighbors must be an integer array of shape \(40, 7\) from "
+                            r"measures.nearest_neighbors\(X, 6\); got int64 of shape \(40, 5\)")),
+    (lambda nb: nb.astype(float), r"got float64 of shape \(40, 7\)"),
+    (lambda nb: nb[:30], r"of shape \(40, 7\).*got int64 of shape \(30, 7\)"),
+    (lambda nb: np.where(nb == 3, 40, nb), r"neighbors must hold indices in \[0, 39\]; got 40"),
+    (lambda nb: np.where(nb == 3, -1, nb), r"neighbors must hold indices in \[0, 39\]; got -1"),
+    (lambda nb: nb[::-1], r"each point first in its own row .*; row 0 starts with 39"),
+    (lambda nb: np.c_[nb[:, :6], nb[:, 5]], r"distinct points in each row; row 0 repeats one"),
+])
+def test_a_bad_neighbors_array_is_refused(points, make, message, replace_entry):
+    fit = replace_entry("lle", fit=RecordingFit()).fit
+    with pytest.raises(EmbeddingError, match=message):
+        algorithms.embed("lle", points, n_neighbors=6, neighbors=make(measures.nearest_neighbors(points, 6)))
+    assert fit.calls == []
+
+
+def test_given_neighbors_give_the_same_embedding_for_every_graph_method(small_roll):
+    shared = measures.nearest_neighbors(small_roll.X, 8)
+    for name in ("isomap", "ltsa", "gp"):
+        np.testing.assert_array_equal(algorithms.embed(name, small_roll.X, n_neighbors=8, neighbors=shared),
+                                      algorithms.embed(name, small_roll.X, n_neighbors=8))

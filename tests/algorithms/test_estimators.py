@@ -50,7 +50,7 @@ def test_passes_scikit_learns_estimator_checks(name):
 def test_fit_transform_is_the_registered_algorithms_embedding(name, algorithm, small_roll):
     estimator = _estimator(name, n_neighbors=8, random_state=3, refine_iterations=4)
     Y = estimator.fit_transform(small_roll.X)
-    np.testing.assert_array_equal(Y, algorithms.embed(algorithm, small_roll.X, n_neighbors=8, seed=3,
+    np.testing.assert_array_equal(Y, algorithms.embed(algorithm, small_roll.X, n_neighbors=8, random_state=3,
                                                       refine_iterations=4))
     assert estimator.embedding_ is Y
     assert estimator.n_features_in_ == 3
@@ -85,5 +85,5 @@ def test_random_state_seeds_the_run(small_roll):
     again = _estimator("ProcrustesSubspaceAlignment", n_neighbors=8, initialization="random", annealing_steps=10,
                        refine_iterations=1, random_state=np.random.default_rng(1)).fit_transform(small_roll.X)
     np.testing.assert_array_equal(first, again)
-    with pytest.raises(algorithms.EmbeddingError, match="seed must be a non-negative int"):
+    with pytest.raises(algorithms.EmbeddingError, match="random_state must be a non-negative int"):
         _estimator("GreedyProcrustes", random_state=None).fit(small_roll.X)

@@ -37,7 +37,7 @@ def test_greedy_pass_recovers_a_flat_strip_in_r5_exactly(gp_module, rigid_misfit
     neighbors = measures.nearest_neighbors(X, k)
     if measures.neighbor_graph_components(neighbors)[0] > 1:
         pytest.skip("this draw's kNN graph is disconnected")
-    Y = gp_module.greedy_procrustes(X, neighbors, 2, seed=seed)
+    Y = gp_module.greedy_procrustes(X, neighbors, 2, random_state=seed)
     assert abs(measures.procrustes(X, Y, k)) < 1e-10
     assert rigid_misfit(Y, Z) < 1e-10
 
@@ -46,18 +46,18 @@ def test_greedy_pass_recovers_a_flat_strip_in_r5_exactly(gp_module, rigid_misfit
 def test_without_enlarging_the_reference_set_gp_is_not_exact(gp_module, monkeypatch, seed):
     # SPEC §2: GR's algorithm as printed leaves the rotation undetermined with < d + 1 embedded
     # neighbours; on these strips that happens and the result is far from exact.
-    Z, X = _strip_in_r5(600, seed)
+    _, X = _strip_in_r5(600, seed)
     neighbors = measures.nearest_neighbors(X, 6)
     monkeypatch.setattr(gp_module, "MAX_HOPS", 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", measures.ProcrustesLabWarning)
-        Y = gp_module.greedy_procrustes(X, neighbors, 2, seed=0)
+        Y = gp_module.greedy_procrustes(X, neighbors, 2, random_state=0)
     assert measures.procrustes(X, Y, 6) > 0.1
 
 
 def test_registry_entry_embeds_the_strip_exactly_with_refinement(gp_module, rigid_misfit):
     Z, X = _strip_in_r5(500, 3)
-    Y = algorithms.embed("gp", X, n_neighbors=8, seed=3)
+    Y = algorithms.embed("gp", X, n_neighbors=8, random_state=3)
     assert abs(measures.procrustes(X, Y, 8)) < 1e-10
     assert rigid_misfit(Y, Z) < 1e-10
     entry = algorithms.spec("gp")
@@ -99,8 +99,8 @@ def test_local_pca_bases_match_a_per_neighbourhood_svd(gp_module, small_roll):
 def test_gp_and_refinement_reach_the_truths_r_n_on_a_swiss_roll(gp_module):
     roll = datasets.load("swissroll", 1600, seed=1)
     neighbors = measures.nearest_neighbors(roll.X, 12)
-    greedy = gp_module.greedy_procrustes(roll.X, neighbors, 2, seed=1)
-    refined = algorithms.embed("gp", roll.X, n_neighbors=12, seed=1)
+    greedy = gp_module.greedy_procrustes(roll.X, neighbors, 2, random_state=1)
+    refined = algorithms.embed("gp", roll.X, n_neighbors=12, random_state=1)
     truth = measures.procrustes(roll.X, roll.truth, 12)
     assert measures.procrustes(roll.X, refined, 12, variant="raw") <= measures.procrustes(roll.X, greedy, 12, variant="raw")
     assert measures.procrustes(roll.X, refined, 12) < max(0.01, 1.1 * truth)
@@ -108,22 +108,22 @@ def test_gp_and_refinement_reach_the_truths_r_n_on_a_swiss_roll(gp_module):
 
 def test_same_seed_same_output_and_other_seeds_start_elsewhere(gp_module, small_roll):
     neighbors = measures.nearest_neighbors(small_roll.X, 8)
-    first = gp_module.greedy_procrustes(small_roll.X, neighbors, 2, seed=5)
-    np.testing.assert_array_equal(first, gp_module.greedy_procrustes(small_roll.X, neighbors, 2, seed=5))
-    assert not np.allclose(first, gp_module.greedy_procrustes(small_roll.X, neighbors, 2, seed=6))
+    first = gp_module.greedy_procrustes(small_roll.X, neighbors, 2, random_state=5)
+    np.testing.assert_array_equal(first, gp_module.greedy_procrustes(small_roll.X, neighbors, 2, random_state=5))
+    assert not np.allclose(first, gp_module.greedy_procrustes(small_roll.X, neighbors, 2, random_state=6))
 
 
 def test_one_dimensional_data_warn_that_rotations_were_undetermined(gp_module):
     t = np.linspace(0.0, 1.0, 60)
     X = np.c_[t, 2.0 * t, np.zeros(60)] + 1e-9 * np.random.default_rng(0).normal(size=(60, 3))
     with pytest.warns(measures.ProcrustesLabWarning, match=r"GP: \d+ of \d+ Procrustes rotations were undetermined"):
-        gp_module.greedy_procrustes(X, measures.nearest_neighbors(X, 4), 2, seed=0)
+        gp_module.greedy_procrustes(X, measures.nearest_neighbors(X, 4), 2, random_state=0)
 
 
 def test_a_disconnected_graph_is_refused(gp_module, two_clusters):
     neighbors = measures.nearest_neighbors(two_clusters, 5)
     with pytest.raises(measures.DisconnectedGraphError, match=r"GP embedded (60|40) of 100 points .* Raise k\."):
-        gp_module.greedy_procrustes(two_clusters, neighbors, 2, seed=0)
+        gp_module.greedy_procrustes(two_clusters, neighbors, 2, random_state=0)
 
 
 def test_a_stop_request_cancels_gp(gp_module, small_roll):

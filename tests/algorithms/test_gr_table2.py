@@ -17,7 +17,7 @@ def scores():
     roll = datasets.load("swissroll", 1600, seed=0)
     result = {}
     for name in ("isomap", "lle", "ltsa"):
-        Y = algorithms.embed(name, roll.X, n_neighbors=K, seed=0)
+        Y = algorithms.embed(name, roll.X, n_neighbors=K, random_state=0)
         result[name] = {variant: measures.procrustes(roll.X, Y, K, variant=variant)
                         for variant in ("normalized", "conformal")}
     return result

@@ -12,7 +12,8 @@ from sklearn.manifold import Isomap
 import algorithms
 import datasets
 import measures
-from algorithms import ConvergenceError, SolverError, isomap as isomap_module
+from algorithms import ConvergenceError, SolverError
+from algorithms import isomap as isomap_module
 from algorithms.isomap import classical_scaling
 from algorithms.scaling import fix_signs
 

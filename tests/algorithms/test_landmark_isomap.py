@@ -15,7 +15,7 @@ import datasets
 import measures
 from algorithms import Cancelled, DisconnectedGraphError, EmbeddingError, SampleLimitError
 from algorithms import landmark_isomap as landmark_module
-from algorithms.isomap import ISOMAP_MAX_SAMPLES, classical_scaling
+from algorithms.isomap import classical_scaling
 from algorithms.landmark_isomap import landmark_geodesics, landmark_mds, triangulate
 
 
@@ -149,9 +149,9 @@ def test_unknown_selection_is_refused(roll_graph):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_every_point_a_landmark_is_isomap(selection, seed, small_roll):
     X = small_roll.X
-    isomap = algorithms.embed("isomap", X, n_neighbors=8, seed=seed)
+    isomap = algorithms.embed("isomap", X, n_neighbors=8, random_state=seed)
     for n_landmarks in (400, 5000):  # more landmarks than points: all of them
-        Y = algorithms.embed("landmark_isomap", X, n_neighbors=8, seed=seed, n_landmarks=n_landmarks,
+        Y = algorithms.embed("landmark_isomap", X, n_neighbors=8, random_state=seed, n_landmarks=n_landmarks,
                              landmark_selection=selection)
         np.testing.assert_allclose(Y, isomap, rtol=0, atol=1e-8)
         np.testing.assert_allclose(cdist(Y, Y), cdist(isomap, isomap), rtol=0, atol=1e-8)
@@ -167,8 +167,8 @@ def test_every_point_a_landmark_is_isomap_in_three_dimensions(small_roll):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_flat_strip_is_recovered_up_to_a_rigid_motion(seed, rigid_misfit):
     strip = datasets.load("strip", 1500, seed=seed)
-    Y = algorithms.embed("landmark_isomap", strip.X, n_neighbors=20, n_landmarks=50, seed=seed)
-    isomap = algorithms.embed("isomap", strip.X, n_neighbors=20, seed=seed)
+    Y = algorithms.embed("landmark_isomap", strip.X, n_neighbors=20, n_landmarks=50, random_state=seed)
+    isomap = algorithms.embed("isomap", strip.X, n_neighbors=20, random_state=seed)
     landmark_rn, isomap_rn = (measures.procrustes(strip.X, Z, 20) for Z in (Y, isomap))
     assert landmark_rn < 0.05 and landmark_rn < 1.1 * isomap_rn
     assert scipy_procrustes(strip.truth, Y)[2] < 1e-3
@@ -195,8 +195,9 @@ def test_curve_is_embedded_by_its_arc_length(helix):
     np.testing.assert_allclose(direction * (Y - Y.mean()), arc_length - arc_length.mean(), atol=2e-3)
 
 
+@pytest.mark.slow
 def test_above_isomaps_limit_landmark_isomap_embeds_the_same_sample():
-    roll = datasets.load("swissroll", ISOMAP_MAX_SAMPLES + 1, seed=0)
+    roll = datasets.load("swissroll", algorithms.spec("isomap").sample_limit(10) + 1, seed=0)
     with pytest.raises(SampleLimitError):
         algorithms.embed("isomap", roll.X, n_neighbors=10)
     Y = algorithms.embed("landmark_isomap", roll.X, n_neighbors=10, n_landmarks=60)
@@ -206,7 +207,7 @@ def test_above_isomaps_limit_landmark_isomap_embeds_the_same_sample():
 
 def test_same_seed_same_output_other_seed_other_landmarks(small_roll, roll_graph):
     X = small_roll.X
-    first, again, other = (algorithms.embed("landmark_isomap", X, n_neighbors=8, n_landmarks=30, seed=seed)
+    first, again, other = (algorithms.embed("landmark_isomap", X, n_neighbors=8, n_landmarks=30, random_state=seed)
                            for seed in (0, 0, 1))
     assert np.array_equal(first, again)
     assert not np.array_equal(first, other)
@@ -233,32 +234,36 @@ def test_no_more_landmarks_than_dimensions_is_refused(n_landmarks, n_components,
                          n_components=n_components)
 
 
-def test_landmark_geodesics_above_the_memory_limit_are_refused(small_roll, monkeypatch):
-    monkeypatch.setattr(landmark_module, "MEMORY_LIMIT", 8 * 400 * 25)
-    with pytest.raises(SampleLimitError, match=r"from each of its m = 30 landmarks to all 400 points: 96.0 kB, above "
-                                               r"the 80.0 kB allowed here\. Use at most 25 landmarks") as caught:
+def test_landmark_geodesics_above_the_memory_budget_are_refused_naming_the_largest_m(small_roll, monkeypatch):
+    entry = algorithms.spec("landmark_isomap")
+    budget = entry.memory_bytes(400, 8, 2, n_landmarks=25)
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", budget)
+    with pytest.raises(SampleLimitError, match=r"^Landmark Isomap would need about .* at n = 400 \(k = 8, d = 2\), above "
+                                               r"the memory budget of .*\. Landmark Isomap keeps the geodesics from each "
+                                               r"of its m = 30 landmarks to all 400 points\. Use at most 25 landmarks at "
+                                               r"this n, or fewer points\.$") as caught:
         algorithms.embed("landmark_isomap", small_roll.X, n_neighbors=8, n_landmarks=30)
-    assert (caught.value.n_samples, caught.value.max_samples, caught.value.bytes_needed) == (400, 25, 96_000)
+    assert caught.value.bytes_needed == entry.memory_bytes(400, 8, 2, n_landmarks=30)
     assert algorithms.embed("landmark_isomap", small_roll.X, n_neighbors=8, n_landmarks=25).shape == (400, 2)
 
 
 def test_isomap_above_its_limit_names_landmark_isomap():
     # The real entry at its real limit: refused before any neighbour search, so this is quick.
-    X = datasets.load("swissroll", ISOMAP_MAX_SAMPLES + 1, seed=0).X
-    with pytest.raises(SampleLimitError, match=rf"Isomap is limited to {ISOMAP_MAX_SAMPLES} points here \(its dense "
-                                               r"n x n step would take 3.2 GB at n = 20001, 3.2 GB at the limit\); "
-                                               r"got 20001\. Use fewer points, or Landmark Isomap \(algorithm "
-                                               r"'landmark_isomap'\), which has no n x n step\.") as caught:
+    limit = algorithms.spec("isomap").sample_limit(10)
+    X = np.zeros((limit + 1, 3))
+    with pytest.raises(SampleLimitError, match=rf"^Isomap would need about 4.0 GB at n = {limit + 1} .*Use at most "
+                                               rf"{limit} points, or Landmark Isomap \(algorithm 'landmark_isomap'\), "
+                                               r"which needs far less memory\.$") as caught:
         algorithms.embed("isomap", X, n_neighbors=10)
     assert caught.value.alternative == "landmark_isomap"
-    assert algorithms.spec(caught.value.alternative).max_samples is None
+    assert algorithms.spec("landmark_isomap").sample_limit(10) > 30 * limit
 
 
-def test_classical_mds_above_its_limit_names_pca(replace_entry):
+def test_classical_mds_above_its_limit_names_pca(monkeypatch):
     X = datasets.load("strip", 51, seed=0).X
-    replace_entry("mds", max_samples=50)
-    with pytest.raises(SampleLimitError, match=re.escape("Use fewer points, or PCA (algorithm 'pca'), which has no "
-                                                         "n x n step.")) as caught:
+    monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", algorithms.spec("mds").memory_bytes(50, 8, 2))
+    with pytest.raises(SampleLimitError, match=re.escape("Use at most 50 points, or PCA (algorithm 'pca'), which needs "
+                                                         "far less memory.")) as caught:
         algorithms.embed("mds", X, n_neighbors=8)
     assert caught.value.alternative == "pca"
 

@@ -51,7 +51,7 @@ def _raw_r(X, Y, neighbors):
 def test_trace_never_increases_from_a_noisy_start(refinement, method, seed):
     roll = datasets.load("swissroll", 500, seed=seed)
     start = roll.truth + np.random.default_rng(seed).normal(scale=1.0, size=roll.truth.shape)
-    Y, trace = refinement.refine(roll.X, start, 8, n_iterations=15, method=method)
+    _, trace = refinement.refine(roll.X, start, 8, n_iterations=15, method=method)
     assert trace.shape == (16,)
     assert np.all(np.diff(trace) <= 1e-12 * trace[0])
     assert trace[-1] < trace[0] / 5
@@ -62,7 +62,7 @@ def test_trace_never_increases_from_a_noisy_start(refinement, method, seed):
 def test_refinement_after_any_algorithm_lowers_r_monotonically(refinement, small_roll, name, method):
     neighbors = measures.nearest_neighbors(small_roll.X, 8)
     Y0 = algorithms.embed(name, small_roll.X, n_neighbors=8)
-    Y, trace = refinement.refine(small_roll.X, Y0, neighbors, n_iterations=10, method=method)
+    _, trace = refinement.refine(small_roll.X, Y0, neighbors, n_iterations=10, method=method)
     assert np.all(np.diff(trace) <= 1e-12 * trace[0])
     assert trace[0] == pytest.approx(_raw_r(small_roll.X, Y0, neighbors), rel=1e-12)
     assert trace[-1] < trace[0]
@@ -226,9 +226,9 @@ def test_a_stop_request_cancels_without_a_result(refinement, longrun, small_roll
     ({"n_iterations": -1}, r"refine: parameter 'refine_iterations' must lie in \[0, 1000\]; got -1\."),
     ({"n_iterations": 2.5}, r"must be a whole number; got 2\.5"),
     ({"method": "newton"}, r"refine: parameter 'refine_method' must be one of \['iterative', 'exact'\]; got 'newton'"),
-    ({"neighbors": np.zeros((400, 3))}, r"neighbors must be an int k or an integer array of shape \(n_samples, k \+ 1\)"),
+    ({"neighbors": np.zeros((400, 3))}, r"neighbors must be an integer array of shape \(400, k \+ 1\) from measures.nearest_neighbors"),
     ({"neighbors": np.zeros((400, 3), dtype=int)}, r"each point first in its own row"),
-    ({"neighbors": 400}, r"n_neighbors must be an integer in \[1, n_samples - 1\] = \[1, 399\]; got 400"),
+    ({"neighbors": 400}, r"n_neighbors must be an integer in \[1, 399\]; got 400\. Choose a smaller k"),
 ])
 def test_bad_input_is_refused_with_a_message(refinement, small_roll, change, message):
     arguments = {"Y": small_roll.truth, "neighbors": 8, "n_iterations": 2, "method": "exact", **change}

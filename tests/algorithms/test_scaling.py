@@ -23,7 +23,7 @@ def test_unit_variance_of_a_small_case():
                                rtol=1e-15)
 
 
-@pytest.mark.parametrize("convention", ["isometric", "diffusion", "tsne"])
+@pytest.mark.parametrize("convention", ["isometric", "diffusion", "neighbour_embedding"])
 def test_a_methods_own_coordinates_are_left_untouched(convention):
     assert apply_output_scale(SMALL, convention) is SMALL
 
@@ -103,7 +103,7 @@ def roll():
 
 
 def test_rescale_options_map_onto_the_conventions(roll):
-    data, neighbors = roll
+    data, _ = roll
     Y = data.truth * np.array([3.0, 0.5]) + 7.0
     assert rescale_output(Y, "authors") is Y
     for option in ("unit_variance", "unit_norm"):
