@@ -296,7 +296,7 @@ def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_L
     With every point a landmark, Landmark Isomap is Isomap:
 
     >>> import algorithms, datasets
-    >>> X = datasets.load("swissroll", 300, seed=0).X
+    >>> X = datasets.load("swissroll", 300, random_state=0).X
     >>> Y = algorithms.embed("landmark_isomap", X, n_neighbors=8, n_landmarks=300)
     >>> bool(np.allclose(Y, algorithms.embed("isomap", X, n_neighbors=8), atol=1e-8))
     True

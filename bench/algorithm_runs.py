@@ -48,11 +48,11 @@ def embedding_run(kind, name, n_samples, n_neighbors, measures_to_score, paramet
     import datasets
     import measures
 
-    X = datasets.load("swissroll", n_samples, seed=0).X
+    X = datasets.load("swissroll", n_samples, random_state=0).X
     if warm_up and kind == "ours":
         import algorithms
 
-        algorithms.embed(name, datasets.load("swissroll", 500, seed=1).X, n_neighbors=n_neighbors, **parameters)
+        algorithms.embed(name, datasets.load("swissroll", 500, random_state=1).X, n_neighbors=n_neighbors, **parameters)
     before = _rss_mib()
     start = time.perf_counter()
     error = None

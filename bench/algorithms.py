@@ -47,7 +47,7 @@ def rows(quick=False):
     """One row per (registered algorithm, size); ``quick``: n = 1 600, one timed run."""
     sizes = SIZES[:1] if quick else SIZES
     repeats = 1 if quick else REPEATS
-    rolls = {n: datasets.load("swissroll", n, seed=0).X for n in sizes}
+    rolls = {n: datasets.load("swissroll", n, random_state=0).X for n in sizes}
     knn = {n: time_call(lambda X=X: nearest_neighbors(X, N_NEIGHBORS), repeats=5) for n, X in rolls.items()}
     result = []
     for name in algorithms.available():

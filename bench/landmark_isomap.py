@@ -47,12 +47,12 @@ def rows(quick=False):
     repeats = 1 if quick else REPEATS
     defaults = {p.name: p.default for p in algorithms.spec("landmark_isomap").parameters}
     settings = f"{defaults['n_landmarks']} {defaults['landmark_selection']} landmarks"
-    X = datasets.load("swissroll", BASELINE_SIZE, seed=0).X
+    X = datasets.load("swissroll", BASELINE_SIZE, random_state=0).X
     isomap = measure(lambda: _embed("isomap", X), repeats, SLOW_SECONDS)
     result = [Row.from_timing(SUITE, f"embed isomap, k = {N_NEIGHBORS}", BASELINE_SIZE, isomap,
                               note=f"R_N {procrustes(X, isomap.result, N_NEIGHBORS):.4f}")]
     for n in sizes:
-        X = datasets.load("swissroll", n, seed=0).X
+        X = datasets.load("swissroll", n, random_state=0).X
         timing = measure(lambda X=X: _embed("landmark_isomap", X), repeats, SLOW_SECONDS)
         note = f"R_N {procrustes(X, timing.result, N_NEIGHBORS):.4f}"
         if n == BASELINE_SIZE:

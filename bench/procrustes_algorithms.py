@@ -92,7 +92,7 @@ def rows(quick=False):
     result = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", measures.ProcrustesLabWarning)
-        X = datasets.load("swissroll", SMALL_N, seed=0).X
+        X = datasets.load("swissroll", SMALL_N, random_state=0).X
         isomap = time_call(lambda: algorithms.embed("isomap", X, n_neighbors=N_NEIGHBORS, random_state=0), repeats)
         for method, item in (("gp", "GP + refinement"), ("psa", "PSA (spectral start + annealing polish)")):
             timing = measure(lambda method=method: algorithms.embed(method, X, n_neighbors=N_NEIGHBORS, random_state=0),
@@ -114,7 +114,7 @@ def rows(quick=False):
             f"PSA, annealing alone from random O_i ({PURE_ANNEALING['annealing_steps']} sweeps), k = {N_NEIGHBORS}",
             SMALL_N, timing, "psa", f"R_N {r_n:.4f}, R_C {r_c:.4f}; GR's own procedure (no spectral start)"))
 
-        data = datasets.load("swissroll", LARGE_N, seed=0)
+        data = datasets.load("swissroll", LARGE_N, random_state=0)
         knn = time_call(lambda: measures.nearest_neighbors(data.X, N_NEIGHBORS), repeats)
         timing = measure(lambda: algorithms.embed("gp", data.X, n_neighbors=N_NEIGHBORS, random_state=0), repeats=1)
         r_n, r_c = scores(data.X, timing.result, N_NEIGHBORS)
@@ -131,7 +131,7 @@ def table2():
     print(header)
     print("-" * len(header))
     for name, n_samples in TABLE_SETS:
-        data = datasets.load(name, n_samples, seed=0)
+        data = datasets.load(name, n_samples, random_state=0)
         truth = [scores(data.X, data.truth, k) for k in K_VALUES]
         for method, label in (("gp", "GP + refinement"), ("psa", "PSA")):
             results, seconds = [], 0.0
@@ -160,7 +160,7 @@ def psa_runs():
     )
     baseline, truth = [], []
     for seed in PSA_SEEDS:
-        data = datasets.load("swissroll", 1600, seed=seed)
+        data = datasets.load("swissroll", 1600, random_state=seed)
         baseline.append(timed(lambda X=data.X, seed=seed: algorithms.embed("isomap", X, n_neighbors=12,
                                                                       random_state=seed))[0])
         truth.append(scores(data.X, data.truth, 12)[0])
@@ -169,7 +169,7 @@ def psa_runs():
     for label, options in configurations:
         rows = []
         for seed in PSA_SEEDS:
-            data = datasets.load("swissroll", 1600, seed=seed)
+            data = datasets.load("swissroll", 1600, random_state=seed)
             seconds, Y = timed(lambda X=data.X, seed=seed, options=options: algorithms.embed(
                 "psa", X, n_neighbors=12, random_state=seed, **options))
             rows.append((seconds, *scores(data.X, Y, 12)))

@@ -82,7 +82,7 @@ def rows(quick=False):
 
     n, k = (QUICK_N_SAMPLES if quick else N_SAMPLES), N_NEIGHBORS
     repeats = 1 if quick else REPEATS
-    X = datasets.load("swissroll", n, seed=0).X
+    X = datasets.load("swissroll", n, random_state=0).X
     Y = algorithms.embed("isomap", X, n_neighbors=k)
     version = importlib.metadata.version("zadu")
     data = f"swiss roll, Isomap k = {k}"

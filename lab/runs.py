@@ -197,20 +197,30 @@ def compute_run(request, progress=None, *, uploads=None):
         warnings.simplefilter("always", measures.ProcrustesLabWarning)
         data = _load(data_choice, method.n_neighbors, uploads, report)
         label = algorithms.spec(method.algorithm).label
+        k = method.n_neighbors
+        report(0.1, "searching the neighbours")
+        # One search for the algorithm and every measure (one more neighbour spares the rank measures
+        # a second search); approximate only for many columns at large n, with its recall stated.
+        search = measures.neighbor_search(data.X, k + 1 if k + 1 < len(data.X) else k,
+                                          random_state=data_choice.random_state)
         report(0.15, f"embedding with {label}")
-        Y = algorithms.embed(method.algorithm, data.X, n_neighbors=method.n_neighbors, seed=data_choice.random_state,
-                             output_scale=method.rescale, post_refinement=method.post_refinement,
+        Y = algorithms.embed(method.algorithm, data.X, n_neighbors=k, random_state=data_choice.random_state,
+                             rescale=method.rescale, post_refinement=method.post_refinement,
+                             neighbors=search.neighbors[:, :k + 1],
                              progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
                              **method.kwargs)
         report(0.7, "measuring")
         labels = _class_labels(data)
         which = [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)]
-        evaluation = measures.evaluate(data.X, Y, method.n_neighbors, truth=data.truth, which=which, labels=labels)
+        evaluation = measures.evaluate(data.X, Y, k, truth=data.truth, which=which, labels=labels,
+                                       neighbors=search.neighbors)
         drawn_X, input_axes = _drawn_input(data.X)
     summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
     notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
+    approximations = {**({"neighbors": search.description} if search.description else {}),
+                      **evaluation.approximations}
     notes += [f"{measures.spec(name).label if name in measures.available() else 'Neighbours'}: {text}"
-              for name, text in evaluation.approximations.items()]
+              for name, text in approximations.items()]
     local_names = dict(catalogue.LOCAL_MEASURES)
     return RunResult(
         X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes),

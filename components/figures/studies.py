@@ -58,7 +58,8 @@ def sweep_figure(rows, measure, measure_label, best):
     return figure
 
 
-OUTPUT_KIND_COLORS = {"isometric": "#1f77b4", "normalized": "#d62728"}
+# One colour per kind of output (algorithms.OUTPUTS): isometric, normalized, neighbour embedding.
+OUTPUT_KIND_COLORS = {"isometric": "#1f77b4", "normalized": "#d62728", "neighbour_embedding": "#2ca02c"}
 
 
 def comparison_grid(panels, color, color_title, columns=3):

@@ -20,7 +20,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def small_roll():
     """A 400-point swiss roll (seed 0); k = 8 keeps its neighbour graph connected and short-cut free."""
-    return datasets.load("swissroll", 400, seed=0)
+    return datasets.load("swissroll", 400, random_state=0)
 
 
 @pytest.fixture

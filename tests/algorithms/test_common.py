@@ -265,7 +265,7 @@ def test_global_method_embeds_separated_clusters(name, two_clusters):
 def test_memory_budget_is_enforced_with_the_estimate_in_the_message(name, monkeypatch):
     import datasets
 
-    X = datasets.load("strip", 51, seed=0).X
+    X = datasets.load("strip", 51, random_state=0).X
     entry = algorithms.spec(name)
     params = {p.name: p.default for p in entry.parameters} | SMALL_SAMPLE_PARAMETERS.get(name, {})
     needed = entry.memory_bytes(51, K, 2, **params)
@@ -360,7 +360,7 @@ ALLOWED_PROJECT_IMPORTS = {"algorithms": {"measures"}, "datasets": {"measures"},
 # Third-party packages a library may import: the numerical stack; threadpoolctl, scikit-learn's own
 # dependency for limiting its OpenMP threads (algorithms/tsne.py says why); and the neighbour-embedding
 # packages of issue 14 (imported inside their fits: algorithms/tsne.py, algorithms/neighbour_embeddings.py).
-THIRD_PARTY = {"numpy", "scipy", "sklearn", "threadpoolctl", "openTSNE", "umap", "pacmap", "numba"}
+THIRD_PARTY = {"numpy", "scipy", "sklearn", "threadpoolctl", "openTSNE", "umap", "pacmap", "numba", "faiss"}
 NEIGHBOUR_EMBEDDING_PACKAGES = {"openTSNE", "umap", "pacmap", "numba"}
 
 

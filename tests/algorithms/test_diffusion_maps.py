@@ -21,7 +21,7 @@ K = 8
 @pytest.fixture(scope="module")
 def roll():
     """A 300-point swiss roll (seed 1) and its neighbourhoods at k = 8."""
-    X = datasets.load("swissroll", 300, seed=1).X
+    X = datasets.load("swissroll", 300, random_state=1).X
     return X, measures.nearest_neighbors(X, K)
 
 
@@ -53,7 +53,7 @@ def test_matches_a_dense_eigendecomposition(alpha, t, roll):
 def test_crowded_top_eigenvalues_are_resolved_like_the_dense_oracle():
     # A long strip: the top eigenvalues of the Markov matrix crowd within 2e-3 of 1, where plain
     # Lanczos slows down and shift-invert about 1 + SHIFT must still pick the right eigenpairs.
-    strip = datasets.load("strip", 800, seed=0, length=20.0)
+    strip = datasets.load("strip", 800, random_state=0, length=20.0)
     Y = algorithms.embed("diffusion_maps", strip.X, n_neighbors=K, n_components=3)
     kernel, _ = diffusion_kernel(strip.X, measures.nearest_neighbors(strip.X, K), 0.0)
     expected, eigenvalues, *_ = _dense_diffusion_map(kernel, 1.0, 1.0, 3)

@@ -187,7 +187,7 @@ def test_k_below_the_minimum_is_a_typed_error_with_the_generic_message(points):
 
 
 def test_memory_refusal_states_estimate_budget_and_largest_n(replace_entry, monkeypatch):
-    X = datasets.load("swissroll", 300, seed=0).X
+    X = datasets.load("swissroll", 300, random_state=0).X
     replace_entry("isomap", alternative=None)
     monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 500_000)
     estimate = algorithms.spec("isomap").memory_bytes(300, 8, 2)
@@ -200,7 +200,7 @@ def test_memory_refusal_states_estimate_budget_and_largest_n(replace_entry, monk
 
 
 def test_memory_refusal_names_the_entrys_alternative(replace_entry, monkeypatch):
-    X = datasets.load("swissroll", 300, seed=0).X
+    X = datasets.load("swissroll", 300, random_state=0).X
     replace_entry("lle", alternative="laplacian")
     monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", 100_000)
     with pytest.raises(SampleLimitError, match=r"\. Use at most \d+ points, or Laplacian eigenmaps \(algorithm "
@@ -224,7 +224,7 @@ def test_isomap_refuses_large_n_stating_gigabytes():
 @pytest.fixture(scope="module")
 def ltsa_roll():
     """``(X, Y)``: LTSA's unit-norm embedding of the 400-point roll at k = 8."""
-    roll = datasets.load("swissroll", 400, seed=0)
+    roll = datasets.load("swissroll", 400, random_state=0)
     return roll.X, algorithms.embed("ltsa", roll.X, n_neighbors=8)
 
 
@@ -280,7 +280,7 @@ def test_unknown_rescale_option_is_refused(bad, points, replace_entry):
 
 def test_refinement_after_any_algorithm_lowers_r_and_is_validated():
     embed = algorithms.embed
-    data = datasets.load("swissroll", 500, seed=2)
+    data = datasets.load("swissroll", 500, random_state=2)
     plain = embed("lle", data.X, n_neighbors=10)
     refined = embed("lle", data.X, n_neighbors=10, post_refinement=10)
     raw = [measures.procrustes(data.X, Y, 10, variant="raw") for Y in (plain, refined)]
@@ -297,7 +297,7 @@ def test_refinement_after_any_algorithm_lowers_r_and_is_validated():
 
 
 def test_progress_and_cancel_hooks_reach_the_long_algorithms_only():
-    data = datasets.load("swissroll", 400, seed=1)
+    data = datasets.load("swissroll", 400, random_state=1)
     reports = []
     algorithms.embed("psa", data.X, n_neighbors=10, progress=lambda fraction, info: reports.append((fraction, info)))
     fractions = [fraction for fraction, _ in reports]

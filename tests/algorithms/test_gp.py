@@ -97,7 +97,7 @@ def test_local_pca_bases_match_a_per_neighbourhood_svd(gp_module, small_roll):
 
 
 def test_gp_and_refinement_reach_the_truths_r_n_on_a_swiss_roll(gp_module):
-    roll = datasets.load("swissroll", 1600, seed=1)
+    roll = datasets.load("swissroll", 1600, random_state=1)
     neighbors = measures.nearest_neighbors(roll.X, 12)
     greedy = gp_module.greedy_procrustes(roll.X, neighbors, 2, random_state=1)
     refined = algorithms.embed("gp", roll.X, n_neighbors=12, random_state=1)

@@ -14,7 +14,7 @@ K = 10
 @pytest.fixture(scope="module")
 def scores():
     """R_N and R_C of Isomap, LLE and LTSA on the 1600-point roll of seed 0, at k = 10."""
-    roll = datasets.load("swissroll", 1600, seed=0)
+    roll = datasets.load("swissroll", 1600, random_state=0)
     result = {}
     for name in ("isomap", "lle", "ltsa"):
         Y = algorithms.embed(name, roll.X, n_neighbors=K, random_state=0)

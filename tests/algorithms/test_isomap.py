@@ -75,14 +75,14 @@ def test_classical_scaling_reports_arpack_failure(monkeypatch):
 def test_isomap_on_a_complete_graph_is_pca():
     # With k = n - 1 every pair is an edge, and the direct edge is the shortest path (triangle
     # inequality): the geodesics are the Euclidean distances, whose classical scaling is PCA.
-    X = datasets.load("swissroll", 120, seed=4).X
+    X = datasets.load("swissroll", 120, random_state=4).X
     isomap = algorithms.embed("isomap", X, n_neighbors=119)
     np.testing.assert_allclose(isomap, algorithms.embed("pca", X, n_neighbors=1), atol=1e-8)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_isomap_recovers_a_flat_strip_up_to_a_rigid_motion(seed, rigid_misfit):
-    strip = datasets.load("strip", 600, seed=seed)
+    strip = datasets.load("strip", 600, random_state=seed)
     Y = algorithms.embed("isomap", strip.X, n_neighbors=20)
     assert measures.procrustes(strip.X, Y, 20, variant="normalized") < 0.05
     assert scipy_procrustes(strip.truth, Y)[2] < 1e-3  # shape, scale removed
@@ -91,7 +91,7 @@ def test_isomap_recovers_a_flat_strip_up_to_a_rigid_motion(seed, rigid_misfit):
 
 def test_isomap_error_on_a_strip_falls_as_k_grows():
     # Graph geodesics zig-zag; more neighbours straighten them towards Euclidean distances.
-    strip = datasets.load("strip", 600, seed=0)
+    strip = datasets.load("strip", 600, random_state=0)
     scores = [measures.procrustes(strip.X, algorithms.embed("isomap", strip.X, n_neighbors=k), k, variant="normalized")
               for k in (10, 20, 30)]
     assert scores[0] > 2 * scores[1] > 4 * scores[2]
@@ -109,7 +109,7 @@ def test_isomap_of_a_curve_is_its_arc_length(helix):
 
 def test_isomap_matches_scikit_learn():
     # Independent implementation (its own kNN graph, Dijkstra and KernelPCA): same embedding up to signs.
-    roll = datasets.load("swissroll", 500, seed=2)
+    roll = datasets.load("swissroll", 500, random_state=2)
     reference = Isomap(n_neighbors=10, n_components=2, path_method="D").fit_transform(roll.X)
     np.testing.assert_allclose(algorithms.embed("isomap", roll.X, n_neighbors=10), fix_signs(reference), atol=1e-8)
 

@@ -166,7 +166,7 @@ def test_every_point_a_landmark_is_isomap_in_three_dimensions(small_roll):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_flat_strip_is_recovered_up_to_a_rigid_motion(seed, rigid_misfit):
-    strip = datasets.load("strip", 1500, seed=seed)
+    strip = datasets.load("strip", 1500, random_state=seed)
     Y = algorithms.embed("landmark_isomap", strip.X, n_neighbors=20, n_landmarks=50, random_state=seed)
     isomap = algorithms.embed("isomap", strip.X, n_neighbors=20, random_state=seed)
     landmark_rn, isomap_rn = (measures.procrustes(strip.X, Z, 20) for Z in (Y, isomap))
@@ -176,7 +176,7 @@ def test_flat_strip_is_recovered_up_to_a_rigid_motion(seed, rigid_misfit):
 
 
 def test_few_landmarks_track_isomap_on_the_swiss_roll():
-    roll = datasets.load("swissroll", 1600, seed=0)
+    roll = datasets.load("swissroll", 1600, random_state=0)
     isomap = algorithms.embed("isomap", roll.X, n_neighbors=10)
     isomap_rn = measures.procrustes(roll.X, isomap, 10)
     for n_landmarks in (50, 200):
@@ -260,7 +260,7 @@ def test_isomap_above_its_limit_names_landmark_isomap():
 
 
 def test_classical_mds_above_its_limit_names_pca(monkeypatch):
-    X = datasets.load("strip", 51, seed=0).X
+    X = datasets.load("strip", 51, random_state=0).X
     monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", algorithms.spec("mds").memory_bytes(50, 8, 2))
     with pytest.raises(SampleLimitError, match=re.escape("Use at most 50 points, or PCA (algorithm 'pca'), which needs "
                                                          "far less memory.")) as caught:

@@ -128,7 +128,7 @@ def test_a_point_in_no_other_neighbourhood_is_still_placed():
 
 @pytest.mark.parametrize("name", sorted(NAMES))
 def test_sparse_shift_invert_equals_the_dense_solver(name):
-    data = datasets.load("swissroll", 1500, seed=3)
+    data = datasets.load("swissroll", 1500, random_state=3)
     sparse = algorithms.embed(name, data.X, n_neighbors=10, eigen_solver="arpack")
     dense = algorithms.embed(name, data.X, n_neighbors=10, eigen_solver="dense")
     np.testing.assert_allclose(_cosines(sparse, dense), 1.0, atol=1e-9)
@@ -167,7 +167,7 @@ def test_lle_block_is_the_outer_product_of_the_barycentric_weights():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ltsa_of_a_flat_strip_is_affine_in_the_truth(seed):
     # Zhang & Zha: for linearly placed flat data the affine coordinates span LTSA's null space.
-    strip = datasets.load("strip", 400, seed=seed)
+    strip = datasets.load("strip", 400, random_state=seed)
     Y = algorithms.embed("ltsa", strip.X, n_neighbors=10)
     affine = np.column_stack([strip.truth, np.ones(len(Y))])
     coefficients, *_ = np.linalg.lstsq(affine, Y, rcond=None)
@@ -303,7 +303,7 @@ def test_hlle_bound_example_of_the_style_guide(small_roll):
 def test_hlle_and_mlle_of_a_flat_strip_are_affine_in_the_truth(name, seed):
     # Donoho & Grimes: on flat data the isometric coordinates span HLLE's null space (exactly);
     # MLLE's multiple weights do so up to its regularisation.
-    strip = datasets.load("strip", 400, length=3.0, seed=seed)
+    strip = datasets.load("strip", 400, length=3.0, random_state=seed)
     Y = algorithms.embed(name, strip.X, n_neighbors=12)
     affine = np.column_stack([strip.truth, np.ones(len(Y))])
     coefficients, *_ = np.linalg.lstsq(affine, Y, rcond=None)
@@ -313,7 +313,7 @@ def test_hlle_and_mlle_of_a_flat_strip_are_affine_in_the_truth(name, seed):
 
 def test_mlle_keeps_the_three_peaks_flatter_than_lle():
     # ML Fig. 4 / §5: MLLE recovers the generating coordinates up to an affine map where LLE distorts.
-    data = datasets.load("three_peaks", 600, seed=0)
+    data = datasets.load("three_peaks", 600, random_state=0)
     scores = {}
     for name in ("lle", "mlle"):
         Y = algorithms.embed(name, data.X, n_neighbors=12)

@@ -21,7 +21,7 @@ def test_classical_mds_equals_pca(small_roll):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_classical_mds_keeps_the_distances_of_flat_data(seed):
     # A strip placed isometrically in R⁵ spans a plane: two coordinates reproduce every distance.
-    strip = datasets.load("strip", 300, seed=seed)
+    strip = datasets.load("strip", 300, random_state=seed)
     X = strip.truth @ ortho_group.rvs(5, random_state=seed)[:2] - 4.0
     Y = algorithms.embed("mds", X, n_neighbors=5)
     np.testing.assert_allclose(pdist(Y), pdist(strip.truth), atol=1e-8)

@@ -60,7 +60,7 @@ def test_another_seed_gives_another_layout_of_the_same_quality(name, small_roll)
 @pytest.mark.slow
 def test_same_seed_gives_the_same_layout_in_a_fresh_process(small_roll):
     # Determinism across processes (numba's compiled code loaded from its cache, a new thread pool).
-    code = ("import sys, numpy as np, algorithms, datasets; X = datasets.load('swissroll', 400, seed=0).X; "
+    code = ("import sys, numpy as np, algorithms, datasets; X = datasets.load('swissroll', 400, random_state=0).X; "
             "sys.stdout.buffer.write(np.concatenate([algorithms.embed(name, X, n_neighbors=8, random_state=7, **short)"
             f".ravel() for name, short in {SHORT!r}.items()]).tobytes())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, timeout=600)

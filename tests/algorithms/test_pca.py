@@ -11,7 +11,7 @@ import measures
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_pca_recovers_a_strip_placed_isometrically_in_r5(seed, rigid_misfit):
-    strip = datasets.load("strip", 500, seed=seed)
+    strip = datasets.load("strip", 500, random_state=seed)
     embedding_map = ortho_group.rvs(5, random_state=seed)[:2]  # orthonormal rows: R² → R⁵
     X = strip.truth @ embedding_map + np.arange(5.0)
     Y = algorithms.embed("pca", X, n_neighbors=10)

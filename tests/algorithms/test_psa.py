@@ -24,7 +24,7 @@ def psa_module():
 @pytest.fixture(scope="module")
 def roll_bases(psa_module):
     """``(X, neighbors, bases)`` of the 1600-point swiss roll (seed 1) at k = 12."""
-    roll = datasets.load("swissroll", 1600, seed=1)
+    roll = datasets.load("swissroll", 1600, random_state=1)
     neighbors = measures.nearest_neighbors(roll.X, 12)
     return roll.X, neighbors, importlib.import_module("algorithms.gp").local_pca_bases(roll.X, neighbors, 2)
 
@@ -105,7 +105,7 @@ def test_annealing_never_ends_above_a_spectral_start(psa_module, roll_bases):
     alignment = psa_module.align_subspaces(bases, neighbors, random_state=0, annealing_steps=30)
     assert alignment.energy <= alignment.initial_energy
     truth_frames = psa_module._polar(np.swapaxes(bases, 1, 2) @ measures.local_rotations(
-        X, datasets.load("swissroll", 1600, seed=1).truth, neighbors))
+        X, datasets.load("swissroll", 1600, random_state=1).truth, neighbors))
     # The start is (near) optimal: within 1% of the true frames' f.
     assert alignment.initial_energy < 1.01 * psa_module.alignment_energy(bases, neighbors, truth_frames)
 
@@ -146,7 +146,7 @@ def test_polar_factor_matches_the_svd_for_any_dimension(psa_module):
 
 
 def test_psa_on_a_swiss_roll_reaches_the_truths_r_n(psa_module):
-    roll = datasets.load("swissroll", 1600, seed=1)
+    roll = datasets.load("swissroll", 1600, random_state=1)
     Y = algorithms.embed("psa", roll.X, n_neighbors=12, random_state=1)
     assert measures.procrustes(roll.X, Y, 12) < max(0.01, 1.1 * measures.procrustes(roll.X, roll.truth, 12))
 

@@ -49,7 +49,7 @@ def _raw_r(X, Y, neighbors):
 @pytest.mark.parametrize("method", ["iterative", "exact"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_trace_never_increases_from_a_noisy_start(refinement, method, seed):
-    roll = datasets.load("swissroll", 500, seed=seed)
+    roll = datasets.load("swissroll", 500, random_state=seed)
     start = roll.truth + np.random.default_rng(seed).normal(scale=1.0, size=roll.truth.shape)
     _, trace = refinement.refine(roll.X, start, 8, n_iterations=15, method=method)
     assert trace.shape == (16,)

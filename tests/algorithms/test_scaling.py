@@ -59,7 +59,7 @@ def test_constant_column_with_inexact_mean_is_left_at_zero(convention):
 def test_spec_output_scales_give_gr_table2_values_of_an_affine_exact_roll():
     # SPEC §2: the isometric chart of the swiss roll, only rescaled, scores R_N ≈ 0.81 at unit variance
     # (GR Table 2, LLE) and ≈ 0.995 at unit norm (LTSA); the chart itself scores ≈ 0.
-    roll = datasets.load("swissroll", 1600, seed=0)
+    roll = datasets.load("swissroll", 1600, random_state=0)
     unit_variance = apply_output_scale(roll.truth, "unit_variance")
     unit_norm = apply_output_scale(roll.truth, "unit_norm")
     scores = {name: measures.procrustes(roll.X, Y, 10, variant="normalized")
@@ -98,7 +98,7 @@ def test_sign_rule_keeps_zero_columns_and_breaks_ties_at_the_first_row():
 @pytest.fixture(scope="module")
 def roll():
     """The 1600-point roll of seed 0 and its kNN graph at k = 10."""
-    data = datasets.load("swissroll", 1600, seed=0)
+    data = datasets.load("swissroll", 1600, random_state=0)
     return data, measures.nearest_neighbors(data.X, 10)
 
 

@@ -46,7 +46,7 @@ def test_run_reports_the_api_values_and_its_stages():
     stages = []
     result = compute_run(request(), progress=lambda fraction, stage: stages.append(fraction))
     data = datasets.load("strip", 300, random_state=1)
-    Y = algorithms.embed("ltsa", data.X, n_neighbors=8, seed=1)
+    Y = algorithms.embed("ltsa", data.X, n_neighbors=8, random_state=1)
     np.testing.assert_array_equal(result.Y, Y)
     rn, per_point = measures.procrustes(data.X, Y, 8, per_point=True)
     np.testing.assert_array_equal(result.local["normalized"], per_point)
