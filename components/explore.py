@@ -203,7 +203,8 @@ def show_run(services, shown, state, drawn, session):
                                 landmark_configuration=view.landmark_configuration),
     }
     return {**figures, "cards": _cards_of(shown), "message": view.notes,
-            "message_class": "message warning" if view.notes else "message", "drawn": {**layout, "color": display.color}}
+            "message_class": "message warning" if view.notes else "message",
+            "drawn": {**layout, "color": display.color}}
 
 
 def _event_rows(input_event, output_event):
@@ -273,8 +274,8 @@ def revert_cancelled(services, _clicks, shown, state, job):
     current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
     restored = current.replace(data=previous.data, method=previous.method)
     request = RunRequest.from_state(previous)
-    return {"state": restored.to_dict(), "message": f"Cancelled. The views show the previous run: {request.describe()}.",
-            "nonce": secrets.token_hex(8)}
+    return {"state": restored.to_dict(), "nonce": secrets.token_hex(8),
+            "message": f"Cancelled. The views show the previous run: {request.describe()}."}
 
 
 def register(app, services):

@@ -75,18 +75,24 @@ def receive_upload(services, contents, filename, session, state):
     "Use this data". Every bad file gets the parser's message; the page keeps working.
     """
     try:
-        content = decode_contents(contents)
-        if (filename or "").lower().endswith(".json"):
-            current = ViewState.from_dict(state) if state else None
-            restored = read_view_file(content, upload=current.data.upload if current else None)
-            return {"inspected": no_update, "pickers": no_update, **{name: (no_update, no_update) for name in _PICKERS},
-                    "message": f"Restored the view saved in {filename}.", "message_class": "message",
-                    "apply": {"state": restored.to_dict(), "message": f"Restored the view saved in {filename}.",
-                              "nonce": secrets.token_hex(8)}}
-        table = datasets.inspect_upload(content, filename or "upload")
-        sha256 = services.uploads.for_session(session).put(content)
-    except Exception as error:  # a bad file is a message, never a broken page
+        with services.uploads.reading():
+            return _receive(services, contents, filename, session, state)
+    except Exception as error:  # a bad file, or a busy server, is a message, never a broken page
         return _pickers_hidden(failure_message(error))
+
+
+def _receive(services, contents, filename, session, state):
+    """:func:`receive_upload`'s work, in a reading turn; raises for a bad file."""
+    content = decode_contents(contents)
+    if (filename or "").lower().endswith(".json"):
+        current = ViewState.from_dict(state) if state else None
+        restored = read_view_file(content, upload=current.data.upload if current else None)
+        return {"inspected": no_update, "pickers": no_update, **{name: (no_update, no_update) for name in _PICKERS},
+                "message": f"Restored the view saved in {filename}.", "message_class": "message",
+                "apply": {"state": restored.to_dict(), "message": f"Restored the view saved in {filename}.",
+                          "nonce": secrets.token_hex(8)}}
+    table = datasets.inspect_upload(content, filename or "upload")
+    sha256 = services.uploads.for_session(session).put(content)
     options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
     numeric, text = list(table.number_columns), table.text_columns
     header = "with a header" if table.has_header else "no header"
@@ -109,8 +115,9 @@ def use_upload(services, _clicks, inspected, columns, color_column, truth_column
     chosen = {**inspected, **options}
     try:
         uploads = services.uploads.for_session(session)
-        data = datasets.parse_upload(uploads.read(upload_ref(chosen)), chosen["filename"], n_neighbors=n_neighbors,
-                                     **options)
+        with services.uploads.reading():
+            data = datasets.parse_upload(uploads.read(upload_ref(chosen)), chosen["filename"],
+                                         n_neighbors=n_neighbors, **options)
         current = ViewState.from_dict(state) if state else ViewState().validated()
         applied = current.with_dataset(catalogue.UPLOAD, upload_ref(chosen)).validated()
     except Exception as error:  # e.g. NaN rows, duplicates, a single column: the parser says which

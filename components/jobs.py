@@ -1,9 +1,10 @@
 """Background jobs on the page: the job box, the options of a job callback, the services jobs use.
 
-The Dash managers that run the jobs are in :mod:`components.managers`. Computed results live in :class:`lab.ResultCache` under ``results/`` in the cache directory
-(``PROCRUSTES_CACHE_DIR``, default ``./cache``) and uploads in :class:`lab.UploadStore` under
-``uploads/``; :class:`Services` carries both to the callbacks. In Celery mode the workers write the
-results and the web server reads them, so both must see the same directory.
+The Dash managers that run the jobs are in :mod:`components.managers`. Computed results live in
+:class:`lab.ResultCache` under ``results/`` in the cache directory (``PROCRUSTES_CACHE_DIR``, default
+``./cache``), uploads in :class:`lab.UploadStore` under ``uploads/`` and the job ledger under ``jobs/``;
+:class:`Services` carries them to the callbacks. In Celery mode the workers write the results and the
+web server reads them, so both must see the same directory.
 
 A request whose result is cached is answered without a job at all (see :mod:`components.explore`).
 """

@@ -98,8 +98,11 @@ def _upload_panel(limits):
     picker = {"clearable": True, "placeholder": "none"}
     return html.Details([
         html.Summary("Upload your own data"),
-        dcc.Upload(id=ids.UPLOAD, max_size=limits.max_bytes, multiple=False, className="upload-box",
-                   children=html.Div(["Drop a file here or ", html.A("choose one")])),
+        # The wrapper tells assets/upload_limits.js the limit and the parser's message for a larger file.
+        html.Div(dcc.Upload(id=ids.UPLOAD, max_size=limits.max_bytes, multiple=False, className="upload-box",
+                            children=html.Div(["Drop a file here or ", html.A("choose one")])),
+                 **{"data-max-bytes": str(limits.max_bytes), "data-too-large": datasets.upload.TOO_LARGE,
+                    "data-message-id": ids.UPLOAD_MESSAGE}),
         html.Div(f"CSV, TSV or whitespace-separated text (header optional), NumPy .npy or .npz; at most "
                  f"{limits.max_bytes // 2**20} MB and {limits.max_rows:,} rows. Above {limits.suggest_pca_above} "
                  "columns, consider reducing with PCA first. A view saved from this page (.json) restores that "

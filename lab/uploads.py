@@ -7,7 +7,12 @@ bytes; files expire a day after their last use. The bytes are read only by the o
 server-issued secret (the page never chooses it): knowing a file's hash is not enough to read it.
 """
 
+import contextlib
+import ctypes
+import ctypes.util
+import gc
 import json
+import threading
 import time
 
 import datasets
@@ -15,17 +20,23 @@ import datasets
 from .serialization import CorruptEntryError, seal, unseal
 from .stores import DiskStore
 
-__all__ = ["SessionUploads", "UploadStore", "UPLOAD_GONE", "UPLOAD_QUOTA", "UPLOAD_SPACE_FULL"]
+__all__ = ["SessionUploads", "UploadStore", "UPLOAD_BUSY", "UPLOAD_GONE", "UPLOAD_QUOTA", "UPLOAD_SPACE_FULL"]
 
 UPLOAD_GONE = "The uploaded file is no longer on the server (files are kept a day): upload it again."
 UPLOAD_QUOTA = ("This session already keeps {used_mb:.0f} MB of uploads; this file ({size_mb:.1f} MB) would pass "
                 "the {quota_mb:.0f} MB each session may keep. Uploads expire a day after their last use.")
+UPLOAD_BUSY = ("The server is reading {slots} other uploads at the moment; try again in a minute (each upload is "
+               "read with the whole file in memory, so only a few are read at once).")
 UPLOAD_SPACE_FULL = ("The server's space for uploads is full ({limit_mb:.0f} MB); no file is evicted to make room. "
                      "Try again later, or use a smaller file.")
 # Files are kept a day after their last use.
 EXPIRE_SECONDS = 24 * 3600
 DEFAULT_STORE_BYTES = 8 * 2**30
 DEFAULT_SESSION_QUOTA = 256 * 2**20
+# Uploads read at once by one web process (each holds its file several times over while it is read),
+# and how long a new one waits for its turn.
+READING_SLOTS = 2
+SLOT_WAIT_SECONDS = 60.0
 
 
 class UploadStore:
@@ -40,10 +51,34 @@ class UploadStore:
         Bytes one session may hold.
     """
 
-    def __init__(self, directory, *, size_limit=DEFAULT_STORE_BYTES, session_quota=DEFAULT_SESSION_QUOTA):
+    def __init__(self, directory, *, size_limit=DEFAULT_STORE_BYTES, session_quota=DEFAULT_SESSION_QUOTA,
+                 reading_slots=READING_SLOTS):
         self.store = DiskStore(directory, size_limit=size_limit, eviction_policy="none")
         self.size_limit = int(size_limit)
         self.session_quota = int(session_quota)
+        self._slots = threading.BoundedSemaphore(reading_slots)
+        self._slot_count = reading_slots
+
+    @contextlib.contextmanager
+    def reading(self, wait=SLOT_WAIT_SECONDS):
+        """A turn to read an uploaded file in this process: at most ``reading_slots`` at once.
+
+        Six 48 MB files read at once took a web process to 1.5 GiB; a turn bounds that, and when it
+        ends the memory the file took is handed back to the system (``malloc_trim``).
+
+        Raises
+        ------
+        DatasetError
+            :data:`UPLOAD_BUSY`, when no turn comes within ``wait`` seconds.
+        """
+        if not self._slots.acquire(timeout=wait):
+            raise datasets.DatasetError(UPLOAD_BUSY.format(slots=self._slot_count))
+        try:
+            yield
+        finally:
+            self._slots.release()
+            gc.collect()
+            _release_memory()
 
     @property
     def directory(self):
@@ -144,6 +179,14 @@ class SessionUploads:
         """
         if data.upload is not None and not (self.session and self.store.holds(self.session, data.upload.sha256)):
             raise datasets.DatasetError(UPLOAD_GONE)
+
+
+def _release_memory():
+    """Hand freed heap memory back to the system (glibc's ``malloc_trim``; nothing elsewhere)."""
+    library = ctypes.util.find_library("c")
+    trim = getattr(ctypes.CDLL(library), "malloc_trim", None) if library else None
+    if trim is not None:
+        trim(0)
 
 
 def _live(index, now):

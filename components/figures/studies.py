@@ -169,7 +169,8 @@ def phi_ratio_figure(aspects, ratios, aspect, aspect_label):
                                     hovertemplate=f"{label}<br>{aspect_label} %{{x}}<br>Φ(Y)/Φ(Z) = "
                                                   "%{customdata:.3g}<extra></extra>"))
     figure.add_hline(y=1.0, line=dict(color="black", dash="dash", width=1),
-                     annotation_text="Φ(Y) = Φ(Z): above, the collapsed output costs less", annotation_position="top left")
+                     annotation_text="Φ(Y) = Φ(Z): above, the collapsed output costs less",
+                     annotation_position="top left")
     figure.add_vline(x=aspect, line=dict(color="crimson", width=1))
     figure.update_layout(xaxis_title=aspect_label, yaxis_title="Φ(Y) / Φ(Z)", plot_bgcolor="white", height=340,
                          margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.12),

@@ -106,3 +106,17 @@ def test_a_saved_view_restores_the_run_in_a_fresh_session(dash_duo, tmp_path):
     assert dash_duo.find_element(f"#{ids.DATASET_SIZE}").get_attribute("value") == "500"
     assert "d.length=3.0" in dash_duo.driver.current_url and "algorithm=ltsa" in dash_duo.driver.current_url
     assert severe_logs(dash_duo) == []
+
+
+def test_a_file_above_the_size_limit_is_refused_with_the_parser_s_message(dash_duo, tmp_path):
+    """dcc.Upload drops such a file silently; the page must say why nothing happened."""
+    limit = datasets.UploadLimits().max_bytes
+    path = tmp_path / "huge.csv"
+    with open(path, "wb") as output:
+        output.truncate(limit + 5 * 2**20)  # 55 MB: above the limit
+    open_upload_panel(dash_duo, tmp_path)
+    upload_file(dash_duo, path)
+    expected = datasets.upload.TOO_LARGE.format(size_mb=f"{path.stat().st_size / 2**20:.1f}",
+                                                limit_mb=format(limit / 2**20, ".3g"))
+    dash_duo.wait_for_text_to_equal(f"#{ids.UPLOAD_MESSAGE}", expected, timeout=WAIT)
+    assert severe_logs(dash_duo) == []

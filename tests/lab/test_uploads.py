@@ -81,3 +81,29 @@ def test_an_uploaded_file_runs_like_its_points_and_its_content_is_in_the_key(tmp
     assert result.summary["normalized"][0] == pytest.approx(measures.procrustes(data.X, Y, 10), rel=1e-9)
     other = RunRequest.create("upload", "isomap", upload=UploadRef(store.put("alice", content + b"\n0,0,1"), "roll.csv"))
     assert cache_key(request) != cache_key(other)
+
+
+def test_only_a_few_uploads_are_read_at_once_and_a_late_one_is_told_to_wait(tmp_path):
+    import threading
+
+    from lab.uploads import UPLOAD_BUSY
+
+    store = UploadStore(tmp_path, reading_slots=1)
+    inside, release = threading.Event(), threading.Event()
+
+    def reader():
+        with store.reading():
+            inside.set()
+            release.wait(30)
+
+    first = threading.Thread(target=reader)
+    first.start()
+    assert inside.wait(30)
+    with pytest.raises(datasets.DatasetError) as busy:
+        with store.reading(wait=0.2):
+            pass
+    assert str(busy.value) == UPLOAD_BUSY.format(slots=1)
+    release.set()
+    first.join(30)
+    with store.reading(wait=1):  # the turn came back
+        pass
