@@ -49,6 +49,7 @@ Only loopback is used; every loop is bounded in time, and the test stops by itse
 """
 
 import argparse
+import base64
 import collections
 import html
 import json
@@ -87,7 +88,15 @@ STARTUP_TIMEOUT = 90
 MAX_CALLBACKS_PER_ACTION = 60  # a chain of callbacks longer than this is cut (none is, in this app)
 INTERNAL_ERROR = "Internal error ("  # the app's message for an unexpected exception (lab.failure_message)
 # User actions and their weights. Sweeps use cheap algorithms and three k, so one sweep is seconds of work.
-ACTIONS = {"dataset": 2, "algorithm": 3, "k": 3, "colour": 1, "sweep": 1, "replace_job": 1, "reload": 0.5}
+ACTIONS = {"dataset": 2, "algorithm": 3, "k": 3, "colour": 1, "sweep": 1, "replace_job": 1, "reload": 0.5,
+           "upload": 1}
+# The upload scenario: a CSV of this many MB (3 000 points of a noisy plane in 40 columns, long numbers),
+# sent as the browser sends it (base64 in the callback), then "Use this data" with PCA; each user is its
+# own browser session (its own upload quota).
+UPLOAD_MB = 4.0
+UPLOAD_ROWS, UPLOAD_COLUMNS = 3_000, 40
+UPLOAD_ACCEPTED = "Choose the columns, then Use this data."
+UPLOAD_USED = "Using "
 SWEEP_CHOICES = ("pca", "isomap", "lle", "laplacian", "diffusion_maps", "gp")
 THINK_SECONDS = (0.5, 2.0)
 MEMORY_SAMPLE_SECONDS = 0.2
@@ -625,6 +634,8 @@ class DashUser:
             self.changed(f"{ids.SWEEP_K_RANGE}.value", [low, low + 4])
             self.changed(f"{ids.SWEEP_K_STEP}.value", 2)
             self.changed(f"{ids.SWEEP_RUN}.n_clicks", (self.prop(ids.SWEEP_RUN, "n_clicks") or 0) + 1)
+        elif action == "upload":
+            self.upload()
         elif action == "replace_job":
             # Change k, and change it again once the job it started is running: the second replaces it.
             prop_id = f"{ids.ALGORITHM_NEIGHBORS}.value"
@@ -634,6 +645,32 @@ class DashUser:
                     self._fire(callback, {prop_id}, abandon_after_first_poll=True)
             self.changed(prop_id, self._new_k())
         return True
+
+    def upload(self):
+        """Upload a CSV of :data:`UPLOAD_MB` MB, as the browser does, then use it as the data set."""
+        digits = max(1, int(UPLOAD_MB * 2**20 / (UPLOAD_ROWS * UPLOAD_COLUMNS)) - 4)  # characters per value
+        lines = []
+        for _ in range(UPLOAD_ROWS):
+            u, v = self.rng.uniform(-1, 1), self.rng.uniform(-1, 1)
+            values = [u, v] + [0.01 * self.rng.random() for _ in range(UPLOAD_COLUMNS - 2)]
+            lines.append(",".join(f"{value:.{digits}f}" for value in values))
+        text = ",".join(f"c{i}" for i in range(UPLOAD_COLUMNS)) + "\n" + "\n".join(lines) + "\n"
+        contents = "data:text/csv;base64," + base64.b64encode(text.encode()).decode()
+        if self.prop(ids.ALGORITHM, "value") != "pca":
+            self.changed(f"{ids.ALGORITHM}.value", "pca")
+        self._set(f"{ids.UPLOAD}.filename", f"plane-{self.rng.randrange(10**6)}.csv")
+        self.changed(f"{ids.UPLOAD}.contents", contents)
+        message = self.prop(ids.UPLOAD_MESSAGE, "children") or ""
+        if UPLOAD_ACCEPTED not in message:
+            self.recorder.error("upload", {"error": "upload not accepted", "message": str(message)[:300]})
+            return
+        self.recorder.count("uploads accepted")
+        self.changed(f"{ids.UPLOAD_USE}.n_clicks", (self.prop(ids.UPLOAD_USE, "n_clicks") or 0) + 1)
+        message = self.prop(ids.UPLOAD_MESSAGE, "children") or ""
+        if not str(message).startswith(UPLOAD_USED):
+            self.recorder.error("upload", {"error": "uploaded file not used", "message": str(message)[:300]})
+            return
+        self.recorder.count("uploads used")
 
     def _new_k(self):
         low = self.prop(ids.ALGORITHM_NEIGHBORS, "min", 3)
@@ -692,7 +729,7 @@ class LoadReport(dict):
         return "\n".join(lines)
 
 
-def _user_loop(url, recorder, seed, stop_at, give_up_at):
+def _user_loop(url, recorder, seed, stop_at, give_up_at, weights=None):
     """One user's session: a page load, then actions with pauses until ``stop_at``.
 
     An exception here is the load test's own failure (say, a control it acts on left the layout), not
@@ -700,7 +737,7 @@ def _user_loop(url, recorder, seed, stop_at, give_up_at):
     """
     rng = random.Random(seed)
     user = DashUser(url, recorder, rng, give_up_at)
-    actions, weights = zip(*ACTIONS.items())
+    actions, weights = zip(*(weights or ACTIONS).items())
     try:
         loaded = user.load_page()
         while time.monotonic() < stop_at:
@@ -727,7 +764,8 @@ def _timeline(samples, origin, step=5.0):
     return timeline
 
 
-def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, server_log=None):
+def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, server_log=None, upload_mb=None,
+                  actions=None):
     """Start the server, run ``users`` simulated users for ``seconds``, stop everything, report.
 
     Parameters
@@ -744,11 +782,19 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
         The app's cache folder; a new temporary one by default (so every run computes).
     server_log : path-like, optional
         Keep a copy of the server's log (request lines, tracebacks) here.
+    upload_mb : float, optional
+        Size of the uploaded files (default :data:`UPLOAD_MB`).
+    actions : dict of str to float, optional
+        The users' actions and their weights (default :data:`ACTIONS`); ``{"upload": 1}`` is the
+        upload scenario alone.
 
     Returns
     -------
     LoadReport
     """
+    if upload_mb is not None:
+        global UPLOAD_MB
+        UPLOAD_MB = upload_mb
     with tempfile.TemporaryDirectory(prefix="procrustes-load-") as scratch:
         cache = pathlib.Path(cache_dir) if cache_dir else pathlib.Path(scratch) / "cache"
         server = ServerProcess(cache, pathlib.Path(scratch) / "server.log")
@@ -761,7 +807,8 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
             stop_at = time.monotonic() + seconds
             give_up_at = stop_at + grace
             threads = [threading.Thread(target=_user_loop, args=(server.url, recorder, seed * 1000 + i, stop_at,
-                                                                 give_up_at), daemon=True) for i in range(users)]
+                                                                 give_up_at, actions), daemon=True)
+                       for i in range(users)]
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -808,9 +855,10 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=pathlib.Path, help="also write the report as JSON here")
     parser.add_argument("--server-log", type=pathlib.Path, help="keep a copy of the server's log here")
+    parser.add_argument("--upload-mb", type=float, default=UPLOAD_MB, help=f"uploaded file size (default {UPLOAD_MB})")
     args = parser.parse_args(argv)
     report = run_load_test(users=args.users, seconds=args.seconds, grace=args.grace, seed=args.seed,
-                           server_log=args.server_log)
+                           server_log=args.server_log, upload_mb=args.upload_mb)
     print(report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")

@@ -317,7 +317,8 @@ def trust_continuity_rows(sizes, repeats, noise=0.01):
         baseline = {}
         if n_samples <= TC_BEFORE_UP_TO:
             before = time_call(lambda: trust_continuity_before(X, Y, k), 1 if n_samples > 5_000 else repeats)
-            note += (f"; 1dfcea7 {before.seconds:.2f} s (|diff| {max(abs(a - b) for a, b in zip(before.result, ours.result)):.1e})")
+            difference = max(abs(a - b) for a, b in zip(before.result, ours.result))
+            note += f"; 1dfcea7 {before.seconds:.2f} s (|diff| {difference:.1e})"
             baseline = {"baseline": "the O(n^2) kernel at 1dfcea7", "baseline_timing": before}
         if n_samples == 5_000:
             sklearn = time_call(lambda: (sklearn_trustworthiness(X, Y, n_neighbors=k),

@@ -40,10 +40,10 @@ import tracemalloc
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np
+import numpy as np  # noqa: E402
 
-import datasets
-from bench.harness import (
+import datasets  # noqa: E402
+from bench.harness import (  # noqa: E402
     SLOW_SECONDS,
     Row,
     SuiteSkipped,

@@ -39,6 +39,23 @@ def test_every_user_is_served_to_the_end(report):
     assert report["counters"].get("jobs abandoned at the deadline", 0) == 0, str(report)
 
 
+@pytest.fixture(scope="module")
+def upload_report():
+    """The upload scenario alone: every user a browser session sending 8 MB files, then using them."""
+    result = run_load_test(users=USERS, seconds=30.0, grace=GRACE, seed=1, upload_mb=8.0, actions={"upload": 1})
+    print(result)
+    return result
+
+
+def test_many_sessions_uploading_large_files_get_no_error_and_bounded_memory(upload_report):
+    assert upload_report["errors"] == 0 and upload_report["server_tracebacks"] == [], str(upload_report)
+    assert upload_report["counters"].get("uploads used", 0) >= USERS, str(upload_report)
+    memory = upload_report["memory_mib"]
+    # Each web process reads two uploads at once (lab.uploads.READING_SLOTS) and hands the memory back.
+    assert memory["server_end"] - memory["server_start"] < RSS_GROWTH_BOUND_MIB, str(upload_report)
+    assert memory["server_peak"] - memory["server_start"] < 2 * RSS_GROWTH_BOUND_MIB, str(upload_report)
+
+
 def test_server_memory_stays_bounded(report):
     memory = report["memory_mib"]
     assert memory["samples"] > 0
