@@ -100,7 +100,12 @@ def test_too_many_points_for_isomap_shows_the_message_and_the_app_recovers(dash_
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap")
     type_number(dash_duo, ids.DATASET_SIZE, 30000)
-    dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "Isomap is limited to 20000 points", timeout=WAIT)
+    # The refusal states the memory estimate, the budget, the largest n that fits and the alternative.
+    data = datasets.load("swissroll", 30000)
+    with pytest.raises(algorithms.SampleLimitError) as refused:
+        algorithms.embed("isomap", data.X, n_neighbors=10)
+    dash_duo.wait_for_text_to_equal(f"#{ids.MESSAGE}", str(refused.value), timeout=WAIT)
+    assert "Landmark Isomap" in str(refused.value)
     assert dash_duo.find_element(f"#{ids.card_value('normalized')}").text == "—"
     type_number(dash_duo, ids.DATASET_SIZE, 400)
     wait_for_output_title(dash_duo, "Isomap, k = 10")
