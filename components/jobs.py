@@ -19,7 +19,7 @@ import time
 from dash import Input, Output, State, dcc, html, no_update
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
-from lab.stores import DiskStore
+from lab.stores import store_for
 
 from . import ids
 from .managers import job_deadline
@@ -43,6 +43,8 @@ def cache_directory(path=None):
     return pathlib.Path(path or os.environ.get("PROCRUSTES_CACHE_DIR") or _ROOT / "cache")
 
 
+# Bytes this host's result store may hold (least recently used runs go first): $PROCRUSTES_CACHE_GB.
+RESULTS_BYTES = int(float(os.environ.get("PROCRUSTES_CACHE_GB", "4")) * 2**30)
 LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
             "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
 
@@ -93,11 +95,18 @@ class Services:
     jobs: JobLedger
 
     @classmethod
-    def in_directory(cls, directory):
-        """The stores under ``directory`` (``results/``, ``uploads/``, ``jobs/``), shared by web and jobs."""
-        directory = pathlib.Path(directory)
-        return cls(ResultCache(directory / "results"), UploadStore(directory / "uploads"),
-                   JobLedger(DiskStore(directory / "jobs", size_limit=2**26)))
+    def in_directory(cls, directory, shared_url=None):
+        """The stores under ``directory`` (``results/``, ``uploads/``, ``jobs/``), shared by web and jobs.
+
+        With ``shared_url`` (default ``$PROCRUSTES_STORE_URL``), a Redis every host reaches holds them
+        and the directory is this host's copy (:func:`lab.stores.store_for`).
+        """
+        def store(prefix, **options):
+            return store_for(directory, prefix, shared_url=shared_url, **options)
+
+        return cls(ResultCache(store("results", size_limit=RESULTS_BYTES)),
+                   UploadStore(store("uploads", eviction_policy="none", size_limit=UploadStore.DEFAULT_BYTES)),
+                   JobLedger(store("jobs", size_limit=2**26)))
 
 
 def job_box(job):

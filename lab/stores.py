@@ -1,13 +1,17 @@
-"""Byte stores under the result cache and the upload store: bounded waits, damage set aside.
+"""Byte stores under the result cache, the upload store and the job ledger: bounded waits, damage set aside.
 
-A store maps string keys to bytes with an expiry. :class:`DiskStore` keeps them in a diskcache
-folder (SQLite index plus value files) that several processes on one host may share. Every
+A store maps string keys to bytes with an expiry (``get``, ``put``, ``touch``, ``delete``, counters
+with ``add``, a cross-process ``lock``, ``volume``). :class:`DiskStore` keeps them in a diskcache
+folder (SQLite index plus value files) that several processes on one host may share;
+:class:`RedisStore` in Redis, which every host reaches; :class:`TieredStore` puts a host's disk in
+front of Redis (Celery across machines). :func:`store_for` picks one from the configuration. Every
 operation waits for SQLite's lock at most ``timeout`` seconds in all, then raises
 :class:`StoreUnavailableError`: a folder that turned read-only, or a lock held forever, ends a job
 with a message instead of spinning. A database proven corrupt is moved aside (kept for inspection)
 and the operation retried once on a fresh store.
 """
 
+import contextlib
 import logging
 import os
 import pathlib
@@ -18,7 +22,7 @@ import diskcache
 
 import measures
 
-__all__ = ["DiskStore", "StoreUnavailableError"]
+__all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "store_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -156,9 +160,168 @@ class DiskStore:
         """Bytes the store holds now."""
         return self._use(lambda cache: cache.volume())
 
-    def transact(self, operation):
-        """``operation(cache)`` inside one SQLite transaction: a read-modify-write no other process splits."""
-        def run(cache):
-            with cache.transact():
-                return operation(cache)
-        return self._use(run)
+    @contextlib.contextmanager
+    def lock(self, name):
+        """Hold the lock ``name`` among every process that uses this folder (waits :attr:`timeout` at most)."""
+        token, deadline = os.urandom(16), time.monotonic() + self.timeout
+        key = f"lock:{name}"
+        while not self._use(lambda cache: cache.add(key, token, expire=self.timeout + 1)):
+            if time.monotonic() > deadline:
+                raise StoreUnavailableError(f"The lock {name} in {self.directory} stayed taken for {self.timeout:g} s.")
+            time.sleep(0.02)
+        try:
+            yield
+        finally:
+            self._use(lambda cache: cache.get(key) == token and cache.delete(key))
+
+
+class RedisStore:
+    """Bytes in Redis under a key prefix: the store every host reaches (Celery across machines).
+
+    Parameters
+    ----------
+    url : str
+        ``redis://host:port/db``.
+    prefix : str
+        Namespace of this store's keys (``"results"``, ``"uploads"``, ``"jobs"``).
+    timeout : float
+        Seconds a command may take, and a lock may be waited for.
+
+    Notes
+    -----
+    Redis's own memory limit and eviction policy bound it (README: ``maxmemory``); a write Redis
+    refuses (out of memory, unreachable) raises :class:`StoreUnavailableError`. The sizes of the
+    values are kept in a hash beside them, so :meth:`volume` can say how much the prefix holds.
+    """
+
+    def __init__(self, url, prefix, *, timeout=DEFAULT_TIMEOUT):
+        import redis
+
+        self.url, self.prefix, self.timeout = url, prefix, float(timeout)
+        self._client = redis.Redis.from_url(url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout,
+                                            health_check_interval=10)
+        self._errors = (redis.RedisError, OSError)
+
+    def _key(self, key):
+        return f"procrustes:{self.prefix}:{key}"
+
+    def _run(self, operation):
+        try:
+            return operation(self._client)
+        except self._errors as error:
+            raise StoreUnavailableError(f"The shared store {self.prefix} at {self.url} cannot be used ({error}).") \
+                from error
+
+    def get(self, key):
+        """The bytes under ``key``, or None."""
+        return self._run(lambda client: client.get(self._key(key)))
+
+    def put(self, key, value, *, expire=None):
+        """Store ``value`` (bytes) under ``key``, expiring ``expire`` seconds after its last use."""
+        value = bytes(value)
+
+        def write(client):
+            pipeline = client.pipeline()
+            pipeline.set(self._key(key), value, ex=None if expire is None else int(expire))
+            pipeline.hset(self._key("sizes"), key, len(value))
+            pipeline.execute()
+
+        self._run(write)
+
+    def touch(self, key, *, expire=None):
+        """Restart the expiry of ``key``; False when it is absent."""
+        if expire is None:
+            return bool(self._run(lambda client: client.exists(self._key(key))))
+        return bool(self._run(lambda client: client.expire(self._key(key), int(expire))))
+
+    def delete(self, key):
+        """Remove ``key`` if present."""
+        self._run(lambda client: client.pipeline().delete(self._key(key)).hdel(self._key("sizes"), key).execute())
+
+    def add(self, key, amount=1):
+        """Add ``amount`` to the integer counter ``key`` (created at 0); returns the new value."""
+        return int(self._run(lambda client: client.incrby(self._key(key), amount)))
+
+    def volume(self):
+        """Bytes the prefix holds now (sizes of values that have not expired; expired ones are forgotten)."""
+        sizes = self._run(lambda client: client.hgetall(self._key("sizes")))
+        keys = [key.decode() for key in sizes]
+        alive = self._run(lambda client: [client.exists(self._key(key)) for key in keys]) if keys else []
+        gone = [key for key, exists in zip(keys, alive) if not exists]
+        if gone:
+            self._run(lambda client: client.hdel(self._key("sizes"), *gone))
+        return sum(int(sizes[key.encode()]) for key, exists in zip(keys, alive) if exists)
+
+    @contextlib.contextmanager
+    def lock(self, name):
+        """Hold the lock ``name`` among every process that uses this store (waits :attr:`timeout` at most)."""
+        token = os.urandom(16)
+        key, deadline = self._key(f"lock:{name}"), time.monotonic() + self.timeout
+        while not self._run(lambda client: client.set(key, token, nx=True, ex=int(self.timeout) + 1)):
+            if time.monotonic() > deadline:
+                raise StoreUnavailableError(f"The lock {name} of {self.prefix} stayed taken for {self.timeout:g} s.")
+            time.sleep(0.02)
+        try:
+            yield
+        finally:
+            if self._run(lambda client: client.get(key)) == token:
+                self._run(lambda client: client.delete(key))
+
+
+class TieredStore:
+    """A shared store (every host's) with a local disk store in front of it (this host's copy).
+
+    Reads come from the local copy when it has one, else from the shared store (and are copied
+    locally); writes go to both. Counters, locks and the volume are the shared store's.
+    """
+
+    def __init__(self, local, shared):
+        self.local, self.shared = local, shared
+
+    @property
+    def directory(self):
+        return self.local.directory
+
+    def get(self, key):
+        value = self.local.get(key)
+        if value is None:
+            value = self.shared.get(key)
+            if value is not None:
+                self.local.put(key, value, expire=_LOCAL_COPY_SECONDS)
+        return value
+
+    def put(self, key, value, *, expire=None):
+        self.shared.put(key, value, expire=expire)
+        self.local.put(key, value, expire=expire if expire is not None else _LOCAL_COPY_SECONDS)
+
+    def touch(self, key, *, expire=None):
+        self.local.touch(key, expire=expire)
+        return self.shared.touch(key, expire=expire)
+
+    def delete(self, key):
+        self.local.delete(key)
+        self.shared.delete(key)
+
+    def add(self, key, amount=1):
+        return self.shared.add(key, amount)
+
+    def volume(self):
+        return self.shared.volume()
+
+    def lock(self, name):
+        return self.shared.lock(name)
+
+
+# A local copy of a shared value is kept this long after its last use.
+_LOCAL_COPY_SECONDS = 24 * 3600
+
+
+def store_for(directory, prefix, *, shared_url=None, **options):
+    """The store of one kind of value (``prefix``): on this host's disk under ``directory/prefix``, and,
+    with ``shared_url`` (``PROCRUSTES_STORE_URL``, a Redis URL), in Redis with the disk in front.
+
+    ``options`` go to the :class:`DiskStore` (its size limit and eviction policy).
+    """
+    local = DiskStore(pathlib.Path(directory) / prefix, **options)
+    shared_url = shared_url if shared_url is not None else os.environ.get("PROCRUSTES_STORE_URL")
+    return TieredStore(local, RedisStore(shared_url, prefix)) if shared_url else local

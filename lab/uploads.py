@@ -44,16 +44,21 @@ class UploadStore:
 
     Parameters
     ----------
-    directory : path-like
+    store : DiskStore, TieredStore or path-like
+        Where the files live (a path makes a :class:`~lab.stores.DiskStore` there that never evicts).
     size_limit : int
         Bytes the store may hold in all (it refuses, never evicts, beyond).
     session_quota : int
         Bytes one session may hold.
     """
 
-    def __init__(self, directory, *, size_limit=DEFAULT_STORE_BYTES, session_quota=DEFAULT_SESSION_QUOTA,
+    DEFAULT_BYTES = DEFAULT_STORE_BYTES
+
+    def __init__(self, store, *, size_limit=DEFAULT_STORE_BYTES, session_quota=DEFAULT_SESSION_QUOTA,
                  reading_slots=READING_SLOTS):
-        self.store = DiskStore(directory, size_limit=size_limit, eviction_policy="none")
+        # A full store refuses a new file (UPLOAD_SPACE_FULL) rather than evict someone else's.
+        self.store = store if hasattr(store, "get") else DiskStore(store, size_limit=size_limit,
+                                                                    eviction_policy="none")
         self.size_limit = int(size_limit)
         self.session_quota = int(session_quota)
         self._slots = threading.BoundedSemaphore(reading_slots)
@@ -104,20 +109,18 @@ class UploadStore:
         sha256 = datasets.upload_sha256(content)
         now = time.time()
 
-        def admit(cache):
-            index = _live(json.loads(cache.get(self._index_key(session), default="{}")), now)
+        with self.store.lock(self._index_key(session)):
+            index = _live(json.loads(self.store.get(self._index_key(session)) or b"{}"), now)
             if sha256 not in index:
                 used = sum(size for size, _ in index.values())
                 if used + len(content) > self.session_quota:
                     raise datasets.DatasetError(UPLOAD_QUOTA.format(
                         used_mb=used / 2**20, size_mb=len(content) / 2**20, quota_mb=self.session_quota / 2**20))
-                if cache.volume() + len(content) > self.size_limit:
+                if self.store.volume() + len(content) > self.size_limit:
                     raise datasets.DatasetError(UPLOAD_SPACE_FULL.format(limit_mb=self.size_limit / 2**20))
             index[sha256] = (len(content), now + EXPIRE_SECONDS)
-            cache.set(self._key(session, sha256), seal(content), expire=EXPIRE_SECONDS)
-            cache.set(self._index_key(session), json.dumps(index), expire=EXPIRE_SECONDS)
-
-        self.store.transact(admit)
+            self.store.put(self._key(session, sha256), seal(content), expire=EXPIRE_SECONDS)
+            self.store.put(self._index_key(session), json.dumps(index).encode(), expire=EXPIRE_SECONDS)
         return sha256
 
     def read(self, session, sha256):

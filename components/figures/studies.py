@@ -125,6 +125,8 @@ def measure_bars(panels, measures):
     for column, (key, label) in enumerate(measures, start=1):
         for kind, bar_color in OUTPUT_KIND_COLORS.items():
             chosen = [p for p in panels if p["output"] == kind]
+            if not chosen:
+                continue
             figure.add_trace(go.Bar(
                 x=[p["label"] for p in chosen], y=[p["summary"][key][0] for p in chosen], name=kind,
                 marker_color=bar_color, showlegend=column == 1, legendgroup=kind,

@@ -1,0 +1,96 @@
+"""The stores every host reaches: Redis, and a host's disk in front of it (Celery across machines)."""
+
+import os
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+import redis
+from dash.testing.wait import until
+
+import datasets
+from lab import ResultCache, UploadRef, UploadStore, cache_key
+from lab.stores import DiskStore, RedisStore, StoreUnavailableError, TieredStore, store_for
+from tests.components.test_celery_browser import _free_port, _stop
+
+from .conftest import Square, large_result
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    server = shutil.which("redis-server")
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed; the shared stores are untested")
+        pytest.skip("redis-server is not installed")
+    port = _free_port()
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"redis://127.0.0.1:{port}/0"
+
+    def answers():
+        try:
+            return redis.Redis.from_url(url).ping()
+        except redis.ConnectionError:
+            return False
+
+    until(answers, timeout=30)
+    yield url
+    _stop(process)
+
+
+def test_a_redis_store_keeps_bytes_counters_sizes_and_a_lock(redis_url):
+    store = RedisStore(redis_url, "test-basic")
+    store.put("a", b"x" * 1000, expire=60)
+    assert store.get("a") == b"x" * 1000 and store.get("missing") is None
+    assert store.touch("a", expire=120) and not store.touch("missing", expire=1)
+    assert store.add("hits") == 1 and store.add("hits", 2) == 3 and store.add("hits", 0) == 3
+    store.put("b", b"y" * 500)
+    assert store.volume() == 1500
+    store.delete("a")
+    assert store.get("a") is None and store.volume() == 500
+    entered = []
+
+    def contender():
+        with store.lock("index"):
+            entered.append("second")
+
+    with store.lock("index"):
+        thread = threading.Thread(target=contender)
+        thread.start()
+        thread.join(0.3)
+        entered.append("first")
+    thread.join(10)
+    assert entered == ["first", "second"]
+
+
+def test_a_result_computed_on_one_host_is_read_on_another(redis_url, tmp_path):
+    """Two hosts: each its own cache directory, one Redis. The second computes nothing."""
+    worker = ResultCache(store_for(tmp_path / "worker", "results", shared_url=redis_url))
+    web = ResultCache(store_for(tmp_path / "web", "results", shared_url=redis_url))
+    result, cached = worker.get_or_compute(Square(3.0), large_result)
+    assert not cached
+    again = web.get(Square(3.0))
+    np.testing.assert_array_equal(again.Y, result.Y)
+    # The web host now has its own copy: Redis may lose the value and the host still answers.
+    assert isinstance(web.store, TieredStore) and web.store.local.get(cache_key(Square(3.0))) is not None
+    redis.Redis.from_url(redis_url).flushdb()
+    np.testing.assert_array_equal(web.get(Square(3.0)).Y, result.Y)
+
+
+def test_an_upload_is_private_to_its_session_on_every_host(redis_url, tmp_path):
+    sender = UploadStore(store_for(tmp_path / "web", "uploads", shared_url=redis_url))
+    worker = UploadStore(store_for(tmp_path / "worker", "uploads", shared_url=redis_url))
+    content = b"x,y,z\n" + b"".join(f"{i},{i * i % 7},{i % 5}\n".encode() for i in range(60))
+    sha = sender.put("alice", content)
+    assert worker.for_session("alice").read(UploadRef(sha, "p.csv")) == content
+    with pytest.raises(datasets.DatasetError, match="no longer on the server"):
+        worker.for_session("mallory").read(UploadRef(sha, "p.csv"))
+
+
+def test_an_unreachable_shared_store_is_a_typed_error_not_a_hang(tmp_path):
+    store = TieredStore(DiskStore(tmp_path), RedisStore(f"redis://127.0.0.1:{_free_port()}/0", "gone", timeout=1))
+    with pytest.raises(StoreUnavailableError, match="cannot be used"):
+        store.put("a", b"1")
