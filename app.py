@@ -1,9 +1,10 @@
 """Procrustes Lab: the Dash app. Builds the app, sets the layout, registers the callbacks, runs.
 
 Run ``python app.py`` (``--host``/``--port`` or ``PROCRUSTES_HOST``/``PROCRUSTES_PORT`` to override
-127.0.0.1:8050). By default everything is embedded: background jobs run in processes forked by the
-server. With ``REDIS_URL`` set (or ``--backend celery``) they run on Celery workers instead, started
-with ``celery -A worker worker`` (see :mod:`worker`).
+127.0.0.1:8050), or serve ``app:server`` with a WSGI server (``gunicorn --workers 2 app:server``).
+By default everything is embedded: background jobs run in processes forked by the server. With
+``REDIS_URL`` set (or ``--backend celery``) they run on Celery workers instead, started with
+``celery -A worker worker`` (see :mod:`worker`).
 
 Configuration (environment):
 
@@ -11,6 +12,10 @@ Configuration (environment):
 - ``REDIS_URL``: Redis for Celery mode (broker and result backend); selects Celery mode when set.
 - ``PROCRUSTES_MAX_REQUEST_MB``: the largest request body the server accepts, in MiB (default 80,
   room for a 50 MB upload base64-encoded in a callback); larger requests get HTTP 413.
+- ``PROCRUSTES_STORE_URL``: a Redis URL where results, uploads and the job ledger live, so that workers
+  and web processes on different machines share them (each host's cache directory is then its copy).
+- ``PROCRUSTES_JOB_DEADLINE``: seconds a background job may run (default 1200).
+- ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
 - ``PROCRUSTES_SECRET_KEY``: the Flask secret, which also signs background-job handles. Set it when
   several web processes serve one site in Celery mode (see the README).
 """
@@ -99,6 +104,19 @@ def main(argv=None):
             parser.error(str(error))
     create_app(celery_app=celery_app).run(host=args.host, port=args.port, debug=args.debug,
                                           request_handler=QuietRequestHandler)
+
+
+def __getattr__(name):
+    """``app:server`` for a WSGI server (``gunicorn app:server``): the app built from the environment.
+
+    Built on first use, not at import (the worker and the tests import this module too): Celery
+    mode when ``REDIS_URL`` is set, as ``python app.py`` would choose.
+    """
+    if name != "server":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    global server
+    server = create_app(celery_app=make_celery_app() if os.environ.get("REDIS_URL") else None).server
+    return server
 
 
 if __name__ == "__main__":

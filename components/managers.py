@@ -255,12 +255,17 @@ class _DiskcacheManager(DiskcacheManager):
     def __init__(self, cache):
         super().__init__(cache)
         self._polled = threading.local()  # the key the current poll read, per request thread
-        self._started = {}  # job id -> its process's start time
+
+    # A job's process start time, in the hand-over store: another web process (gunicorn's workers)
+    # may answer the page's next poll.
+    @staticmethod
+    def _started_key(job):
+        return f"procrustes-job-started:{int(job)}"
 
     def call_job_fn(self, key, job_fn, args, context):
         job = super().call_job_fn(key, job_fn, args, context)
         try:
-            self._started[job] = psutil.Process(job).create_time()
+            self.handle.set(self._started_key(job), psutil.Process(job).create_time(), expire=24 * 3600)
         except psutil.NoSuchProcess:  # already done: nothing of it to stop
             pass
         return job
@@ -268,7 +273,7 @@ class _DiskcacheManager(DiskcacheManager):
     def _is_current(self, job):
         """Whether process ``job`` is the job started under that id (not a later process reusing it)."""
         try:
-            return psutil.Process(job).create_time() == self._started.get(job)
+            return psutil.Process(job).create_time() == self.handle.get(self._started_key(job))
         except psutil.NoSuchProcess:
             return False
 
@@ -280,7 +285,7 @@ class _DiskcacheManager(DiskcacheManager):
                 super().terminate_job(job)
             except psutil.NoSuchProcess:
                 pass
-        self._started.pop(int(job), None)
+        self.handle.delete(self._started_key(job))
 
     def get_result(self, key, job):
         self._polled.key = key

@@ -13,7 +13,8 @@ def test_every_figure_saves_in_the_chosen_format_under_the_run_s_name():
     configs = figure_configs(shown, state.to_dict(), None)
     assert len(configs) == len(FIGURES)
     names = [config["toImageButtonOptions"]["filename"] for config in configs]
-    assert names[:2] == ["procrustes-lab_swissroll_n200_isomap_k8_input", "procrustes-lab_swissroll_n200_isomap_k8_output"]
+    stem = "procrustes-lab_swissroll_n200_isomap_k8"
+    assert names[:2] == [f"{stem}_input", f"{stem}_output"]
     assert {config["toImageButtonOptions"]["format"] for config in configs} == {"svg"}
     assert all("sendDataToCloud" in config["modeBarButtonsToRemove"] for config in configs)
     png = figure_configs(None, ViewState().validated().to_dict(), None)[0]

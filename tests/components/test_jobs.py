@@ -28,10 +28,10 @@ def test_a_process_reusing_a_finished_job_s_id_is_never_stopped(manager, sleeper
     import psutil
 
     started = psutil.Process(sleeper.pid).create_time()
-    manager._started[sleeper.pid] = started - 5.0  # the job that had this id started earlier
+    manager.handle.set(manager._started_key(sleeper.pid), started - 5.0)  # the job that had this id started earlier
     manager.terminate_job(str(sleeper.pid))
     assert sleeper.poll() is None and not manager.job_running(str(sleeper.pid))
-    manager._started[sleeper.pid] = started  # this process is the job: it is stopped
+    manager.handle.set(manager._started_key(sleeper.pid), started)  # this process is the job: it is stopped
     manager.terminate_job(str(sleeper.pid))
     assert sleeper.wait(10) is not None
 
@@ -40,7 +40,7 @@ def test_a_job_that_stored_its_result_and_exited_during_a_poll_reads_as_running(
     """A poll reads the result (absent), then the job stores it and exits: the poll must go on."""
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
-    manager._started[ended.pid] = 0.0
+    manager.handle.set(manager._started_key(ended.pid), 0.0)
     assert manager.get_result("key", str(ended.pid)) is manager.UNDEFINED
     manager.handle.set("key", {"answer": 42})  # written by the job between the two checks
     assert manager.job_running(str(ended.pid))

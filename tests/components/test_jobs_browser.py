@@ -20,7 +20,9 @@ def test_a_killed_job_process_is_reported_lost_and_the_page_recovers(dash_duo, t
     job = ids.job_controls(ids.EXPLORE_JOB)
     type_number(dash_duo, ids.DATASET_SIZE, 12000)  # Isomap and every measure: tens of seconds
     dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job running", timeout=WAIT)
-    processes = until(lambda: list(app._background_manager._started), timeout=WAIT)
+    manager = app._background_manager
+    processes = until(lambda: [int(key.rsplit(":", 1)[1]) for key in manager.handle.iterkeys()
+                               if str(key).startswith("procrustes-job-started:")], timeout=WAIT)
     os.kill(processes[-1], signal.SIGKILL)  # as the kernel's out-of-memory killer would
     dash_duo.wait_for_text_to_equal(f"#{ids.MESSAGE}", LOST_JOB, timeout=WAIT)
     dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job idle", timeout=WAIT)
