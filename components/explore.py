@@ -178,39 +178,44 @@ def show_run(services, shown, state, drawn, session):
     if result is None:
         return {**unchanged, "message": "This run has left the cache: change a control, or reload, to compute it "
                                         "again.", "message_class": "message warning"}
-    view = explore_view(request, result, display.landmarks)
-    color, title, _ = coloring(result, display.color, view.rows)
-    color_range = robust_color_range(color)
+    view = explore_view(request, result, display.landmarks, display.input_view)
+    output_color, title, _ = coloring(result, display.color, view.output.rows)
+    colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
+    color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
     if drawn and {key: drawn.get(key) for key in layout} == layout:
         if drawn.get("color") == display.color:
             return unchanged
-        patches = []
-        for graph_axes, show_scale in ((result.input_axes, False), (OUTPUT_AXES, True)):
+        patches = {}
+        for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
+                                               ("output", OUTPUT_AXES, view.output, True)):
             patch = Patch()
-            for key, value in color_update(color, color_range, title, graph_axes, view.rows, show_scale).items():
+            for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale).items():
                 patch["data"][0][key] = value
-            patches.append(patch)
-        return {**unchanged, "input": patches[0], "output": patches[1],
-                "drawn": {**layout, "color": display.color}}
+            patches[name] = patch
+        return {**unchanged, **patches, "drawn": {**layout, "color": display.color}}
     revision = shown["request"]
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     figures = {
-        "input": input_figure(view.drawn_X, color, color_range, title, point_ids=view.rows, title=view.input_title,
-                              revision=f"{revision}|{display.input_view}", landmarks=view.landmarks,
+        "input": input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
+                              point_ids=view.input.rows, title=view.input_title,
+                              revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
                               axis_titles=result.input_axes, projection=projection),
-        "output": output_figure(view.Y, color, color_range, title, point_ids=view.rows, title=view.output_title,
-                                revision=str(revision), landmarks=view.landmarks,
-                                landmark_configuration=view.landmark_configuration),
+        "output": output_figure(view.output.take(result.Y), colors["output"], color_range, title,
+                                point_ids=view.output.rows, title=view.output_title, revision=str(revision),
+                                landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
     return {**figures, "cards": _cards_of(shown), "message": view.notes,
             "message_class": "message warning" if view.notes else "message",
             "drawn": {**layout, "color": display.color}}
 
 
-def _event_rows(input_event, output_event):
-    """Drawn rows (trace 0's point numbers) of the triggering graph's event."""
-    event = input_event if ctx.triggered_id == ids.INPUT_GRAPH else output_event
-    return [point["pointNumber"] for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
+def _event_rows(result, input_event, output_event, drawn):
+    """Data-set rows of the points of the triggering graph's event (trace 0's point numbers, mapped
+    through what that view draws: the 3-D view draws a subsample)."""
+    from_input = ctx.triggered_id == ids.INPUT_GRAPH
+    event = input_event if from_input else output_event
+    points = [point["pointNumber"] for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
+    return data_rows(result, points, "input" if from_input else "output", (drawn or {}).get("view", "3d"))
 
 
 def _event_result(services, shown, session):
@@ -222,26 +227,28 @@ def _event_result(services, shown, session):
         return None, None
 
 
-def show_point_image(services, input_hover, output_hover, shown, session):
+def show_point_image(services, input_hover, output_hover, shown, drawn, session):
     """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
     request, result = _event_result(services, shown, session)
-    rows = _event_rows(input_hover, output_hover)
-    if result is None or result.image_shape is None or not rows:
-        return no_update, {"display": "none"} if result is not None and result.image_shape is None else no_update
-    index = int(data_rows(result, rows[:1])[0])
+    if result is None or result.image_shape is None:
+        return no_update, {"display": "none"} if result is not None else no_update
+    rows = _event_rows(result, input_hover, output_hover, drawn)
+    if not len(rows):
+        return no_update, no_update
+    index = int(rows[0])
     truth = ", ".join(f"{label} {value:.3g}" for label, value in zip(result.truth_labels, result.truth[index]))
     return image_figure(result.X[index].reshape(result.image_shape), f"point {index}: {truth}"), {"display": "block"}
 
 
-def inspect(services, input_click, output_click, shown, session):
+def inspect(services, input_click, output_click, shown, drawn, session):
     """Clicking a point opens its neighbourhood, aligned as R_N, R_C and ASIM align it (PN Fig. 1E/F)."""
-    rows = _event_rows(input_click, output_click)
-    if not rows:
-        return no_update, no_update
     request, result = _event_result(services, shown, session)
     if result is None:
         return empty_figure("This run is no longer cached."), "Run it again to inspect its points."
-    index = int(data_rows(result, rows[:1])[0])
+    rows = _event_rows(result, input_click, output_click, drawn)
+    if not len(rows):
+        return no_update, no_update
+    index = int(rows[0])
     try:
         view = inspect_point(request, result, index)
     except measures.ProcrustesLabError as error:  # e.g. a neighbourhood of coincident points
@@ -254,7 +261,7 @@ def inspect(services, input_click, output_click, shown, session):
         "segment's squared length is what the measure sums (over the patch's squared size).")
 
 
-def summarize_selection(services, input_selection, output_selection, shown, session):
+def summarize_selection(services, input_selection, output_selection, shown, drawn, session):
     """The selected points' mean local measures beside every point's: is this region worse?"""
     selection = input_selection if ctx.triggered_id == ids.INPUT_GRAPH else output_selection
     if not selection:
@@ -262,7 +269,7 @@ def summarize_selection(services, input_selection, output_selection, shown, sess
     _, result = _event_result(services, shown, session)
     if result is None:
         return "Run again to summarize a selection."
-    return selection_summary(result, sorted(set(_event_rows(input_selection, output_selection))))
+    return selection_summary(result, sorted(set(_event_rows(result, input_selection, output_selection, drawn))))
 
 
 def revert_cancelled(services, _clicks, shown, state, job):
@@ -311,7 +318,7 @@ def register(app, services):
             ((Output(ids.INSPECTOR_GRAPH, "figure"), Output(ids.INSPECTOR_TEXT, "children")), "clickData", inspect),
             ((Output(ids.SELECTION_TEXT, "children"),), "selectedData", summarize_selection)):
         app.callback(*outputs, Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
-                     State(ids.RUN_SHOWN, "data"), session, prevent_initial_call=True)(
+                     State(ids.RUN_SHOWN, "data"), State(ids.DRAWN, "data"), session, prevent_initial_call=True)(
             functools.partial(handler, services))
     job_ids = ids.job_controls(ids.EXPLORE_JOB)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),

@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "DEFAULT_DATASET",
     "DISPLAY_CAP",
+    "DISPLAY_CAP_3D",
     "FIGURE_FORMATS",
     "INPUT_VIEWS",
     "LOCAL_MEASURES",
@@ -74,9 +75,11 @@ SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASU
 # Headline cards of a run (measures of the registry), then its run time.
 CARD_MEASURES = ("normalized", "conformal", "lower_bound", "asim", "nieqa_global", "trustworthiness")
 
-# Points drawn per view: WebGL draws 10^5 points, but the page would download every drawn value
-# (coordinates and hover columns, ~1 MB per 10^4 points) on each run. Measures always use every point.
-DISPLAY_CAP = 20_000
+# Points the 2-D views draw: every point of the largest data set (float32 coordinates and colour, 12 MB
+# a view at a million); the 3-D view, whose WebGL scatter slows past a few tens of thousands, draws a
+# seeded subsample of at most DISPLAY_CAP_3D (a level of detail). Measures always use every point.
+DISPLAY_CAP = 1_000_000
+DISPLAY_CAP_3D = 20_000
 
 TABS = ("explore", "sweep", "compare", "normalization", "help")
 # The input drawn in 3-D, or projected on two of its (first three, or principal) coordinates.

@@ -16,6 +16,7 @@ import logging
 import os
 import pathlib
 import sqlite3
+import threading
 import time
 
 import diskcache
@@ -30,6 +31,22 @@ _DATABASE = "cache.db"  # diskcache's SQLite file inside a store's directory
 # Seconds an operation may wait for the lock, in all; each attempt waits SQLite's busy timeout.
 DEFAULT_TIMEOUT = 30.0
 _ATTEMPT_TIMEOUT = 1.0
+
+
+# Held while this process has a store's SQLite connection open. A fork waits for it (and the child starts
+# with a fresh one): SQLite's per-process lock records would otherwise cross into the child, which then
+# waits for a lock nobody holds (a background job forked while a request thread read the result store
+# hung for a minute on its first write).
+_OPEN = threading.RLock()
+
+
+def _renew_after_fork_in_child():
+    global _OPEN
+    _OPEN = threading.RLock()
+
+
+os.register_at_fork(before=lambda: _OPEN.acquire(), after_in_parent=lambda: _OPEN.release(),
+                    after_in_child=_renew_after_fork_in_child)
 
 
 class StoreUnavailableError(measures.ProcrustesLabError, RuntimeError):
@@ -102,8 +119,8 @@ class DiskStore:
     def _with_lock_deadline(self, operation, deadline):
         while True:
             try:
-                with diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT, size_limit=self.size_limit,
-                                     eviction_policy=self.eviction_policy) as cache:
+                with _OPEN, diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT,
+                                            size_limit=self.size_limit, eviction_policy=self.eviction_policy) as cache:
                     return operation(cache)
             except (diskcache.Timeout, sqlite3.OperationalError) as error:
                 # A lock (diskcache's Timeout, or SQLite's "locked" while opening) is waited for until

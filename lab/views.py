@@ -2,7 +2,7 @@
 
 The figures (``components.figures``) draw what :func:`explore_view` prepares: the drawn rows (all of
 them, or a seeded subsample above :data:`lab.catalogue.DISPLAY_CAP` that keeps NIEQA's landmarks),
-the colouring, the titles and the notes. Events name drawn rows; :func:`data_rows` maps them back to
+the colouring, the titles and the notes. Events name drawn points; :func:`data_rows` maps them back to
 the data set's rows, on which every number is computed.
 """
 
@@ -17,35 +17,46 @@ import measures
 from . import catalogue
 from .runs import display_indices
 
-__all__ = ["ExploreView", "coloring", "data_rows", "explore_view", "inspect_point", "selection_summary"]
+__all__ = ["DrawnPoints", "ExploreView", "coloring", "data_rows", "drawn_rows", "explore_view", "inspect_point",
+           "selection_summary"]
 
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class ExploreView:
-    """The drawn part of a run.
+class DrawnPoints:
+    """What one view draws of a run.
 
     Attributes
     ----------
     rows : ndarray of int or None
-        Data-set rows drawn, sorted; None when every row is drawn.
-    drawn_X, Y : ndarray
-        Drawn input coordinates (first three, or principal components) and output, for those rows.
+        Data-set rows drawn, sorted; None when every row is drawn (then a drawn point's number is
+        its row).
     landmarks : ndarray of int or None
         Positions among the drawn rows of NIEQA's landmarks (when the overlay is on).
-    landmark_configuration : ndarray or None
-        Their MDS configuration aligned to the output (NQ Eq. 19).
-    input_title, output_title : str
-    notes : str
-        The run's warnings, and what is drawn how.
     """
 
     rows: typing.Optional[np.ndarray]
-    drawn_X: np.ndarray
-    Y: np.ndarray
     landmarks: typing.Optional[np.ndarray]
+
+    def take(self, values):
+        """``values`` (one per data-set row) at the drawn rows."""
+        return values if self.rows is None else values[self.rows]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ExploreView:
+    """The drawn part of a run: the input view's points, the output view's points, titles and notes.
+
+    The 2-D views (the output, and the input drawn in a plane) draw every point up to
+    :data:`lab.catalogue.DISPLAY_CAP`; the 3-D input view draws at most
+    :data:`lab.catalogue.DISPLAY_CAP_3D` of them (a level of detail: a seeded subsample keeping NIEQA's
+    landmarks), since WebGL's 3-D scatter slows past a few tens of thousands.
+    """
+
+    input: DrawnPoints
+    output: DrawnPoints
     landmark_configuration: typing.Optional[np.ndarray]
     input_title: str
     output_title: str
@@ -56,7 +67,7 @@ def coloring(result, color, rows=None):
     """Values, colour-bar title and whether they are a local measure, for colouring ``color`` of a run.
 
     ``color`` is a local measure's registry name or ``"truth-<i>"``. A measure the run did not
-    compute (a quadratic one at large n) falls back to local R_N.
+    compute falls back to local R_N. ``rows`` (None: all) picks the drawn rows.
     """
     labels = dict(catalogue.LOCAL_MEASURES)
     chosen = slice(None) if rows is None else rows
@@ -68,57 +79,69 @@ def coloring(result, color, rows=None):
     return result.truth[chosen, column], result.truth_labels[column], False
 
 
-def explore_view(request, result, show_landmarks):
-    """The drawn rows, coordinates, landmarks, titles and notes of a run.
+def drawn_rows(result, view, input_view="3d"):
+    """The data-set rows ``view`` ("input" or "output") draws (None: all), NIEQA's landmarks among them."""
+    cap = catalogue.DISPLAY_CAP_3D if view == "input" and input_view == "3d" else catalogue.DISPLAY_CAP
+    return display_indices(result.n_samples, cap=cap,
+                           keep=() if result.landmarks is None else result.landmarks.indices)
+
+
+def _points(result, view, input_view, show_landmarks):
+    rows = drawn_rows(result, view, input_view)
+    landmarks = None
+    if show_landmarks and result.landmarks is not None:
+        indices = result.landmarks.indices
+        landmarks = indices if rows is None else np.searchsorted(rows, indices)
+    return DrawnPoints(rows, landmarks)
+
+
+def explore_view(request, result, show_landmarks, input_view="3d"):
+    """What the explore views draw of a run, their titles and notes.
 
     Parameters
     ----------
     request : lab.runs.RunRequest
     result : lab.runs.RunResult
     show_landmarks : bool
+    input_view : str
+        ``"3d"``, or two digits naming the input coordinates drawn in a plane.
     """
     n_samples, dimensions = result.X.shape
-    landmarks = result.landmarks
-    rows = _drawn(result)
-    chosen = slice(None) if rows is None else rows
-    drawn_landmarks = configuration = None
-    if show_landmarks and landmarks is not None:
-        drawn_landmarks = (landmarks.indices if rows is None else np.searchsorted(rows, landmarks.indices))
-        configuration = landmarks.configuration
+    inputs = _points(result, "input", input_view, show_landmarks)
+    outputs = _points(result, "output", input_view, show_landmarks)
     method = request.method
     entry = algorithms.spec(method.algorithm)
     scale = entry.output_scale if method.rescale == "authors" else method.rescale
     if method.post_refinement:
         scale = f"{scale}, {method.post_refinement} refinement sweeps"
-    subsample = "" if rows is None else f" ({len(rows)} drawn)"
     projected = "" if dimensions <= 3 else f", first 3 of {dimensions} dimensions by PCA"
+    drawn = "" if inputs.rows is None else f" ({len(inputs.rows)} drawn)"
     notes = [*result.notes]
-    if rows is not None:
-        notes.append(f"The views draw {len(rows)} of the {n_samples} points (a seeded random subsample, NIEQA's "
-                     "landmarks included); every number uses all of them.")
+    if inputs.rows is not None and outputs.rows is None:
+        notes.append(f"The 3-D view draws {len(inputs.rows):,} of the {n_samples:,} points (a seeded subsample, "
+                     "NIEQA's landmarks included); the output view, and the input drawn in a plane (Input view), "
+                     "draw every point. Every number uses all of them.")
+    elif outputs.rows is not None:
+        notes.append(f"The views draw {len(outputs.rows):,} of the {n_samples:,} points (a seeded random subsample, "
+                     "NIEQA's landmarks included); every number uses all of them.")
     return ExploreView(
-        rows=rows, drawn_X=result.drawn_X[chosen], Y=result.Y[chosen], landmarks=drawn_landmarks,
-        landmark_configuration=configuration,
-        input_title=f"Input: {request.data.label()}, n = {n_samples}{projected}{subsample}",
+        input=inputs, output=outputs,
+        landmark_configuration=None if outputs.landmarks is None else result.landmarks.configuration,
+        input_title=f"Input: {request.data.label()}, n = {n_samples}{projected}{drawn}",
         output_title=f"Output: {entry.label}, k = {method.n_neighbors} ({scale.replace('_', ' ')})",
         notes=" ".join(notes))
 
 
-def _drawn(result):
-    """The data-set rows the views draw (None: all), NIEQA's landmarks always among them."""
-    return display_indices(result.n_samples, keep=() if result.landmarks is None else result.landmarks.indices)
+def data_rows(result, drawn, view="output", input_view="3d"):
+    """Data-set rows of the points ``drawn`` (trace 0's point numbers) in ``view``."""
+    rows = drawn_rows(result, view, input_view)
+    drawn = np.asarray(drawn, dtype=int)
+    return drawn if rows is None else rows[drawn]
 
 
-def data_rows(result, drawn_rows):
-    """Data-set rows of drawn rows (trace 0's point numbers), through the display subsample if any."""
-    rows = _drawn(result)
-    drawn_rows = np.asarray(drawn_rows, dtype=int)
-    return drawn_rows if rows is None else rows[drawn_rows]
-
-
-def selection_summary(result, drawn_rows):
-    """A line comparing the selected points' mean local measures with every point's."""
-    rows = data_rows(result, drawn_rows)
+def selection_summary(result, rows):
+    """A line comparing the selected points' mean local measures with every point's (``rows``: data-set rows)."""
+    rows = np.asarray(rows, dtype=int)
     if not len(rows):
         return "No drawn point is selected."
     labels = dict(catalogue.LOCAL_MEASURES)

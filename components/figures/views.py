@@ -68,6 +68,11 @@ def _compact(values):
     return np.asarray(values, dtype=np.float32)
 
 
+def _ids(point_ids):
+    """Drawn rows' data-set indices as int32 (a typed array the browser script reads), or None."""
+    return None if point_ids is None else np.asarray(point_ids, dtype=np.int32)
+
+
 def _hover_template(axis_names, color_title, point_ids):
     """The hover text: the point's index in the data set, its drawn coordinates and its colour value.
 
@@ -148,7 +153,7 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
         return _plane_layout(figure, title, revision, names, legend=False)
     figure = go.Figure([
         go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
-                     marker=_marker(color, color_range, color_title, show_scale=False), customdata=point_ids,
+                     marker=_marker(color, color_range, color_title, show_scale=False), customdata=_ids(point_ids),
                      hovertemplate=_hover_template(titles, color_title, point_ids), name="points"),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
@@ -171,7 +176,7 @@ def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, 
     """Trace 0 (the points), the hover ring and the selection marks of a 2-D view."""
     return go.Figure([
         go.Scattergl(x=x, y=y, mode="markers", marker=_marker(color, color_range, color_title, show_scale),
-                     showlegend=False, customdata=point_ids,
+                     showlegend=False, customdata=_ids(point_ids),
                      hovertemplate=_hover_template(axis_names, color_title, point_ids), name="points"),
         go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
                      marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),

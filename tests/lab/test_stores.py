@@ -94,3 +94,32 @@ def test_an_unreachable_shared_store_is_a_typed_error_not_a_hang(tmp_path):
     store = TieredStore(DiskStore(tmp_path), RedisStore(f"redis://127.0.0.1:{_free_port()}/0", "gone", timeout=1))
     with pytest.raises(StoreUnavailableError, match="cannot be used"):
         store.put("a", b"1")
+
+
+def test_a_job_forked_while_another_thread_reads_the_store_can_write_it(tmp_path):
+    """SQLite's lock records must not cross a fork: the fork waits for the reading thread's operation."""
+    import multiprocessing
+    import time
+
+    store = DiskStore(tmp_path / "results", timeout=5)
+    store.put("a", b"x" * 100_000)
+    reading = threading.Event()
+
+    def slow_reader():
+        def read(cache):
+            with cache.transact():  # a connection holds its lock while the main thread forks
+                cache.get("a")
+                reading.set()
+                time.sleep(1.0)
+            return True
+        store._use(read)
+
+    reader = threading.Thread(target=slow_reader)
+    reader.start()
+    assert reading.wait(10)
+    child = multiprocessing.get_context("fork").Process(target=store.put, args=("b", b"y" * 100_000))
+    child.start()
+    child.join(20)
+    reader.join(10)
+    assert child.exitcode == 0, "the forked writer failed or hung on a lock nobody held"
+    assert store.get("b") == b"y" * 100_000

@@ -1,30 +1,43 @@
-"""What the explore views draw of a run: a subsample above the cap that keeps every landmark."""
-
-import functools
+"""What the explore views draw of a run: every point in 2-D, a level of detail in 3-D that keeps every
+landmark, and each drawn point mapped back to its data-set row."""
 
 import numpy as np
 
-import lab.views
-from lab import RunRequest, compute_run
-from lab.runs import display_indices
+from lab import RunRequest, catalogue, compute_run
 from lab.views import coloring, data_rows, explore_view, selection_summary
 
 
-def test_a_large_run_draws_a_subsample_but_keeps_every_landmark_and_each_point_s_index(monkeypatch):
-    monkeypatch.setattr(lab.views, "display_indices", functools.partial(display_indices, cap=150))
+def test_the_2d_views_draw_every_point_and_the_3d_view_a_subsample_with_every_landmark(monkeypatch):
+    monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 150)
     request = RunRequest.create("swissroll", "pca", n=400)
     result = compute_run(request)
     view = explore_view(request, result, show_landmarks=True)
-    drawn, landmarks = view.rows, result.landmarks.indices
+    assert view.output.rows is None  # every point
+    drawn, landmarks = view.input.rows, result.landmarks.indices
     assert np.all(np.diff(drawn) > 0) and np.isin(landmarks, drawn).all()
     assert 150 <= len(drawn) <= 150 + len(landmarks)
-    np.testing.assert_array_equal(view.Y, result.Y[drawn])
-    np.testing.assert_array_equal(drawn[view.landmarks], landmarks)  # overlay positions point at the landmarks
-    np.testing.assert_array_equal(data_rows(result, [0, 5]), drawn[[0, 5]])
-    assert f"n = 400 ({len(drawn)} drawn)" in view.input_title and "every number uses all of them" in view.notes
+    np.testing.assert_array_equal(view.input.take(result.drawn_X), result.drawn_X[drawn])
+    np.testing.assert_array_equal(drawn[view.input.landmarks], landmarks)  # overlay positions are the landmarks
+    np.testing.assert_array_equal(view.output.landmarks, landmarks)
+    np.testing.assert_array_equal(data_rows(result, [0, 5], "input"), drawn[[0, 5]])
+    np.testing.assert_array_equal(data_rows(result, [0, 5], "output"), [0, 5])
+    assert f"n = 400 ({len(drawn)} drawn)" in view.input_title and "draw every point" in view.notes
+    # In a plane the input view draws every point too, as the output does.
+    plane = explore_view(request, result, show_landmarks=False, input_view="02")
+    assert plane.input.rows is None and plane.output.rows is None and "drawn" not in plane.input_title
     values, title, local = coloring(result, "normalized", drawn)
     np.testing.assert_array_equal(values, result.local["normalized"][drawn])
     assert local and title.startswith("local R_N")
+
+
+def test_above_the_2d_cap_every_view_draws_one_subsample(monkeypatch):
+    monkeypatch.setattr(catalogue, "DISPLAY_CAP", 200)
+    monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 200)
+    request = RunRequest.create("swissroll", "pca", n=400)
+    result = compute_run(request)
+    view = explore_view(request, result, show_landmarks=False)
+    np.testing.assert_array_equal(view.input.rows, view.output.rows)
+    assert "The views draw" in view.notes
 
 
 def test_a_selection_is_compared_with_every_point():
