@@ -11,7 +11,6 @@ import typing
 
 import numpy as np
 
-import algorithms
 import measures
 
 from . import catalogue
@@ -86,8 +85,7 @@ def explore_view(request, result, show_landmarks):
         drawn_landmarks = (landmarks.indices if rows is None else np.searchsorted(rows, landmarks.indices))
         configuration = landmarks.configuration
     method = request.method
-    entry = algorithms.spec(method.algorithm)
-    scale = entry.output_scale if method.rescale == "authors" else method.rescale
+    scale = catalogue.method_output_scale(method.algorithm) if method.rescale == "authors" else method.rescale
     if method.post_refinement:
         scale = f"{scale}, {method.post_refinement} refinement sweeps"
     subsample = "" if rows is None else f" ({len(rows)} drawn)"
@@ -100,7 +98,8 @@ def explore_view(request, result, show_landmarks):
         rows=rows, drawn_X=result.drawn_X[chosen], Y=result.Y[chosen], landmarks=drawn_landmarks,
         landmark_configuration=configuration,
         input_title=f"Input: {request.data.label()}, n = {n_samples}{projected}{subsample}",
-        output_title=f"Output: {entry.label}, k = {method.n_neighbors} ({scale.replace('_', ' ')})",
+        output_title=(f"Output: {catalogue.method_label(method.algorithm)}, k = {method.n_neighbors} "
+                      f"({scale.replace('_', ' ')})"),
         notes=" ".join(notes))
 
 
