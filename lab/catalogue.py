@@ -23,6 +23,7 @@ __all__ = [
     "MAX_SWEEP_CELLS",
     "NEIGHBORS",
     "PAIR_DEFAULT_ALGORITHM",
+    "PAIR_MEASURES",
     "POST_REFINEMENT",
     "RANDOM_STATE",
     "RESCALE",
@@ -40,6 +41,7 @@ __all__ = [
     "default_size",
     "method_label",
     "method_output_scale",
+    "pair_color_choices",
 ]
 
 # The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
@@ -131,6 +133,9 @@ def default_size(dataset):
 # The pairs tab: run B differs from the explore run A by what the tab sets; its algorithm starts here
 # (Isomap's isometric output beside LTSA's normalized one on the default swiss roll).
 PAIR_DEFAULT_ALGORITHM = "ltsa"
+# Per-point values of a pair of runs (lab.pairs.PairResult attributes) and how the page names them.
+PAIR_MEASURES = {"local_conformal": "local R_C between the runs", "displacement": "displacement",
+                 "local_normalized": "local R_N between the runs"}
 # The stability study: reruns of one algorithm over random states, or over random subsamples of
 # the points (drawn without replacement: a bootstrap's repeated rows are duplicate points, which
 # the algorithms refuse).
@@ -155,3 +160,14 @@ def method_output_scale(algorithm):
     (scale-free) is the measure to read, or R_N after the "best global scale" rescaling.
     """
     return "as uploaded" if algorithm == UPLOADED_OUTPUT else algorithms.spec(algorithm).output_scale
+
+
+def pair_color_choices(truth_labels):
+    """Colourings of the pairs tab's views: ``(value, label)`` of a pair's per-point values, then the intrinsic ones.
+
+    Examples
+    --------
+    >>> [value for value, _ in pair_color_choices(["u"])]
+    ['local_conformal', 'displacement', 'local_normalized', 'truth-0']
+    """
+    return [*PAIR_MEASURES.items(), *[(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]]

@@ -10,7 +10,8 @@ data set, the algorithm and k, so a link reads as what it shows):
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
   ``sweep.measure``; compare: ``compare.algorithms``, ``compare.align``; normalization:
   ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``; pairs: ``pair.algorithm``,
-  ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value); stability: ``stability.mode``,
+  ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value), ``pair.color``, ``pair.segments``;
+  stability: ``stability.mode``,
   ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded`` measures the output uploaded with
   the input.
 
@@ -56,10 +57,12 @@ _PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, 
           "compare": CompareChoice, "normalization": NormalizationChoice}
 # The pairs tab and the stability study.
 _KEYS.update({"pair.algorithm": ("pair", "algorithm"), "pair.k": ("pair", "n_neighbors"),
-              "pair.random_state": ("pair", "random_state"), "stability.mode": ("stability", "mode"),
+              "pair.random_state": ("pair", "random_state"), "pair.color": ("pair", "color"),
+              "pair.segments": ("pair", "segments"), "stability.mode": ("stability", "mode"),
               "stability.runs": ("stability", "n_runs"), "stability.fraction": ("stability", "fraction")})
 _FLOATS |= {"stability.fraction"}
-_TEXT |= {"pair.algorithm", "stability.mode"}
+_TEXT |= {"pair.algorithm", "pair.color", "stability.mode"}
+_BOOLS |= {"pair.segments"}
 _PARTS.update(pair=PairChoice, stability=StabilityChoice)
 
 

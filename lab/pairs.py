@@ -25,11 +25,12 @@ import numpy as np
 import measures
 from measures.kernels import coincident
 
+from . import catalogue
 from .runs import RunRequest, compute_run
 from .state import StateError
 
-__all__ = ["PAIR_MEASURES", "Alignment", "PairComparison", "PairRequest", "PairResult", "align", "compare_outputs",
-           "compute_pair", "pair_coloring", "pair_colorings", "selection_summary"]
+__all__ = ["Alignment", "PairComparison", "PairRequest", "PairResult", "align", "compare_outputs", "compute_pair",
+           "pair_coloring", "selection_summary"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -221,6 +222,11 @@ class PairRequest:
         return cls(RunRequest.from_state(state), RunRequest(state.data, state.pair.method_b(state.method)))
 
     @property
+    def data(self):
+        """The data both runs embed."""
+        return self.a.data
+
+    @property
     def n_neighbors(self):
         """k of the neighbourhoods B is compared on: run A's."""
         return self.a.method.n_neighbors
@@ -336,11 +342,6 @@ def compute_pair(request, cache, progress=None, *, uploads=None):
         label_b=request.b.describe())
 
 
-# Per-point values of a pair a selection summarizes, and how the page names them.
-PAIR_MEASURES = {"displacement": "displacement", "local_conformal": "local R_C between the runs",
-                 "local_normalized": "local R_N between the runs"}
-
-
 def selection_summary(result, rows):
     """A line comparing the selected points' mean per-point values of a pair with every point's.
 
@@ -362,21 +363,16 @@ def selection_summary(result, rows):
     if not rows.size:
         return "No drawn point is selected."
     parts = [f"{label} {np.nanmean(getattr(result, key)[rows]):.4g} (all points "
-             f"{np.nanmean(getattr(result, key)):.4g})" for key, label in PAIR_MEASURES.items()]
+             f"{np.nanmean(getattr(result, key)):.4g})" for key, label in catalogue.PAIR_MEASURES.items()]
     noun = "point" if rows.size == 1 else "points"
     return f"{rows.size} {noun} selected, marked in both views. Mean " + ", ".join(parts) + "."
 
 
-def pair_colorings(truth_labels):
-    """``(value, label)`` of the colourings of a pair's views: its per-point values, then the intrinsic ones."""
-    return [*PAIR_MEASURES.items(), *[(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]]
-
-
 def pair_coloring(result, color, rows=None):
-    """Values and colour-bar title of colouring ``color`` (:func:`pair_colorings`) of a pair."""
+    """Values and colour-bar title of colouring ``color`` (:func:`lab.catalogue.pair_color_choices`) of a pair."""
     chosen = slice(None) if rows is None else rows
-    if color in PAIR_MEASURES:
-        return getattr(result, color)[chosen], PAIR_MEASURES[color]
+    if color in catalogue.PAIR_MEASURES:
+        return getattr(result, color)[chosen], catalogue.PAIR_MEASURES[color]
     column = int(color.rsplit("-", 1)[1]) if color.startswith("truth-") else 0
     column = column if column < result.truth.shape[1] else 0
     return result.truth[chosen, column], result.truth_labels[column]

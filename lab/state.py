@@ -472,15 +472,19 @@ class NormalizationChoice:
 
 @dataclasses.dataclass(frozen=True)
 class PairChoice:
-    """The pairs tab's run B: the explore run A with its algorithm, k or random state changed.
+    """The pairs tab: run B (the explore run A with its algorithm, k or random state changed) and its views.
 
     None keeps A's value. A changed algorithm starts at its default parameters; B keeps A's
     refinement and rescaling. ``algorithm`` may be the uploaded output (an upload that carries one).
+    ``color`` colours both views (:func:`lab.catalogue.pair_color_choices`); ``segments`` draws each
+    point's displacement.
     """
 
     algorithm: str | None = catalogue.PAIR_DEFAULT_ALGORITHM
     n_neighbors: int | None = None
     random_state: int | None = None
+    color: str = next(iter(catalogue.PAIR_MEASURES))
+    segments: bool = True
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -489,10 +493,20 @@ class PairChoice:
     def from_dict(cls, values):
         return cls(**_fields(cls, values, "pair"))
 
-    def validated(self, problems=None):
-        return _validated(self, problems)
+    def validated(self, data, problems=None):
+        """The canonical choice for ``data`` (a validated :class:`DataChoice`: its colourings)."""
+        found = _Problems() if problems is None else problems
+        value = self._validated(data, found)
+        if problems is None:
+            found.raise_any()
+        return value
 
-    def _validated(self, problems):
+    def _validated(self, data, problems):
+        colors = [value for value, _ in catalogue.pair_color_choices(data.truth_labels)]
+        color = self.color
+        if color not in colors:
+            problems.append(f"pair: colour must be one of {colors} for {data.label()}; got {color!r}.")
+            color = PairChoice.color
         algorithm = self.algorithm
         if algorithm is not None and algorithm != catalogue.UPLOADED_OUTPUT and algorithm not in algorithms.available():
             problems.append(f"pair: unknown algorithm {algorithm!r} for run B; available: "
@@ -502,7 +516,7 @@ class PairChoice:
                        problems.check(catalogue.NEIGHBORS, self.n_neighbors, "pair: k of run B"))
         random_state = (None if self.random_state is None else
                         problems.check(catalogue.RANDOM_STATE, self.random_state, "pair: random state of run B"))
-        return PairChoice(algorithm, n_neighbors, random_state)
+        return PairChoice(algorithm, n_neighbors, random_state, color, bool(self.segments))
 
     def method_b(self, method_a, problems=None):
         """Run B's :class:`MethodChoice`, given run A's (validated); raises :class:`StateError` on a bad value.
@@ -611,7 +625,9 @@ class ViewState:
         previous set's coordinates) becomes the new set's first one.
         """
         is_upload = dataset == catalogue.UPLOAD
-        data = DataChoice(dataset, None if is_upload else catalogue.default_size(dataset), self.data.noise,
+        # An unknown name (a menu's value before its options arrive) is kept for validated() to refuse.
+        sizeless = is_upload or dataset not in datasets.available()
+        data = DataChoice(dataset, None if sizeless else catalogue.default_size(dataset), self.data.noise,
                           self.data.random_state, (), upload if is_upload else None)
         color = "truth-0" if self.display.color.startswith("truth-") else self.display.color
         # An upload that carries its output shows that output; leaving it, its runs go back to an algorithm.
@@ -622,6 +638,8 @@ class ViewState:
             method = dataclasses.replace(method, algorithm=catalogue.DEFAULT_ALGORITHM, params=())
         if pair.algorithm == catalogue.UPLOADED_OUTPUT and not data.has_output:
             pair = dataclasses.replace(pair, algorithm=catalogue.PAIR_DEFAULT_ALGORITHM)
+        if pair.color.startswith("truth-"):
+            pair = dataclasses.replace(pair, color="truth-0")
         return self.replace(data=data, display=dataclasses.replace(self.display, color=color), method=method,
                             pair=pair)
 
@@ -665,7 +683,7 @@ class ViewState:
         data = self.data.validated(problems)
         state = ViewState(data, self.method.validated(problems), self.display.validated(data, problems),
                           self.sweep.validated(problems), self.compare.validated(problems),
-                          self.normalization.validated(problems), self.tab, pair=self.pair.validated(problems),
+                          self.normalization.validated(problems), self.tab, pair=self.pair.validated(data, problems),
                           stability=self.stability.validated(problems))
         check_run(data, state.method, problems)
         if not problems:  # run B builds on a sound run A

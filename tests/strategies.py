@@ -1,5 +1,7 @@
 """Hypothesis strategies shared by the tests: valid view states over every registry entry and control."""
 
+import dataclasses
+
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -60,8 +62,10 @@ def states(draw):
         draw(st.none() | st.integers(shape_size.low, shape_size.high)),
         draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high)),
         tuple(draw(st.lists(st.sampled_from(normalized), unique=True))))
+    pair = dataclasses.replace(draw(pairs(algorithm, k)), segments=draw(st.booleans()), color=draw(st.sampled_from(
+        [value for value, _ in catalogue.pair_color_choices(entry.truth_labels)])))
     state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)),
-                      pair=draw(pairs(algorithm, k)), stability=draw(stabilities()))
+                      pair=pair, stability=draw(stabilities()))
     return state.validated()
 
 
