@@ -167,11 +167,14 @@ def forget_output(_inspected):
 
 
 def algorithm_menus(upload):
-    """The algorithm menus (explore and run B): the registry, and this session's uploaded output if any."""
+    """The algorithm menus (explore, run B, the sweep): the registry, and this session's uploaded output if any.
+
+    A sweep of the uploaded output measures it at each k; the comparison runs algorithms only.
+    """
     if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
-        return no_update, no_update
+        return no_update, no_update, no_update
     options = algorithm_options(upload)
-    return options, options
+    return options, options, algorithm_options(upload, kinds=False)
 
 
 def _shown_view(shown, state):
@@ -241,7 +244,7 @@ def register(app, services):
     session = State(ids.SESSION, "data")
     app.callback(Output(ids.DATASET, "options"), Input(ids.UPLOAD_STORE, "data"))(dataset_menu)
     app.callback(Output(ids.ALGORITHM, "options"), Output(ids.PAIR_ALGORITHM, "options"),
-                 Input(ids.UPLOAD_STORE, "data"))(algorithm_menus)
+                 Output(ids.SWEEP_ALGORITHMS, "options"), Input(ids.UPLOAD_STORE, "data"))(algorithm_menus)
     app.callback(Output(ids.UPLOAD_OUTPUT_INSPECTED, "data"), Output(ids.UPLOAD_OUTPUT_MESSAGE, "children"),
                  Output(ids.UPLOAD_OUTPUT_MESSAGE, "className"), Output(ids.UPLOAD_OUTPUT_FILE_COLUMNS, "options"),
                  Input(ids.UPLOAD_OUTPUT, "contents"), State(ids.UPLOAD_OUTPUT, "filename"), session,

@@ -54,9 +54,10 @@ def _data_controls(shown, upload=None):
     ]
 
 
-def algorithm_options(upload=None):
-    """The algorithm menu: the registry's, and the output uploaded with this session's file if it has one."""
-    options = [{"label": f"{s.label} ({s.output})", "value": s.name} for s in algorithms.specs()]
+def algorithm_options(upload=None, *, kinds=True):
+    """The algorithm menu: the registry's (``kinds``: with their output kind), and the output uploaded with
+    this session's file if it has one."""
+    options = [{"label": f"{s.label} ({s.output})" if kinds else s.label, "value": s.name} for s in algorithms.specs()]
     output = (upload or {}).get("output")
     if output:
         named = output["filename"] or "columns " + ", ".join(str(column + 1) for column in output["columns"])

@@ -77,17 +77,18 @@ def _parameters(declared, given, owner, error, problems):
 
 
 def _algorithm_list(names, where, problems):
-    """Registry names in registry order without repeats; unknown ones are a problem."""
+    """Registry names in registry order without repeats (then the uploaded output); unknown ones are a problem."""
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
         problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
         return ()
-    unknown = [name for name in names if name not in algorithms.available()]
+    known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
+    unknown = [name for name in names if name not in known]
     if unknown:
         problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
                         f"{', '.join(algorithms.available())}.")
-    return tuple(name for name in algorithms.available() if name in names)
+    return tuple(name for name in known if name in names)
 
 
 def _mapping(values, where):
@@ -640,8 +641,12 @@ class ViewState:
             pair = dataclasses.replace(pair, algorithm=catalogue.PAIR_DEFAULT_ALGORITHM)
         if pair.color.startswith("truth-"):
             pair = dataclasses.replace(pair, color="truth-0")
+        sweep = self.sweep
+        if catalogue.UPLOADED_OUTPUT in sweep.algorithms and not data.has_output:
+            sweep = dataclasses.replace(sweep, algorithms=tuple(name for name in sweep.algorithms
+                                                                if name != catalogue.UPLOADED_OUTPUT))
         return self.replace(data=data, display=dataclasses.replace(self.display, color=color), method=method,
-                            pair=pair)
+                            pair=pair, sweep=sweep)
 
     def with_algorithm(self, algorithm):
         """The state after choosing another algorithm: its own parameters at their defaults, k kept."""
@@ -688,6 +693,12 @@ class ViewState:
         check_run(data, state.method, problems)
         if not problems:  # run B builds on a sound run A
             check_run(data, state.pair.method_b(state.method, problems), problems)
+        if catalogue.UPLOADED_OUTPUT in state.sweep.algorithms and not data.has_output:
+            problems.append("sweep: your uploaded output is swept over k only when the data carries it; upload the "
+                            "input with its output, or leave it out of the sweep.")
+        if catalogue.UPLOADED_OUTPUT in state.compare.algorithms:
+            problems.append("compare: the comparison runs algorithms on the data; set the uploaded output beside a "
+                            "run in the Two runs tab instead.")
         if self.tab not in catalogue.TABS:
             problems.append(f"tab must be one of {list(catalogue.TABS)}; got {self.tab!r}.")
         problems.raise_any()

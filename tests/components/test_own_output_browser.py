@@ -7,16 +7,22 @@ Run with ``python -m pytest --headless``.
 
 import numpy as np
 import pytest
+import umap  # umap-learn, pinned in requirements.txt with the UMAP algorithm (issue 14)
 
 import datasets
 import measures
 from components import ids
 from components.notebook import notebook_app
 
-from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title
+from .test_app_browser import (
+    WAIT,
+    browser_array,
+    card_mean,
+    severe_logs,
+    wait_for_output_title,
+)
 from .test_upload_browser import open_upload_panel, upload_file
 
-umap = pytest.importorskip("umap")
 K = 10
 
 

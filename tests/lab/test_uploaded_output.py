@@ -21,7 +21,16 @@ from lab.exports import points_csv
 from lab.links import from_query, to_query
 from lab.pairs import PairRequest, compute_pair
 from lab.runs import parse_uploaded
-from lab.state import DataChoice, MethodChoice, OutputRef, PairChoice, UploadRef
+from lab.state import (
+    CompareChoice,
+    DataChoice,
+    MethodChoice,
+    OutputRef,
+    PairChoice,
+    SweepChoice,
+    UploadRef,
+)
+from lab.studies import SweepRequest, sweep
 from lab.views import explore_view
 
 K = 8
@@ -164,3 +173,24 @@ def test_views_exports_and_pairs_work_on_an_uploaded_output(roll, session, tmp_p
     pair = compute_pair(PairRequest.from_state(state), ResultCache(tmp_path / "results"), uploads=session)
     assert pair.label_a.endswith("your uploaded output (umap.csv), k = 8")
     assert 0 < pair.distance < 1
+
+
+def test_a_k_sweep_measures_the_uploaded_output_at_each_k(roll, session, tmp_path):
+    X, Y = roll
+    data = output_file_request(session, X, Y).data
+    state = ViewState(data=data, method=MethodChoice(catalogue.UPLOADED_OUTPUT, K),
+                      sweep=SweepChoice((catalogue.UPLOADED_OUTPUT, "pca"), 6, 12, 3)).validated()
+    assert state.sweep.algorithms == ("pca", catalogue.UPLOADED_OUTPUT)
+    result = sweep(SweepRequest.from_state(state), ResultCache(tmp_path / "results"), uploads=session)
+    rows = {(row["algorithm"], row["k"]): row for row in result.rows}
+    assert result.failed == 0
+    for k in (6, 9, 12):
+        row = rows[(catalogue.UPLOADED_OUTPUT, k)]
+        assert row["label"] == "your uploaded output"
+        assert row["summary"]["normalized"][0] == pytest.approx(measures.procrustes(X, Y, k), rel=1e-12)
+    # Without an output the data cannot be swept as one; choosing other data drops it from the sweep.
+    with pytest.raises(StateError, match="sweep: your uploaded output"):
+        state.replace(data=DataChoice("strip"), method=MethodChoice("pca")).validated()
+    assert state.with_dataset("strip").validated().sweep.algorithms == ("pca",)
+    with pytest.raises(StateError, match="compare: the comparison runs algorithms"):
+        state.replace(compare=CompareChoice((catalogue.UPLOADED_OUTPUT,))).validated()
