@@ -36,6 +36,7 @@ RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 # The suites, in the order they run. bench/landmark_isomap.py joins the table once it has rows().
 SUITES = ("measures", "algorithms", "procrustes_algorithms", "landmark_isomap", "sweep", "zadu_compare", "uploads",
           "datasets")
+SUITES += ("pairs",)  # two runs aligned, the stability consensus (issue 14)
 PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl", "networkx", "dash", "plotly", "diskcache", "zadu",
             "numba")
 

@@ -78,6 +78,7 @@ def _mean_position(aligned, rows, counts, shape):
 
     The mean is taken as the first run's value plus the mean deviation from it, so that runs which
     agree exactly give deviations of exactly 0 (a plain mean of equal numbers can round away from them).
+    A run's rows hold no repeats, so indexed ``+=`` adds each once (``np.add.at`` is ten times slower).
     """
     base = np.full(shape, np.nan)
     for values, held in zip(aligned, rows):
@@ -85,7 +86,7 @@ def _mean_position(aligned, rows, counts, shape):
         base[held[unset]] = values[unset]
     total = np.zeros(shape)
     for values, held in zip(aligned, rows):
-        np.add.at(total, held, values - base[held])
+        total[held] += values - base[held]
     mean = base + total / np.maximum(counts, 1)[:, None]
     return mean, [values - mean[held] for values, held in zip(aligned, rows)]
 
@@ -114,7 +115,8 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
     Raises
     ------
     MeasureError
-        Fewer than two runs, a run sharing fewer than three points with the first, or a collapsed run.
+        Fewer than two runs, rows that do not match a run (or repeat a point), a run sharing fewer than
+        three points with the first, or a collapsed run.
 
     Notes
     -----
@@ -144,6 +146,10 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
         raise measures.MeasureError(f"A consensus needs at least two runs; got {len(outputs)}.")
     rows = ([np.arange(len(values)) for values in outputs] if rows is None
             else [np.asarray(held, dtype=int) for held in rows])
+    for index, (values, held) in enumerate(zip(outputs, rows)):
+        if held.shape != (len(values),) or np.unique(held).size != held.size:
+            raise measures.MeasureError(f"Run {index} has {len(values)} rows but names {held.size} points (or names "
+                                        "one twice): give each run the points of its rows, without repeats.")
     n_samples = int(max(held.max() for held in rows)) + 1 if n_samples is None else int(n_samples)
     width = max(values.shape[1] for values in outputs)
     outputs = [np.pad(values, ((0, 0), (0, width - values.shape[1]))) for values in outputs]
@@ -173,7 +179,7 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
     mean, deviations = _mean_position(aligned, rows, counts, reference.shape)
     squared = np.zeros(n_samples)
     for deviation, held in zip(deviations, rows):
-        np.add.at(squared, held, np.einsum("ij,ij->i", deviation, deviation))
+        squared[held] += np.einsum("ij,ij->i", deviation, deviation)
     centred = mean - np.nanmean(mean, axis=0)
     radius = np.sqrt(np.nanmean(np.einsum("ij,ij->i", centred, centred)))
     spread = np.where(counts >= 2, np.sqrt(squared / np.maximum(counts, 1)) / radius, np.nan)

@@ -178,5 +178,7 @@ def test_consensus_refuses_too_few_runs_and_disjoint_subsamples():
     Y = np.random.default_rng(0).normal(size=(10, 2))
     with pytest.raises(measures.MeasureError, match="at least two runs"):
         consensus([Y])
+    with pytest.raises(measures.MeasureError, match="names one twice"):
+        consensus([Y, Y], [np.arange(10), np.r_[0, np.arange(9)]])
     with pytest.raises(measures.MeasureError, match="shares 0 points with the first run"):
         consensus([Y[:5], Y[5:]], [np.arange(5), np.arange(5, 10)])
