@@ -56,7 +56,7 @@ def assert_page_measures(dash_duo, X, Y):
     np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].x"), Y[:, 0].astype(np.float32))
 
 
-def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_judges_them(dash_duo, tmp_path,
+def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_judges_them(dash_duo, tmp_path, mouse_at,
                                                                                         roll_and_umap):
     X, Y = roll_and_umap
     points = write_table(tmp_path / "roll.csv", X, ["x", "y", "z"])
@@ -71,6 +71,13 @@ def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_jud
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "With its 2-dimensional output (umap.csv)",
                                     timeout=WAIT)
     assert_page_measures(dash_duo, X, Y)
+    # The inspector opens a point's neighbourhood of the uploaded output, with its local values.
+    mouse_at(ids.OUTPUT_GRAPH, *Y[42], ("mousemove", "mousedown", "mouseup", "click"))
+    dash_duo.wait_for_contains_text(f"#{ids.INSPECTOR_TEXT}", "input neighbours", timeout=WAIT)
+    text = dash_duo.find_element(f"#{ids.INSPECTOR_TEXT}").text
+    clicked = int(text.split()[1])
+    _, per_point = measures.procrustes(X, Y, K, per_point=True)
+    assert f"local R_N {per_point[clicked]:.4f}" in text
     assert "Your uploaded output (umap.csv)" in dash_duo.find_element(f"#{ids.ALGORITHM}").text
     assert "algorithm=uploaded" in dash_duo.driver.current_url
     assert severe_logs(dash_duo) == []

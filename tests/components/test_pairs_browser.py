@@ -11,6 +11,7 @@ import datasets
 from app import create_app
 from components import ids
 from components.figures.pairs import MORPH_FRAMES
+from components.notebook import notebook_app
 from lab import ViewState
 from lab.pairs import align
 from lab.stability import StabilityRequest, stability_study
@@ -111,4 +112,20 @@ def test_the_stability_study_shows_each_point_s_spread(dash_duo, tmp_path):
     assert card_text(dash_duo, "runs") == "4"
     colors = browser_array(dash_duo, ids.STABILITY_GRAPH, "data[0].marker.color")
     np.testing.assert_array_equal(colors, result.spread.astype(np.float32))
+    assert severe_logs(dash_duo) == []
+
+
+def test_an_uploaded_output_is_paired_with_a_run_on_its_input(dash_duo, tmp_path, choose):
+    data = datasets.load("swissroll", 400, random_state=2)
+    Y = data.truth * [1.0, 0.4]  # an embedding "made elsewhere": the chart, squeezed
+    dash_duo.start_server(notebook_app(data.X, Y, cache_dir=tmp_path))
+    wait_for_output_title(dash_duo, "Output: your uploaded output, k = 10")
+    tab = next(element for element in dash_duo.find_elements(f"#{ids.TABS} .tab") if element.text == "Two runs")
+    tab.click()
+    choose(ids.PAIR_ALGORITHM, "isomap")
+    dash_duo.find_element(f"#{ids.PAIR_RUN}").click()
+    fit = align(Y, algorithms.embed("isomap", data.X, n_neighbors=10))
+    assert float(card_text(dash_duo, "distance")) == pytest.approx(fit.distance, rel=1e-3)
+    dash_duo.wait_for_contains_text(f"#{ids.PAIR_A_GRAPH} .gtitle", "your uploaded output (columns 4, 5)",
+                                    timeout=WAIT)
     assert severe_logs(dash_duo) == []
