@@ -185,7 +185,10 @@ def summarize_selection(services, a_selection, b_selection, stored, session):
     selection = a_selection if ctx.triggered_id == ids.PAIR_A_GRAPH else b_selection
     if not selection or not stored:
         return _HOVER_HELP
-    result = _stored_result(services, stored, session, PairRequest)
+    try:
+        result = _stored_result(services, stored, session, PairRequest)
+    except measures.ProcrustesLabError as error:  # e.g. the session's upload expired
+        return str(error)
     if result is None:
         return "Compare A and B again to summarize a selection."
     drawn = [point["pointNumber"] for point in selection.get("points") or [] if point.get("curveNumber") == 0]

@@ -244,7 +244,7 @@ class StabilityRequest:
         first = algorithm_random_state(self.data, self.method)
         if self.mode == "random_states":
             return [((first + run) % (catalogue.RANDOM_STATE.high + 1), None) for run in range(self.n_runs)]
-        size = max(self.method.n_neighbors + 2, round(self.fraction * n_samples))
+        size = min(n_samples, max(self.method.n_neighbors + 2, round(self.fraction * n_samples)))
         return [(first, np.sort(np.random.default_rng([first, run]).choice(n_samples, size, replace=False)))
                 for run in range(self.n_runs)]
 
