@@ -356,7 +356,7 @@ def selection_summary(result, rows):
     >>> points = np.zeros((3, 2))
     >>> result = PairResult(points, points, np.array([0.0, 1.0, 2.0]), np.zeros(3), np.zeros(3), 0.5, 1.0, False,
     ...                     points, ("u", "v"), {}, {}, "A", "B")
-    >>> selection_summary(result, [2]).split(", ")[1]
+    >>> selection_summary(result, [2]).split(", ")[2]
     'displacement 2 (all points 1)'
     """
     rows = np.asarray(rows, dtype=int)
