@@ -21,6 +21,7 @@ from .test_app_browser import (
     severe_logs,
     wait_for_output_title,
 )
+from .test_pairs_browser import start_job
 from .test_upload_browser import open_upload_panel, upload_file
 
 K = 10
@@ -67,7 +68,7 @@ def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_jud
     upload_output_file(dash_duo, output)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_OUTPUT_MESSAGE}", "umap.csv: 500 rows, 2 numeric columns",
                                     timeout=WAIT)
-    dash_duo.find_element(f"#{ids.UPLOAD_USE}").click()
+    start_job(dash_duo, ids.UPLOAD_USE)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "With its 2-dimensional output (umap.csv)",
                                     timeout=WAIT)
     assert_page_measures(dash_duo, X, Y)
@@ -91,7 +92,7 @@ def test_output_columns_of_the_same_file_are_measured_and_set_aside(dash_duo, tm
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "both.csv: 500 rows, 5 columns", timeout=WAIT)
     choose(ids.UPLOAD_OUTPUT_COLUMNS, 3)
     choose(ids.UPLOAD_OUTPUT_COLUMNS, 4)
-    dash_duo.find_element(f"#{ids.UPLOAD_USE}").click()
+    start_job(dash_duo, ids.UPLOAD_USE)
     dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "500 points in 3 dimensions. With its 2-dimensional "
                                     "output (columns 4, 5)", timeout=WAIT)
     assert_page_measures(dash_duo, X, Y)
