@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from components.figures import HIGHLIGHT_TRACE, SELECTION_TRACE
-from components.figures.pairs import MORPH_FRAMES, SEGMENT_TRACE, morph_figure, pair_figures, stability_figure
+from components.figures.pairs import (
+    MORPH_FRAMES,
+    SEGMENT_TRACE,
+    morph_figure,
+    pair_figures,
+    stability_figure,
+)
 from components.pairs import pair_cards, stability_cards
 from lab.pairs import PairResult, align
 from lab.stability import StabilityResult
