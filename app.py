@@ -21,10 +21,12 @@ Configuration (environment):
 """
 
 import argparse
+import functools
 import math
 import os
 
 from components import compare, explore, files, normalization, state_sync, sweep
+from components import pairs
 from components.jobs import Services, cache_directory, register_job_boxes
 from components.managers import make_background_manager, make_celery_app
 from components.layout import make_layout
@@ -55,7 +57,7 @@ def max_request_bytes(megabytes=None):
     return int(size * 2**20)
 
 
-def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
+def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=None):
     """A new Dash app with the Procrustes Lab layout (used by ``main``, the worker and the browser tests).
 
     Parameters
@@ -68,6 +70,9 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
         instead of processes forked by the server.
     max_request_mb : float, optional
         Request size cap in MiB (see :func:`max_request_bytes`).
+    start : dict, optional
+        What every page opens on (:func:`components.layout.make_layout`): a notebook's upload
+        session, its upload record and link (:func:`components.notebook.show`).
     """
     directory = cache_directory(cache_dir)
     app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
@@ -78,11 +83,12 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
         # Dash signs job handles with it; without one, each web process takes a secret stored in
         # the manager's store, which Celery's Redis backend expires after a day (result_expires).
         app.server.secret_key = os.environ["PROCRUSTES_SECRET_KEY"]
-    app.layout = make_layout
+    app.layout = make_layout if start is None else functools.partial(make_layout, start)
     services = Services.in_directory(directory)
     state_sync.register(app)
     for tab in (explore, sweep, compare, normalization, files):
         tab.register(app, services)
+    pairs.register(app, services)
     register_job_boxes(app)
     return secure(app)
 

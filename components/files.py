@@ -15,8 +15,10 @@ from dash import Input, Output, State, ctx, dcc, no_update
 import datasets
 from lab import CompareRequest, RunRequest, SweepRequest, SweepResult, ViewState, catalogue, failure_message
 from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
+from lab.runs import parse_uploaded
 
 from . import ids
+from .panel import algorithm_options, dataset_options
 from .state_sync import upload_ref
 
 __all__ = ["decode_contents", "register"]
@@ -55,8 +57,7 @@ def dataset_menu(upload):
     """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
     if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
         return no_update
-    options = [{"label": entry.label, "value": entry.name} for entry in datasets.specs()]
-    return [*options, {"label": f"Your file: {upload['filename']}", "value": catalogue.UPLOAD}]
+    return dataset_options(upload)
 
 
 _PICKERS = ("columns", "color", "truth", "array")
@@ -96,7 +97,7 @@ def _receive(services, contents, filename, session, state):
     options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
     numeric, text = list(table.number_columns), table.text_columns
     header = "with a header" if table.has_header else "no header"
-    return {"inspected": {"sha256": sha256, "filename": table.filename},
+    return {"inspected": {"sha256": sha256, "filename": table.filename, "n_rows": table.n_rows},
             "message": f"{table.filename}: {table.n_rows} rows, {len(table.columns)} columns ({header}). Choose the "
                        "columns, then Use this data.", "message_class": "message", "pickers": {"display": "block"},
             "columns": (options, numeric), "color": (options, text[0] if text else None),
@@ -104,20 +105,38 @@ def _receive(services, contents, filename, session, state):
             "array": ([{"label": name, "value": name} for name in table.arrays], table.array), "apply": no_update}
 
 
+def _output_choice(output_columns, output_inspected, output_file_columns):
+    """The output part of an upload record: columns of the input's file, a second file, or None."""
+    if output_inspected:
+        return {"columns": sorted(output_file_columns) if output_file_columns else None,
+                "sha256": output_inspected["sha256"], "filename": output_inspected["filename"],
+                "array": output_inspected.get("array")}
+    if output_columns:
+        return {"columns": sorted(output_columns), "sha256": None, "filename": None, "array": None}
+    return None
+
+
 def use_upload(services, _clicks, inspected, columns, color_column, truth_columns, drop, array, n_neighbors, state,
-               session):
-    """Parse the uploaded file with the chosen columns; on success it becomes this session's data set."""
+               session, output_columns=None, output_inspected=None, output_file_columns=None):
+    """Parse the uploaded file with the chosen columns (and output); on success it becomes this session's data set.
+
+    The output's columns of the same file are set aside from the chosen coordinates; with an output
+    file, its rows must match the input's (the parser's message says otherwise).
+    """
     if not inspected:
         return no_update, no_update, "Upload a file first.", "message error"
-    options = {"columns": sorted(columns) if columns else None, "color_column": color_column,
+    set_aside = set(output_columns or []) if not output_inspected else set()
+    options = {"columns": sorted(set(columns) - set_aside) if columns else None, "color_column": color_column,
                "truth_columns": list(truth_columns) if truth_columns else None,
                "drop_nonfinite": "drop" in (drop or []), "array": array}
-    chosen = {**inspected, **options}
+    chosen = {**inspected, **options, "output": _output_choice(output_columns, output_inspected, output_file_columns)}
     try:
         uploads = services.uploads.for_session(session)
+        if output_columns and output_inspected:  # both: the parser's own message says to choose one
+            datasets.parse_upload(uploads.read(upload_ref(chosen)), chosen["filename"], output_columns=output_columns,
+                                  output=datasets.OutputFile(b"", output_inspected["filename"]), **options)
         with services.uploads.reading():
-            data = datasets.parse_upload(uploads.read(upload_ref(chosen)), chosen["filename"],
-                                         n_neighbors=n_neighbors, **options)
+            data = parse_uploaded(upload_ref(chosen), uploads, n_neighbors)
         current = ViewState.from_dict(state) if state else ViewState().validated()
         applied = current.with_dataset(catalogue.UPLOAD, upload_ref(chosen)).validated()
     except Exception as error:  # e.g. NaN rows, duplicates, a single column: the parser says which
@@ -126,9 +145,43 @@ def use_upload(services, _clicks, inspected, columns, color_column, truth_column
     dropped = data.params["dropped_rows"]
     record = {**chosen, "n": data.X.shape[0], "dim": data.X.shape[1], "truth_labels": list(data.truth_labels)}
     message = (f"Using {chosen['filename']}: {data.X.shape[0]} points in {data.X.shape[1]} dimensions"
-               + (f" ({dropped} rows with NaN or infinite values dropped)" if dropped else "") + ". " + notes)
+               + (f" ({dropped} rows with NaN or infinite values dropped)" if dropped else "") + ". "
+               + (f"With its {data.Y.shape[1]}-dimensional output ({upload_ref(chosen).output.describe()}), "
+                  "measured as uploaded. " if data.Y is not None else "") + notes)
     return (record, {"state": applied.to_dict(), "message": "", "nonce": secrets.token_hex(8)}, message.strip(),
             "message warning" if notes else "message")
+
+
+def receive_output(services, contents, filename, session, inspected):
+    """The output's own file arrives: checked against the input's rows, kept for this session, its columns offered."""
+    if not inspected or "n_rows" not in inspected:
+        return None, "Upload the input file first, then its output.", "message error", []
+    try:
+        content = decode_contents(contents)
+        table = datasets.inspect_output(content, filename or "output", n_rows=inspected["n_rows"])
+        sha256 = services.uploads.for_session(session).put(content)
+    except Exception as error:  # a bad output file is a message (e.g. a row count that is not the input's)
+        return None, failure_message(error), "message error", []
+    options = [{"label": table.columns[index], "value": index} for index in table.number_columns]
+    message = (f"{table.filename}: {table.n_rows} rows, {len(table.number_columns)} numeric columns, the output of "
+               f"{inspected['filename']}. Use this data to measure it.")
+    return {"sha256": sha256, "filename": table.filename, "array": table.array}, message, "message", options
+
+
+def forget_output(_inspected):
+    """A new input file: its output's columns are among its own, and a previous output file no longer applies."""
+    return None, "", []
+
+
+def algorithm_menus(upload):
+    """The algorithm menus (explore, run B, the sweep): the registry, and this session's uploaded output if any.
+
+    A sweep of the uploaded output measures it at each k; the comparison runs algorithms only.
+    """
+    if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
+        return no_update, no_update, no_update
+    options = algorithm_options(upload)
+    return options, options, algorithm_options(upload, kinds=False)
 
 
 def _shown_view(shown, state):
@@ -197,6 +250,18 @@ def register(app, services):
     """Wire the upload box, the download buttons and the figures' image names to ``app``."""
     session = State(ids.SESSION, "data")
     app.callback(Output(ids.DATASET, "options"), Input(ids.UPLOAD_STORE, "data"))(dataset_menu)
+    app.callback(Output(ids.ALGORITHM, "options"), Output(ids.PAIR_ALGORITHM, "options"),
+                 Output(ids.SWEEP_ALGORITHMS, "options"), Input(ids.UPLOAD_STORE, "data"))(algorithm_menus)
+    app.callback(Output(ids.UPLOAD_OUTPUT_INSPECTED, "data"), Output(ids.UPLOAD_OUTPUT_MESSAGE, "children"),
+                 Output(ids.UPLOAD_OUTPUT_MESSAGE, "className"), Output(ids.UPLOAD_OUTPUT_FILE_COLUMNS, "options"),
+                 Input(ids.UPLOAD_OUTPUT, "contents"), State(ids.UPLOAD_OUTPUT, "filename"), session,
+                 State(ids.UPLOAD_FILE, "data"), prevent_initial_call=True)(functools.partial(receive_output, services))
+    app.callback(Output(ids.UPLOAD_OUTPUT_INSPECTED, "data", allow_duplicate=True),
+                 Output(ids.UPLOAD_OUTPUT_MESSAGE, "children", allow_duplicate=True),
+                 Output(ids.UPLOAD_OUTPUT_FILE_COLUMNS, "options", allow_duplicate=True),
+                 Input(ids.UPLOAD_FILE, "data"), prevent_initial_call=True)(forget_output)
+    app.callback(Output(ids.UPLOAD_OUTPUT_COLUMNS, "options"), Output(ids.UPLOAD_OUTPUT_COLUMNS, "value"),
+                 Input(ids.UPLOAD_COLUMNS, "options"), prevent_initial_call=True)(lambda options: (options, None))
     app.callback(
         output=dict(inspected=Output(ids.UPLOAD_FILE, "data"), message=Output(ids.UPLOAD_MESSAGE, "children"),
                     message_class=Output(ids.UPLOAD_MESSAGE, "className"),
@@ -225,6 +290,9 @@ def register(app, services):
         State(ids.ALGORITHM_NEIGHBORS, "value"),
         State(ids.VIEW_STATE, "data"),
         session,
+        State(ids.UPLOAD_OUTPUT_COLUMNS, "value"),
+        State(ids.UPLOAD_OUTPUT_INSPECTED, "data"),
+        State(ids.UPLOAD_OUTPUT_FILE_COLUMNS, "value"),
         prevent_initial_call=True,
     )(functools.partial(use_upload, services))
     app.callback(Output(ids.DOWNLOAD, "data"), Input(ids.EXPORT_POINTS, "n_clicks"),

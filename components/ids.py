@@ -25,6 +25,13 @@ UPLOAD_DROP = "upload-drop-nonfinite"
 UPLOAD_USE = "upload-use"
 UPLOAD_FILE = "upload-inspected"
 UPLOAD_STORE = "upload-chosen"
+# The output uploaded with the input (an embedding made elsewhere): columns of the same file, or a
+# second file with its own box, message, column picker and inspected record.
+UPLOAD_OUTPUT_COLUMNS = "upload-output-columns"
+UPLOAD_OUTPUT = "upload-output-file"
+UPLOAD_OUTPUT_MESSAGE = "upload-output-message"
+UPLOAD_OUTPUT_FILE_COLUMNS = "upload-output-file-columns"
+UPLOAD_OUTPUT_INSPECTED = "upload-output-inspected"
 
 # Algorithm controls.
 ALGORITHM = "algorithm-select"
@@ -53,6 +60,7 @@ TAB_SWEEP = "sweep"
 TAB_COMPARE = "compare"
 TAB_NORMALIZATION = "normalization"
 TAB_HELP = "help"
+TAB_PAIRS = "pairs"
 
 # Explore tab: view controls and outputs.
 COLOR_BY = "view-color-by"
@@ -117,12 +125,39 @@ NORMALIZATION_CURVE = "normalization-curve"
 NORMALIZATION_TABLE = "normalization-table"
 NORMALIZATION_MESSAGE = "normalization-message"
 
+# Pairs tab: run B's controls, the pair's views (A, B aligned onto A, the morph), cards, selection line.
+PAIR_ALGORITHM = "pair-algorithm"
+PAIR_NEIGHBORS = "pair-neighbors"
+PAIR_RANDOM_STATE = "pair-random-state"
+PAIR_COLOR = "pair-color"
+PAIR_SEGMENTS = "pair-segments"
+PAIR_RUN = "pair-run"
+PAIR_STORE = "pair-store"
+PAIR_MESSAGE = "pair-message"
+PAIR_CARDS = "pair-cards"
+PAIR_A_GRAPH = "pair-a-graph"
+PAIR_B_GRAPH = "pair-b-graph"
+PAIR_MORPH_GRAPH = "pair-morph-graph"
+PAIR_SELECTION_TEXT = "pair-selection-text"
+# Stability study (in the pairs tab).
+STABILITY_MODE = "stability-mode"
+STABILITY_RUNS = "stability-runs"
+STABILITY_FRACTION = "stability-fraction"
+STABILITY_RUN = "stability-run"
+STABILITY_STORE = "stability-store"
+STABILITY_MESSAGE = "stability-message"
+STABILITY_CARDS = "stability-cards"
+STABILITY_GRAPH = "stability-graph"
+
 # Background jobs, each with a progress bar, its label, a cancel button and a running flag.
 EXPLORE_JOB = "explore"
 SWEEP_JOB = "sweep"
 COMPARE_JOB = "compare"
 NORMALIZATION_JOB = "normalization"
 JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB)
+PAIR_JOB = "pair"
+STABILITY_JOB = "stability"
+JOBS += (PAIR_JOB, STABILITY_JOB)
 
 
 def job_controls(job):
@@ -144,3 +179,8 @@ def algorithm_param(algorithm, name):
 def card_value(measure):
     """Id of the value text of a headline card: a measure's registry name, or ``"time"``."""
     return f"card-{measure}-value"
+
+
+def pair_card_value(name):
+    """Id of the value text of a card of the pairs tab (the pair's, or the stability study's)."""
+    return f"pair-card-{name}-value"

@@ -12,6 +12,7 @@ from .compare import compare_tab
 from .explore import explore_tab
 from .help import help_panel
 from .normalization import normalization_tab
+from .pairs import pairs_tab
 from .panel import control_panel
 from .state_sync import controls_from_state
 from .sweep import sweep_tab
@@ -19,18 +20,21 @@ from .sweep import sweep_tab
 __all__ = ["make_layout"]
 
 
-def make_layout():
+def make_layout(start=None):
     """The whole page (a function, so each page load gets fresh components and tokens).
 
     Every control starts at the default view state; the URL's state is applied when the page loads.
+    ``start`` (a notebook's page, :mod:`components.notebook`): ``{"session": ..., "upload": ...,
+    "search": ...}``, the upload session, its chosen upload record and the link the page opens on.
     """
+    start = start or {}
     shown = controls_from_state(ViewState().validated())
     return html.Div([
-        dcc.Location(id=ids.URL, refresh=False),
+        dcc.Location(id=ids.URL, refresh=False, **({"search": start["search"]} if "search" in start else {})),
         dcc.Store(id=ids.PAGE_TOKEN, data=uuid.uuid4().hex),
         # The upload namespace of this browser tab: server-issued, unguessable, kept in session storage
         # (a stored value wins over this new one), so a reload keeps the tab's files.
-        dcc.Store(id=ids.SESSION, storage_type="session", data=secrets.token_urlsafe(24)),
+        dcc.Store(id=ids.SESSION, storage_type="session", data=start.get("session") or secrets.token_urlsafe(24)),
         dcc.Store(id=ids.VIEW_STATE),
         dcc.Store(id=ids.APPLY_STATE),
         dcc.Download(id=ids.DOWNLOAD),
@@ -39,13 +43,14 @@ def make_layout():
                                "(Goldberg & Ritov 2009) on every point.", className="tagline")]),
         html.Div(id=ids.STATE_MESSAGE, role="status"),
         html.Div([
-            control_panel(shown),
+            control_panel(shown, start.get("upload")),
             html.Main(dcc.Tabs(id=ids.TABS, value=shown["controls"]["tab"], children=[
                 dcc.Tab(explore_tab(), label="Explore", value="explore"),
                 dcc.Tab(sweep_tab(shown), label="Sweep k", value="sweep"),
                 dcc.Tab(compare_tab(shown), label="Compare", value="compare"),
                 dcc.Tab(normalization_tab(shown), label="Normalization", value="normalization"),
                 dcc.Tab(help_panel(), label="Help", value="help"),
+                dcc.Tab(pairs_tab(shown, start.get("upload")), label="Two runs", value=ids.TAB_PAIRS),
             ]), className="main"),
         ], className="body"),
     ])

@@ -15,7 +15,7 @@ from lab.presets import PRESETS
 from . import ids
 from .controls import labelled
 
-__all__ = ["control_panel"]
+__all__ = ["algorithm_options", "control_panel", "dataset_options"]
 
 _K_MARKS = {k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)}
 
@@ -24,16 +24,21 @@ def _range(parameter):
     return f"Range: [{parameter.low}, {parameter.high}]."
 
 
-def _data_controls(shown):
+def dataset_options(upload=None):
+    """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
+    options = [{"label": entry.label, "value": entry.name} for entry in datasets.specs()]
+    return options + ([{"label": f"Your file: {upload['filename']}", "value": catalogue.UPLOAD}] if upload else [])
+
+
+def _data_controls(shown, upload=None):
     limits = datasets.UploadLimits()
     size = datasets.spec(catalogue.DEFAULT_DATASET).size_parameter
     return [
         html.H3("Data"),
         labelled("Data set", dcc.Dropdown(
-            id=ids.DATASET, value=shown["controls"]["dataset"], clearable=False,
-            options=[{"label": s.label, "value": s.name} for s in datasets.specs()])),
+            id=ids.DATASET, value=shown["controls"]["dataset"], clearable=False, options=dataset_options(upload))),
         html.Div(shown["dataset_help"], id=ids.DATASET_HELP, className="help"),
-        _upload_panel(limits),
+        _upload_panel(limits, upload),
         labelled("Points n", dcc.Input(id=ids.DATASET_SIZE, type="number", value=shown["controls"]["n"], step=1,
                                        debounce=True, className="number-input"),
                  f"Number of points sampled (swiss roll: [{size.low}, {size.high}]; each data set states its "
@@ -49,12 +54,23 @@ def _data_controls(shown):
     ]
 
 
-def _method_controls(shown):
+def algorithm_options(upload=None, *, kinds=True):
+    """The algorithm menu: the registry's (``kinds``: with their output kind), and the output uploaded with
+    this session's file if it has one."""
+    options = [{"label": f"{s.label} ({s.output})" if kinds else s.label, "value": s.name} for s in algorithms.specs()]
+    output = (upload or {}).get("output")
+    if output:
+        named = output["filename"] or "columns " + ", ".join(str(column + 1) for column in output["columns"])
+        options.append({"label": f"Your uploaded output ({named})", "value": catalogue.UPLOADED_OUTPUT})
+    return options
+
+
+def _method_controls(shown, upload=None):
     return [
         html.H3("Algorithm"),
         labelled("Algorithm", dcc.Dropdown(
             id=ids.ALGORITHM, value=shown["controls"]["algorithm"], clearable=False,
-            options=[{"label": f"{s.label} ({s.output})", "value": s.name} for s in algorithms.specs()])),
+            options=algorithm_options(upload))),
         html.Div(shown["algorithm_help"], id=ids.ALGORITHM_HELP, className="help"),
         labelled("Neighbours k", dcc.Slider(id=ids.ALGORITHM_NEIGHBORS, min=catalogue.NEIGHBORS.low,
                                             max=catalogue.NEIGHBORS.high, step=1,
@@ -94,7 +110,25 @@ def _view_controls(shown):
     ]
 
 
-def _upload_panel(limits):
+def _output_pickers(limits):
+    """The output uploaded with the input: columns of its file, or a second file (row for row)."""
+    return html.Div([
+        html.Div("Its output (optional): an embedding of these points made elsewhere (UMAP, t-SNE, ...), which the "
+                 "page then measures instead of running an algorithm.", className="help"),
+        labelled("Output columns", dcc.Dropdown(id=ids.UPLOAD_OUTPUT_COLUMNS, multi=True, placeholder="none"),
+                 "Columns of this file that hold the output, at least two; they are set aside from the coordinates."),
+        dcc.Upload(id=ids.UPLOAD_OUTPUT, max_size=limits.max_bytes, multiple=False, className="upload-box",
+                   children=html.Div([("…or drop the output's own file here (one row per point, in the same "
+                                       "order), or "), html.A("choose it")])),
+        html.Div(id=ids.UPLOAD_OUTPUT_MESSAGE, className="message", role="status"),
+        labelled("Output file columns", dcc.Dropdown(id=ids.UPLOAD_OUTPUT_FILE_COLUMNS, multi=True,
+                                                     placeholder="every numeric column"),
+                 "The output file's columns; empty: all that hold numbers."),
+        dcc.Store(id=ids.UPLOAD_OUTPUT_INSPECTED, storage_type="session"),
+    ], className="upload-output")
+
+
+def _upload_panel(limits, upload=None):
     picker = {"clearable": True, "placeholder": "none"}
     return html.Details([
         html.Summary("Upload your own data"),
@@ -119,21 +153,25 @@ def _upload_panel(limits):
             labelled("Array", dcc.Dropdown(id=ids.UPLOAD_ARRAY, clearable=False), "The .npz member to read."),
             dcc.Checklist(id=ids.UPLOAD_DROP, value=[], options=[
                 {"label": " drop rows with NaN or infinite values (drop_nonfinite)", "value": "drop"}]),
+            _output_pickers(limits),
             html.Button("Use this data", id=ids.UPLOAD_USE, className="run-button"),
         ], id=ids.UPLOAD_PICKERS, style={"display": "none"}),
         dcc.Store(id=ids.UPLOAD_FILE, storage_type="session"),
-        dcc.Store(id=ids.UPLOAD_STORE, storage_type="session"),
+        dcc.Store(id=ids.UPLOAD_STORE, storage_type="session", data=upload),
     ], className="upload")
 
 
-def control_panel(shown):
-    """The left column, its controls showing ``shown`` (:func:`components.state_sync.controls_from_state`)."""
+def control_panel(shown, upload=None):
+    """The left column, its controls showing ``shown`` (:func:`components.state_sync.controls_from_state`).
+
+    ``upload``: the session's chosen upload to start from (a notebook's arrays), else none.
+    """
     return html.Div([
         html.H3("Paper presets"),
         dcc.Dropdown(id=ids.PRESET, placeholder="Reproduce a figure of the papers…", clearable=True,
                      options=[{"label": p.label, "value": p.name} for p in PRESETS]),
         html.Div(id=ids.PRESET_CAPTION, className="help preset-caption"),
-        *_data_controls(shown),
-        *_method_controls(shown),
+        *_data_controls(shown, upload),
+        *_method_controls(shown, upload),
         *_view_controls(shown),
     ], className="panel")

@@ -96,6 +96,18 @@ CONTROLS = {
     "normalization_algorithms": _control(ids.NORMALIZATION_ALGORITHMS, "normalization", "algorithms", list,
                                          lambda value: tuple(value or ())),
 }
+# The pairs tab (run B and its views) and the stability study.
+CONTROLS.update({
+    "pair_algorithm": _control(ids.PAIR_ALGORITHM, "pair", "algorithm"),
+    "pair_n_neighbors": _control(ids.PAIR_NEIGHBORS, "pair", "n_neighbors"),
+    "pair_random_state": _control(ids.PAIR_RANDOM_STATE, "pair", "random_state"),
+    "pair_color": _control(ids.PAIR_COLOR, "pair", "color"),
+    "pair_segments": _control(ids.PAIR_SEGMENTS, "pair", "segments", _checklist("show"),
+                              lambda value: "show" in (value or [])),
+    "stability_mode": _control(ids.STABILITY_MODE, "stability", "mode"),
+    "stability_n_runs": _control(ids.STABILITY_RUNS, "stability", "n_runs"),
+    "stability_fraction": _control(ids.STABILITY_FRACTION, "stability", "fraction"),
+})
 _DATASET_PARAMS = {"type": "dataset-param", "owner": ALL, "index": ALL}
 _ALGORITHM_PARAMS = {"type": "algorithm-param", "owner": ALL, "index": ALL}
 
@@ -122,6 +134,7 @@ def state_from_controls(values, dataset_params, algorithm_params, upload=None):
         This session's chosen upload (the upload store), the data when the data set is ``upload``.
     """
     parts = {"data": {}, "method": {}, "display": {}, "sweep": {}, "compare": {}, "normalization": {}}
+    parts.update(pair={}, stability={})
     tab = catalogue.TABS[0]
     for name, control in CONTROLS.items():
         part, fields = control.write(values[name])
@@ -157,7 +170,12 @@ def _dataset_panel(data, upload):
     return controls, f"{entry.description} ({entry.citation})", entry.truth_labels
 
 
-def _algorithm_panel(method):
+def _algorithm_panel(method, upload=None):
+    if method.algorithm == catalogue.UPLOADED_OUTPUT:
+        named = f" ({upload.output.describe()})" if upload is not None and upload.output is not None else ""
+        return [], (f"Your uploaded output{named}, measured as it is (nothing is embedded); k sets the "
+                    "neighbourhoods of every measure. Its scale is its method's own, neither isometric nor "
+                    "normalized: read R_C (scale-free), or R_N after rescaling to the best global scale.")
     entry = algorithms.spec(method.algorithm)
     controls = parameter_controls(entry.parameters, lambda name: ids.algorithm_param(entry.name, name), method.kwargs)
     scale = algorithms.OUTPUT_SCALES[entry.output_scale]
@@ -167,19 +185,22 @@ def _algorithm_panel(method):
 def controls_from_state(state, upload=None):
     """Every control's value, the parameter controls, help texts and colour menu that show ``state``."""
     dataset_controls, dataset_help, truth_labels = _dataset_panel(state.data, upload)
-    algorithm_controls, algorithm_help = _algorithm_panel(state.method)
+    algorithm_controls, algorithm_help = _algorithm_panel(state.method, state.data.upload)
     return {
         "controls": {name: control.read(state) for name, control in CONTROLS.items()},
         "dataset_params": dataset_controls, "dataset_help": dataset_help,
         "algorithm_params": algorithm_controls, "algorithm_help": algorithm_help,
         "color_options": [{"label": label, "value": value} for value, label in catalogue.color_choices(truth_labels)],
+        "pair_color_options": [{"label": label, "value": value}
+                               for value, label in catalogue.pair_color_choices(truth_labels)],
     }
 
 
 def _unchanged():
     """Outputs that leave every control as the user set it."""
     return {"controls": {name: no_update for name in CONTROLS}, **{key: no_update for key in (
-        "dataset_params", "dataset_help", "algorithm_params", "algorithm_help", "color_options")}}
+        "dataset_params", "dataset_help", "algorithm_params", "algorithm_help", "color_options",
+        "pair_color_options")}}
 
 
 def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorithm_param_ids, search, apply, current,
@@ -244,6 +265,7 @@ def register(app):
             algorithm_params=Output(ids.ALGORITHM_PARAMS, "children"),
             algorithm_help=Output(ids.ALGORITHM_HELP, "children"),
             color_options=Output(ids.COLOR_BY, "options"),
+            pair_color_options=Output(ids.PAIR_COLOR, "options"),
             state=Output(ids.VIEW_STATE, "data"),
             search=Output(ids.URL, "search"),
             message=Output(ids.STATE_MESSAGE, "children"),

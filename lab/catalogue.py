@@ -23,17 +23,26 @@ __all__ = [
     "LOCAL_MEASURES",
     "MAX_SWEEP_CELLS",
     "NEIGHBORS",
+    "PAIR_DEFAULT_ALGORITHM",
+    "PAIR_MEASURES",
     "POST_REFINEMENT",
     "RANDOM_STATE",
     "RESCALE",
     "RESCALE_LABELS",
     "RUN_MEASURES",
+    "STABILITY_MODES",
+    "STABILITY_RUNS",
+    "SUBSAMPLE_FRACTION",
     "SUMMARY_MEASURES",
     "SWEEP_DEFAULTS",
     "TABS",
     "UPLOAD",
+    "UPLOADED_OUTPUT",
     "color_choices",
     "default_size",
+    "method_label",
+    "method_output_scale",
+    "pair_color_choices",
 ]
 
 # The embedded default a new user sees: GR's swiss roll with Isomap. k = 10 rather than GR's 12:
@@ -43,6 +52,9 @@ DEFAULT_ALGORITHM = "isomap"
 
 # The data-set key of an uploaded file in requests, states and the data-set menu.
 UPLOAD = "upload"
+# The method of a run that measures the output uploaded with the input (its own columns, or a second
+# file) instead of embedding: the algorithm menu offers it once an upload carries an output.
+UPLOADED_OUTPUT = "uploaded"
 
 # Neighbours other than the point (SPEC §0): one k for the algorithm's graph and every measure. The
 # upper bound keeps a request's (n, k + 1) neighbour array and its stacks within memory at the
@@ -82,6 +94,8 @@ DISPLAY_CAP = 1_000_000
 DISPLAY_CAP_3D = 20_000
 
 TABS = ("explore", "sweep", "compare", "normalization", "help")
+# Two runs side by side (aligned, displacement, morph) and the stability of one algorithm.
+TABS += ("pairs",)
 # The input drawn in 3-D, or projected on two of its (first three, or principal) coordinates.
 INPUT_VIEWS = {"3d": "3-D (drag to rotate)",
                **{f"{a}{b}": f"plane of coordinates {a + 1} and {b + 1}" for a, b in ((0, 1), (0, 2), (1, 2))}}
@@ -117,3 +131,46 @@ def default_size(dataset):
     """The n a data set starts with: its paper's size, or None (all points) for a finite set."""
     entry = datasets.spec(dataset)
     return None if entry.population else entry.default_n
+
+
+# The pairs tab: run B differs from the explore run A by what the tab sets; its algorithm starts here
+# (Isomap's isometric output beside LTSA's normalized one on the default swiss roll).
+PAIR_DEFAULT_ALGORITHM = "ltsa"
+# Per-point values of a pair of runs (lab.pairs.PairResult attributes) and how the page names them.
+PAIR_MEASURES = {"local_conformal": "local R_C between the runs", "displacement": "displacement",
+                 "local_normalized": "local R_N between the runs"}
+# The stability study: reruns of one algorithm over random states, or over random subsamples of
+# the points (drawn without replacement: a bootstrap's repeated rows are duplicate points, which
+# the algorithms refuse).
+STABILITY_MODES = {"random_states": "random states of the algorithm", "subsamples": "random subsamples of the points"}
+STABILITY_RUNS = measures.Parameter(
+    "n_runs", "runs", "int", 5, low=2, high=20,
+    help="How many times the algorithm runs; each point's spread is taken over these runs.")
+SUBSAMPLE_FRACTION = measures.Parameter(
+    "fraction", "subsample fraction", "float", 0.8, low=0.3, high=0.95,
+    help="Share of the points each subsample run keeps (drawn without replacement).")
+
+
+def method_label(algorithm):
+    """The label of a run's method: its algorithm's, or the uploaded output's."""
+    return "your uploaded output" if algorithm == UPLOADED_OUTPUT else algorithms.spec(algorithm).label
+
+
+def method_output_scale(algorithm):
+    """The output-scale convention of a run's method (:data:`algorithms.OUTPUT_SCALES` key, or "as uploaded").
+
+    An uploaded output keeps the scale its method gave it: neither isometric nor normalized, so R_C
+    (scale-free) is the measure to read, or R_N after the "best global scale" rescaling.
+    """
+    return "as uploaded" if algorithm == UPLOADED_OUTPUT else algorithms.spec(algorithm).output_scale
+
+
+def pair_color_choices(truth_labels):
+    """Colourings of the pairs tab's views: ``(value, label)`` of a pair's per-point values, then the intrinsic ones.
+
+    Examples
+    --------
+    >>> [value for value, _ in pair_color_choices(["u"])]
+    ['local_conformal', 'displacement', 'local_normalized', 'truth-0']
+    """
+    return [*PAIR_MEASURES.items(), *[(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]]

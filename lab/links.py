@@ -9,7 +9,11 @@ data set, the algorithm and k, so a link reads as what it shows):
 - display: ``color``, ``view``, ``landmarks``, ``format``; the ``tab``;
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
   ``sweep.measure``; compare: ``compare.algorithms``, ``compare.align``; normalization:
-  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``.
+  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``; pairs: ``pair.algorithm``,
+  ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value), ``pair.color``, ``pair.segments``;
+  stability: ``stability.mode``,
+  ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded`` measures the output uploaded with
+  the input.
 
 Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
 state is validated: a link out of range is refused with the controls' message. An uploaded file is
@@ -23,8 +27,8 @@ import algorithms
 import datasets
 
 from . import catalogue
-from .state import (CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, StateError,
-                    SweepChoice, ViewState)
+from .state import (CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, PairChoice,
+                    StabilityChoice, StateError, SweepChoice, ViewState)
 
 __all__ = ["from_query", "to_query"]
 
@@ -51,6 +55,15 @@ _FLOATS = {"noise", "norm.aspect"}
 _TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape"}
 _PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
           "compare": CompareChoice, "normalization": NormalizationChoice}
+# The pairs tab and the stability study.
+_KEYS.update({"pair.algorithm": ("pair", "algorithm"), "pair.k": ("pair", "n_neighbors"),
+              "pair.random_state": ("pair", "random_state"), "pair.color": ("pair", "color"),
+              "pair.segments": ("pair", "segments"), "stability.mode": ("stability", "mode"),
+              "stability.runs": ("stability", "n_runs"), "stability.fraction": ("stability", "fraction")})
+_FLOATS |= {"stability.fraction"}
+_TEXT |= {"pair.algorithm", "pair.color", "stability.mode"}
+_BOOLS |= {"pair.segments"}
+_PARTS.update(pair=PairChoice, stability=StabilityChoice)
 
 
 def _flat(state):
@@ -63,6 +76,8 @@ def _flat(state):
 
 
 def _text(value):
+    if value is None:  # an empty value reads back as None (run B keeping run A's value)
+        return ""
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, (list, tuple)):

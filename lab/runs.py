@@ -16,11 +16,13 @@ import numpy as np
 import algorithms
 import datasets
 import measures
+from algorithms.scaling import rescale_output
 
 from . import catalogue
-from .state import DataChoice, MethodChoice
+from .state import DataChoice, MethodChoice, check_run
 
-__all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message"]
+__all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message", "load_data",
+           "output_of", "parse_uploaded"]
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +42,9 @@ class RunRequest:
     KIND: typing.ClassVar[str] = "run"
     data: DataChoice
     method: MethodChoice
+
+    def __post_init__(self):
+        check_run(self.data, self.method)
 
     @classmethod
     def from_state(cls, state):
@@ -91,8 +96,12 @@ class RunRequest:
     def describe(self):
         """One line naming the run, e.g. "Swiss roll, n = 1600: Isomap, k = 10"."""
         size = "" if self.data.n is None else f", n = {self.data.n}"
-        return (f"{self.data.label()}{size}: {algorithms.spec(self.method.algorithm).label}, "
-                f"k = {self.method.n_neighbors}")
+        method = catalogue.method_label(self.method.algorithm)
+        if self.method.algorithm == catalogue.UPLOADED_OUTPUT:
+            method += f" ({self.data.upload.output.describe()})"
+        elif self.method.random_state is not None:
+            method += f" (random state {self.method.random_state})"
+        return f"{self.data.label()}{size}: {method}, k = {self.method.n_neighbors}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,7 +205,7 @@ def compute_run(request, progress=None, *, uploads=None):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", measures.ProcrustesLabWarning)
         data = _load(data_choice, method.n_neighbors, uploads, report)
-        label = algorithms.spec(method.algorithm).label
+        label = catalogue.method_label(method.algorithm)
         k = method.n_neighbors
         report(0.1, "searching the neighbours")
         # One search for the algorithm and every measure (one more neighbour spares the rank measures
@@ -204,11 +213,9 @@ def compute_run(request, progress=None, *, uploads=None):
         search = measures.neighbor_search(data.X, k + 1 if k + 1 < len(data.X) else k,
                                           random_state=data_choice.random_state)
         report(0.15, f"embedding with {label}")
-        Y = algorithms.embed(method.algorithm, data.X, n_neighbors=k, random_state=data_choice.random_state,
-                             rescale=method.rescale, post_refinement=method.post_refinement,
-                             neighbors=search.neighbors[:, :k + 1],
-                             progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)),
-                             **method.kwargs)
+        Y = output_of(data.X, method, random_state=algorithm_random_state(data_choice, method), uploaded=data.Y,
+                      neighbors=search.neighbors[:, :k + 1],
+                      progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)))
         report(0.7, "measuring")
         labels = _class_labels(data)
         which = [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)]
@@ -253,11 +260,115 @@ def _load(data_choice, n_neighbors, uploads, report):
         report(0.05, f"reading {upload.filename}")
         if uploads is None:
             raise measures.DatasetError("This run reads an uploaded file, but no upload store was given.")
-        return datasets.parse_upload(uploads.read(upload), upload.filename, n_neighbors=n_neighbors,
-                                     **upload.parser_options())
+        return parse_uploaded(upload, uploads, n_neighbors)
     report(0.05, "sampling the data set")
     return datasets.load(data_choice.dataset, data_choice.n, noise=data_choice.noise,
                          random_state=data_choice.random_state, **data_choice.kwargs)
+
+
+def load_data(data_choice, n_neighbors, *, uploads=None, progress=None):
+    """The :class:`datasets.Dataset` of a data choice, as :func:`compute_run` reads it.
+
+    Parameters
+    ----------
+    data_choice : lab.state.DataChoice
+        Validated.
+    n_neighbors : int
+        k: an upload needs at least k + 2 points.
+    uploads : object, optional
+        With ``read(ref) -> bytes`` (:class:`lab.uploads.SessionUploads`), for an uploaded file.
+    progress : callable, optional
+        ``progress(fraction, stage)``.
+
+    Raises
+    ------
+    DatasetError
+    """
+    return _load(data_choice, n_neighbors, uploads, progress or (lambda fraction, stage: None))
+
+
+def parse_uploaded(upload, uploads, n_neighbors=None):
+    """An uploaded file, with the output uploaded with it, as :func:`datasets.parse_upload` reads them.
+
+    Parameters
+    ----------
+    upload : lab.state.UploadRef
+    uploads : object
+        With ``read(ref) -> bytes`` for the input's and the output file's references (both name a
+        ``sha256`` of this session's store).
+    n_neighbors : int, optional
+
+    Returns
+    -------
+    datasets.Dataset
+        With ``Y`` the uploaded output when the reference names one.
+
+    Raises
+    ------
+    DatasetError
+        The parser's messages (a row-count mismatch, NaN, an output wider than the input, an output of
+        one repeated point, ...), or :data:`lab.uploads.UPLOAD_GONE`.
+    """
+    options = upload.parser_options()
+    output = upload.output
+    if output is not None and output.in_input_file:
+        options["output_columns"] = list(output.columns)
+    elif output is not None:
+        options["output"] = datasets.OutputFile(uploads.read(output), output.filename,
+                                                columns=None if output.columns is None else list(output.columns),
+                                                array=output.array)
+    return datasets.parse_upload(uploads.read(upload), upload.filename, n_neighbors=n_neighbors, **options)
+
+
+def algorithm_random_state(data_choice, method):
+    """The random state the algorithm of a run starts from: the method's own, else the data's."""
+    return data_choice.random_state if method.random_state is None else method.random_state
+
+
+def output_of(X, method, *, random_state, uploaded=None, neighbors=None, progress=None):
+    """The output a run measures: the algorithm's embedding of ``X``, or the uploaded output.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+        The input (``Dataset.X`` of :func:`load_data`).
+    method : lab.state.MethodChoice
+        Validated; :data:`lab.catalogue.UPLOADED_OUTPUT` takes ``uploaded`` instead of embedding.
+    random_state : int
+        Seeds the algorithm.
+    uploaded : ndarray of shape (n_samples, d), optional
+        The output uploaded with the input (``Dataset.Y``).
+    neighbors : ndarray of shape (n_samples, k + 1), optional
+        The input's neighbour search, shared with the measures (searched here when omitted).
+    progress : callable, optional
+        ``progress(fraction, info)`` of :func:`algorithms.embed`.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, d)
+
+    Notes
+    -----
+    An uploaded output is taken as it is, then refined and rescaled as the method asks, in the order
+    :func:`algorithms.embed` applies them to its own outputs (refinement on the input's kNN graph,
+    then the rescaling; "authors" keeps the uploaded scale). No sign rule is applied: the
+    coordinates stay the file's.
+    """
+    if method.algorithm != catalogue.UPLOADED_OUTPUT:
+        return algorithms.embed(method.algorithm, X, n_neighbors=method.n_neighbors, random_state=random_state,
+                                rescale=method.rescale, post_refinement=method.post_refinement,
+                                neighbors=neighbors, progress=progress, **method.kwargs)
+    if uploaded is None:
+        raise measures.DatasetError("The method is the uploaded output, but the upload holds none: choose its "
+                                    "output columns or an output file, or choose an algorithm.")
+    Y = np.array(uploaded, dtype=np.float64)
+    if method.post_refinement or method.rescale == "best_global_scale":
+        if neighbors is None:
+            neighbors = measures.nearest_neighbors(X, method.n_neighbors)
+        if method.post_refinement:
+            Y, _ = algorithms.refine(X, Y, neighbors, n_iterations=method.post_refinement)
+        return rescale_output(Y, method.rescale, X, neighbors)
+    return rescale_output(Y, method.rescale)
 
 
 def _stage(label, info):

@@ -21,8 +21,8 @@ import measures
 from . import catalogue
 from .shapes import SHAPES, NormalizationDefaults
 
-__all__ = ["CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice", "StateError",
-           "SweepChoice", "UploadRef", "ViewState"]
+__all__ = ["CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice", "OutputRef",
+           "PairChoice", "StabilityChoice", "StateError", "SweepChoice", "UploadRef", "ViewState", "check_run"]
 
 
 class StateError(measures.ProcrustesLabError, ValueError):
@@ -77,17 +77,18 @@ def _parameters(declared, given, owner, error, problems):
 
 
 def _algorithm_list(names, where, problems):
-    """Registry names in registry order without repeats; unknown ones are a problem."""
+    """Registry names in registry order without repeats (then the uploaded output); unknown ones are a problem."""
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
         problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
         return ()
-    unknown = [name for name in names if name not in algorithms.available()]
+    known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
+    unknown = [name for name in names if name not in known]
     if unknown:
         problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
                         f"{', '.join(algorithms.available())}.")
-    return tuple(name for name in algorithms.available() if name in names)
+    return tuple(name for name in known if name in names)
 
 
 def _mapping(values, where):
@@ -109,6 +110,56 @@ def _fields(cls, values, where):
 
 
 @dataclasses.dataclass(frozen=True)
+class OutputRef:
+    """The output (an embedding) uploaded with an input: columns of the input's file, or a second file.
+
+    Attributes
+    ----------
+    columns : tuple of int, optional
+        The output's columns (0-based) in the file that holds it; None (a second file only): every
+        column that holds numbers.
+    sha256, filename : str, optional
+        The second file's content hash and name (kept in the session's upload store like the
+        input); None when the output is columns of the input's file.
+    array : str, optional
+        For a second ``.npz`` file, the array holding the output.
+    """
+
+    columns: tuple | None = None
+    sha256: str | None = None
+    filename: str | None = None
+    array: str | None = None
+
+    @property
+    def in_input_file(self):
+        """Whether the output is columns of the input's own file."""
+        return self.sha256 is None
+
+    def to_dict(self):
+        return {"columns": None if self.columns is None else list(self.columns), "sha256": self.sha256,
+                "filename": self.filename, "array": self.array}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The reference in a dict (JSON); refuses a same-file output without its columns."""
+        given = dict(_fields(cls, values, "upload: output"))
+        if given.get("columns") is not None:
+            given["columns"] = tuple(given["columns"])
+        output = cls(**given)
+        if output.in_input_file and not output.columns:
+            raise StateError(["upload: an output in the input's file needs its columns."])
+        if not output.in_input_file and not (isinstance(output.sha256, str) and isinstance(output.filename, str)):
+            raise StateError(["upload: an output file needs its sha256 and filename as text."])
+        return output
+
+    def describe(self):
+        """A few words naming the output: "umap.csv", or "columns 4, 5" of the input's file (counted from 1)."""
+        if not self.in_input_file:
+            return self.filename
+        return "columns " + ", ".join(str(column + 1) for column in self.columns)
+
+
+@dataclasses.dataclass(frozen=True)
 class UploadRef:
     """An uploaded file as a run names it: its content hash, its name and the parser's options.
 
@@ -123,9 +174,11 @@ class UploadRef:
     truth_columns: typing.Optional[tuple] = None
     drop_nonfinite: bool = False
     array: typing.Optional[str] = None
+    output: OutputRef | None = None
 
     def to_dict(self):
-        return {field.name: list(value) if isinstance(value, tuple) else value
+        return {field.name: list(value) if isinstance(value, tuple) else
+                value.to_dict() if isinstance(value, OutputRef) else value
                 for field in dataclasses.fields(self) for value in [getattr(self, field.name)]}
 
     @classmethod
@@ -135,6 +188,8 @@ class UploadRef:
         for key in ("columns", "truth_columns"):
             if given.get(key) is not None:
                 given[key] = tuple(given[key])
+        if given.get("output") is not None:
+            given["output"] = OutputRef.from_dict(given["output"])
         if not isinstance(given.get("sha256"), str) or not isinstance(given.get("filename"), str):
             raise StateError(["upload: sha256 and filename must be text."])
         return cls(**given)
@@ -165,6 +220,11 @@ class DataChoice:
     def kwargs(self):
         """The data set's own parameters as keyword arguments of :func:`datasets.load`."""
         return dict(self.params)
+
+    @property
+    def has_output(self):
+        """Whether the data is an upload that carries its own output (an embedding made elsewhere)."""
+        return self.dataset == catalogue.UPLOAD and self.upload is not None and self.upload.output is not None
 
     @property
     def truth_labels(self):
@@ -225,6 +285,9 @@ class MethodChoice:
     params: tuple = ()
     post_refinement: int = catalogue.POST_REFINEMENT.default
     rescale: str = catalogue.RESCALE.default
+    # The algorithm's own random state; None: the data's (which seeds both). Set by the pairs tab's run B
+    # and the stability study, so that the algorithm reruns on the very same sample.
+    random_state: int | None = None
 
     @property
     def kwargs(self):
@@ -233,7 +296,7 @@ class MethodChoice:
 
     def to_dict(self):
         return {"algorithm": self.algorithm, "n_neighbors": self.n_neighbors, "params": dict(self.params),
-                "post_refinement": self.post_refinement, "rescale": self.rescale}
+                "post_refinement": self.post_refinement, "rescale": self.rescale, "random_state": self.random_state}
 
     @classmethod
     def from_dict(cls, values):
@@ -246,6 +309,14 @@ class MethodChoice:
         return _validated(self, problems)
 
     def _validated(self, problems):
+        random_state = (None if self.random_state is None else
+                        problems.check(catalogue.RANDOM_STATE, self.random_state, "algorithm random state"))
+        if self.algorithm == catalogue.UPLOADED_OUTPUT:  # measured as uploaded: k sets the neighbourhoods
+            if self.params:
+                problems.append(f"The uploaded output has no parameters; got {sorted(dict(self.params))}.")
+            return MethodChoice(catalogue.UPLOADED_OUTPUT, problems.check(catalogue.NEIGHBORS, self.n_neighbors, "k"),
+                                (), problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
+                                problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
         try:
             entry = algorithms.spec(self.algorithm)
         except measures.EmbeddingError as error:
@@ -259,7 +330,7 @@ class MethodChoice:
         params = _parameters(entry.parameters, self.params, entry.name, measures.EmbeddingError, problems)
         return MethodChoice(entry.name, n_neighbors, params,
                             problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
-                            problems.check(catalogue.RESCALE, self.rescale, "rescale output"))
+                            problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -400,8 +471,120 @@ class NormalizationChoice:
         return NormalizationChoice(self.shape, float(aspect), n, n_neighbors, chosen)
 
 
+@dataclasses.dataclass(frozen=True)
+class PairChoice:
+    """The pairs tab: run B (the explore run A with its algorithm, k or random state changed) and its views.
+
+    None keeps A's value. A changed algorithm starts at its default parameters; B keeps A's
+    refinement and rescaling. ``algorithm`` may be the uploaded output (an upload that carries one).
+    ``color`` colours both views (:func:`lab.catalogue.pair_color_choices`); ``segments`` draws each
+    point's displacement.
+    """
+
+    algorithm: str | None = catalogue.PAIR_DEFAULT_ALGORITHM
+    n_neighbors: int | None = None
+    random_state: int | None = None
+    color: str = next(iter(catalogue.PAIR_MEASURES))
+    segments: bool = True
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values):
+        return cls(**_fields(cls, values, "pair"))
+
+    def validated(self, data, problems=None):
+        """The canonical choice for ``data`` (a validated :class:`DataChoice`: its colourings)."""
+        found = _Problems() if problems is None else problems
+        value = self._validated(data, found)
+        if problems is None:
+            found.raise_any()
+        return value
+
+    def _validated(self, data, problems):
+        colors = [value for value, _ in catalogue.pair_color_choices(data.truth_labels)]
+        color = self.color
+        if color not in colors:
+            problems.append(f"pair: colour must be one of {colors} for {data.label()}; got {color!r}.")
+            color = PairChoice.color
+        algorithm = self.algorithm
+        if algorithm is not None and algorithm != catalogue.UPLOADED_OUTPUT and algorithm not in algorithms.available():
+            problems.append(f"pair: unknown algorithm {algorithm!r} for run B; available: "
+                            f"{', '.join(algorithms.available())}.")
+            algorithm = catalogue.PAIR_DEFAULT_ALGORITHM
+        n_neighbors = (None if self.n_neighbors is None else
+                       problems.check(catalogue.NEIGHBORS, self.n_neighbors, "pair: k of run B"))
+        random_state = (None if self.random_state is None else
+                        problems.check(catalogue.RANDOM_STATE, self.random_state, "pair: random state of run B"))
+        return PairChoice(algorithm, n_neighbors, random_state, color, bool(self.segments))
+
+    def method_b(self, method_a, problems=None):
+        """Run B's :class:`MethodChoice`, given run A's (validated); raises :class:`StateError` on a bad value.
+
+        Examples
+        --------
+        >>> a = MethodChoice("isomap", 10).validated()
+        >>> b = PairChoice("ltsa", random_state=3).method_b(a)
+        >>> b.algorithm, b.n_neighbors, b.random_state
+        ('ltsa', 10, 3)
+        """
+        algorithm = method_a.algorithm if self.algorithm is None else self.algorithm
+        method = MethodChoice(algorithm, method_a.n_neighbors if self.n_neighbors is None else self.n_neighbors,
+                              method_a.params if algorithm == method_a.algorithm else (), method_a.post_refinement,
+                              method_a.rescale, method_a.random_state if self.random_state is None else self.random_state)
+        return method.validated(problems)
+
+
+@dataclasses.dataclass(frozen=True)
+class StabilityChoice:
+    """The stability study: how the explore run's algorithm is rerun (random states or subsamples), how often."""
+
+    mode: str = next(iter(catalogue.STABILITY_MODES))
+    n_runs: int = catalogue.STABILITY_RUNS.default
+    fraction: float = catalogue.SUBSAMPLE_FRACTION.default
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values):
+        return cls(**_fields(cls, values, "stability"))
+
+    def validated(self, problems=None):
+        return _validated(self, problems)
+
+    def _validated(self, problems):
+        mode = self.mode
+        if mode not in catalogue.STABILITY_MODES:
+            problems.append(f"stability: the reruns must be one of {list(catalogue.STABILITY_MODES)}; got {mode!r}.")
+            mode = StabilityChoice.mode
+        return StabilityChoice(mode, problems.check(catalogue.STABILITY_RUNS, self.n_runs, "stability: runs"),
+                               float(problems.check(catalogue.SUBSAMPLE_FRACTION, self.fraction,
+                                                    "stability: subsample fraction")))
+
+
+def check_run(data, method, problems=None):
+    """Refuse a run that measures an uploaded output when the data carries none.
+
+    Parameters
+    ----------
+    data : DataChoice
+    method : MethodChoice
+    problems : list, optional
+        Where to note the problem; without it a :class:`StateError` is raised.
+    """
+    if method.algorithm == catalogue.UPLOADED_OUTPUT and not data.has_output:
+        message = ("The method is your uploaded output, but the data carries none: upload an input with its "
+                   "output (Upload your own data), or choose an algorithm.")
+        if problems is None:
+            raise StateError([message])
+        problems.append(message)
+
+
 _PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
           "compare": CompareChoice, "normalization": NormalizationChoice}
+_PARTS.update(pair=PairChoice, stability=StabilityChoice)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -429,6 +612,8 @@ class ViewState:
     compare: CompareChoice = CompareChoice()
     normalization: NormalizationChoice = NormalizationChoice()
     tab: str = catalogue.TABS[0]
+    pair: PairChoice = PairChoice()
+    stability: StabilityChoice = StabilityChoice()
 
     def replace(self, **parts):
         """A copy with some parts replaced, e.g. ``state.replace(tab="sweep")``."""
@@ -441,10 +626,27 @@ class ViewState:
         previous set's coordinates) becomes the new set's first one.
         """
         is_upload = dataset == catalogue.UPLOAD
-        data = DataChoice(dataset, None if is_upload else catalogue.default_size(dataset), self.data.noise,
+        # An unknown name (a menu's value before its options arrive) is kept for validated() to refuse.
+        sizeless = is_upload or dataset not in datasets.available()
+        data = DataChoice(dataset, None if sizeless else catalogue.default_size(dataset), self.data.noise,
                           self.data.random_state, (), upload if is_upload else None)
         color = "truth-0" if self.display.color.startswith("truth-") else self.display.color
-        return self.replace(data=data, display=dataclasses.replace(self.display, color=color))
+        # An upload that carries its output shows that output; leaving it, its runs go back to an algorithm.
+        method, pair = self.method, self.pair
+        if data.has_output:
+            method = dataclasses.replace(method, algorithm=catalogue.UPLOADED_OUTPUT, params=())
+        elif method.algorithm == catalogue.UPLOADED_OUTPUT:
+            method = dataclasses.replace(method, algorithm=catalogue.DEFAULT_ALGORITHM, params=())
+        if pair.algorithm == catalogue.UPLOADED_OUTPUT and not data.has_output:
+            pair = dataclasses.replace(pair, algorithm=catalogue.PAIR_DEFAULT_ALGORITHM)
+        if pair.color.startswith("truth-"):
+            pair = dataclasses.replace(pair, color="truth-0")
+        sweep = self.sweep
+        if catalogue.UPLOADED_OUTPUT in sweep.algorithms and not data.has_output:
+            sweep = dataclasses.replace(sweep, algorithms=tuple(name for name in sweep.algorithms
+                                                                if name != catalogue.UPLOADED_OUTPUT))
+        return self.replace(data=data, display=dataclasses.replace(self.display, color=color), method=method,
+                            pair=pair, sweep=sweep)
 
     def with_algorithm(self, algorithm):
         """The state after choosing another algorithm: its own parameters at their defaults, k kept."""
@@ -486,7 +688,17 @@ class ViewState:
         data = self.data.validated(problems)
         state = ViewState(data, self.method.validated(problems), self.display.validated(data, problems),
                           self.sweep.validated(problems), self.compare.validated(problems),
-                          self.normalization.validated(problems), self.tab)
+                          self.normalization.validated(problems), self.tab, pair=self.pair.validated(data, problems),
+                          stability=self.stability.validated(problems))
+        check_run(data, state.method, problems)
+        if not problems:  # run B builds on a sound run A
+            check_run(data, state.pair.method_b(state.method, problems), problems)
+        if catalogue.UPLOADED_OUTPUT in state.sweep.algorithms and not data.has_output:
+            problems.append("sweep: your uploaded output is swept over k only when the data carries it; upload the "
+                            "input with its output, or leave it out of the sweep.")
+        if catalogue.UPLOADED_OUTPUT in state.compare.algorithms:
+            problems.append("compare: the comparison runs algorithms on the data; set the uploaded output beside a "
+                            "run in the Two runs tab instead.")
         if self.tab not in catalogue.TABS:
             problems.append(f"tab must be one of {list(catalogue.TABS)}; got {self.tab!r}.")
         problems.raise_any()

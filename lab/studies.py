@@ -14,6 +14,7 @@ import numpy as np
 import algorithms
 import measures
 
+from . import catalogue
 from .runs import RunRequest, compute_run, failure_message
 from .state import DataChoice, MethodChoice
 
@@ -102,7 +103,7 @@ def sweep(request, cache, progress=None, *, uploads=None):
     cells = request.cells()
     rows, computed, cached = [], 0, 0
     for done, (algorithm, k) in enumerate(cells):
-        label = algorithms.spec(algorithm).label
+        label = catalogue.method_label(algorithm)  # an algorithm, or the uploaded output measured at this k
         report(done / len(cells), f"{label}, k = {k} ({done + 1} of {len(cells)})")
         row = {"algorithm": algorithm, "label": label, "k": k}
         try:

@@ -170,7 +170,7 @@ class SessionUploads:
         return self.store.put(self.session, content)
 
     def authorize(self, data):
-        """Refuse a run on an uploaded file this session did not send (a :class:`lab.state.DataChoice`).
+        """Refuse a run on an uploaded file (or output file) this session did not send (a :class:`lab.state.DataChoice`).
 
         A result cached for another session's file must not be read through a request naming its
         hash, so every read of a run on an upload passes here first.
@@ -182,6 +182,9 @@ class SessionUploads:
         """
         if data.upload is not None and not (self.session and self.store.holds(self.session, data.upload.sha256)):
             raise datasets.DatasetError(UPLOAD_GONE)
+        output = None if data.upload is None else data.upload.output
+        if output is not None and output.sha256 is not None and not self.store.holds(self.session, output.sha256):
+            raise datasets.DatasetError(UPLOAD_GONE)  # an output file is the session's own, like its input
 
 
 def _release_memory():

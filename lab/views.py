@@ -11,7 +11,6 @@ import typing
 
 import numpy as np
 
-import algorithms
 import measures
 
 from . import catalogue
@@ -110,8 +109,7 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
     inputs = _points(result, "input", input_view, show_landmarks)
     outputs = _points(result, "output", input_view, show_landmarks)
     method = request.method
-    entry = algorithms.spec(method.algorithm)
-    scale = entry.output_scale if method.rescale == "authors" else method.rescale
+    scale = catalogue.method_output_scale(method.algorithm) if method.rescale == "authors" else method.rescale
     if method.post_refinement:
         scale = f"{scale}, {method.post_refinement} refinement sweeps"
     projected = "" if dimensions <= 3 else f", first 3 of {dimensions} dimensions by PCA"
@@ -128,7 +126,8 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
         input=inputs, output=outputs,
         landmark_configuration=None if outputs.landmarks is None else result.landmarks.configuration,
         input_title=f"Input: {request.data.label()}, n = {n_samples}{projected}{drawn}",
-        output_title=f"Output: {entry.label}, k = {method.n_neighbors} ({scale.replace('_', ' ')})",
+        output_title=(f"Output: {catalogue.method_label(method.algorithm)}, k = {method.n_neighbors} "
+                      f"({scale.replace('_', ' ')})"),
         notes=" ".join(notes))
 
 

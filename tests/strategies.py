@@ -1,11 +1,14 @@
 """Hypothesis strategies shared by the tests: valid view states over every registry entry and control."""
 
+import dataclasses
+
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import algorithms
 import datasets
 from lab import CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, SweepChoice, ViewState
+from lab.state import PairChoice, StabilityChoice
 from lab import catalogue
 from lab.shapes import SHAPES, NormalizationDefaults
 
@@ -59,5 +62,23 @@ def states(draw):
         draw(st.none() | st.integers(shape_size.low, shape_size.high)),
         draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high)),
         tuple(draw(st.lists(st.sampled_from(normalized), unique=True))))
-    state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)))
+    pair = dataclasses.replace(draw(pairs(algorithm, k)), segments=draw(st.booleans()), color=draw(st.sampled_from(
+        [value for value, _ in catalogue.pair_color_choices(entry.truth_labels)])))
+    state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)),
+                      pair=pair, stability=draw(stabilities()))
     return state.validated()
+
+
+@st.composite
+def pairs(draw, algorithm, k):
+    """Run B of the pairs tab for run A's ``algorithm`` and ``k``: None keeps A's value."""
+    chosen = draw(st.none() | st.sampled_from(algorithms.available()))
+    lowest = max(catalogue.NEIGHBORS.low, algorithms.spec(chosen or algorithm).min_neighbors(2))
+    k_b = draw(st.none() | st.integers(lowest, catalogue.NEIGHBORS.high))
+    k_b = lowest if k_b is None and k < lowest else k_b  # A's k must suit B's algorithm when B keeps it
+    return PairChoice(chosen, k_b, draw(st.none() | _value(catalogue.RANDOM_STATE)))
+
+
+def stabilities():
+    return st.builds(StabilityChoice, st.sampled_from(list(catalogue.STABILITY_MODES)), _value(catalogue.STABILITY_RUNS),
+                     _value(catalogue.SUBSAMPLE_FRACTION))

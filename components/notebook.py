@@ -1,0 +1,87 @@
+"""The dashboard on arrays in memory, from a notebook: one call, :func:`show`.
+
+:func:`lab.notebook.prepare` puts the arrays where the dashboard reads its data (an upload of a
+fresh session) and names the view to open; :func:`notebook_app` builds the app whose every page
+starts there, and :func:`show` runs it with Dash's ``jupyter_mode`` (inline in the notebook by
+default, or in a browser tab). The page is the full dashboard: every view, card, the inspector,
+the two-runs tab and the downloads work on the arrays.
+
+The server answers on 127.0.0.1 only. Its pages may be framed (the notebook shows them in an
+iframe of another origin, which the site's ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``
+forbid); every other security header stays.
+"""
+
+from app import create_app
+from lab.notebook import prepare
+
+__all__ = ["notebook_app", "show"]
+
+
+class _FramingAllowed:
+    """WSGI middleware: the responses without the two headers that forbid framing, the rest unchanged."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        def start(status, headers, exc_info=None):
+            kept = []
+            for name, value in headers:
+                if name.lower() == "x-frame-options":
+                    continue
+                if name.lower() == "content-security-policy":
+                    value = "; ".join(part for part in value.split("; ") if not part.startswith("frame-ancestors"))
+                kept.append((name, value))
+            return start_response(status, kept, exc_info)
+
+        return self.application(environ, start)
+
+
+def notebook_app(X, Y=None, *, cache_dir=None, **options):
+    """The dashboard app whose pages open on ``X`` (and its output ``Y``): see :func:`show` for the options."""
+    start = prepare(X, Y, directory=cache_dir, **options)
+    app = create_app(start.directory, start=start.to_dict())
+    app.server.wsgi_app = _FramingAllowed(app.server.wsgi_app)
+    return app
+
+
+def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **options):
+    """Open the dashboard on arrays in memory: the one call of a notebook.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, q)
+        The points.
+    Y : array-like of shape (n_samples, d), optional
+        An embedding of them made elsewhere (UMAP, t-SNE, ...): the page measures it as it is. Without
+        it, the page runs its default algorithm (or ``algorithm=``) on X.
+    mode : {"inline", "external", "tab", "jupyterlab"}
+        Dash's ``jupyter_mode``: in the notebook (an iframe), a link, or a browser tab.
+    port : int
+        The local port (127.0.0.1) the dashboard's server listens on.
+    height : int
+        Height of the inline frame, in pixels.
+    cache_dir : path-like, optional
+        Where results and the arrays' file are kept; default a new temporary directory.
+    **options
+        ``n_neighbors``, ``labels``, ``truth``, ``algorithm``: see :func:`lab.notebook.prepare`.
+
+    Returns
+    -------
+    dash.Dash
+        The running app.
+
+    Raises
+    ------
+    DatasetError
+        The upload parser's message for arrays it refuses (NaN, duplicate points, a Y of other rows
+        than X, wider than X, or of one repeated point), before anything is served.
+
+    Notes
+    -----
+    :func:`measures.evaluate` stays the library call for numbers without a page:
+    ``measures.evaluate(X, Y, 10).mean["normalized"]`` is the R_N card's value.
+    """
+    app = notebook_app(X, Y, cache_dir=cache_dir, **options)
+    app.run(jupyter_mode=mode, host="127.0.0.1", port=port, jupyter_height=height)
+    return app

@@ -1,0 +1,379 @@
+"""Two embeddings of the same points side by side: B moved onto A, how far each point moved, and how
+each neighbourhood of B differs from the same neighbourhood of A.
+
+:func:`align` moves B onto A by the similarity transform (a rotation or reflection, one scale, a
+shift) that fits best in least squares: orthogonal Procrustes with scale [SC]_. What is left, over
+A's centred size, is the global Procrustes distance (``disparity`` of :func:`scipy.spatial.procrustes`).
+:func:`compare_outputs` adds, per point, the local Procrustes statistics of B's neighbourhood against
+the same neighbourhood of A, with A in the input's place (GR Eqs. 4 and 7), from the one kernel,
+:func:`measures.local_procrustes`. :class:`PairRequest` and :func:`compute_pair` do it for two runs
+of the dashboard, each computed (or read) through the result cache. No Dash here.
+
+References
+----------
+.. [SC] P. H. Schönemann and R. M. Carroll, "Fitting one matrix to another under choice of a central
+   dilation and a rigid motion", Psychometrika 35 (1970) 245-255.
+.. [GR] Y. Goldberg and Y. Ritov, "Local Procrustes for manifold embedding: a measure of embedding
+   quality and embedding algorithms", Machine Learning 77 (2009) 1-25.
+"""
+
+import dataclasses
+import typing
+
+import numpy as np
+
+import measures
+from measures.kernels import coincident
+
+from . import catalogue
+from .runs import RunRequest, compute_run
+from .state import StateError
+
+__all__ = ["Alignment", "PairComparison", "PairRequest", "PairResult", "align", "compare_outputs", "compute_pair",
+           "pair_coloring", "selection_summary"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Alignment:
+    """B moved onto A by the best similarity transform: ``aligned = scale * B @ rotation + translation``.
+
+    Attributes
+    ----------
+    aligned : ndarray of shape (n_samples, d)
+        B after the transform, ``d = max(d_A, d_B)`` (the narrower of the two padded with zero columns).
+    rotation : ndarray of shape (d, d)
+        Orthogonal; a reflection when its determinant is -1.
+    scale : float
+        The one factor applied to B (> 0).
+    translation : ndarray of shape (d,)
+    displacement : ndarray of shape (n_samples,)
+        ``||a_i - aligned_i||``: how far each point of B lies from its place in A after the transform.
+    distance : float
+        The global Procrustes distance ``sum_i ||a_i - aligned_i||^2 / ||A - mean A||_F^2`` in [0, 1]:
+        0 when B is a similarity image of A, 1 when no similarity explains any of A. Its square root is
+        the root-mean-square displacement over A's root-mean-square radius.
+    """
+
+    aligned: np.ndarray
+    rotation: np.ndarray
+    scale: float
+    translation: np.ndarray
+    displacement: np.ndarray
+    distance: float
+
+    @property
+    def reflection(self):
+        """Whether the transform mirrors B (the rotation's determinant is -1)."""
+        return bool(np.linalg.det(self.rotation) < 0)
+
+    def transform(self, points):
+        """Other points of B's space (rows of width ``d_B``) moved by the same transform."""
+        return self.scale * (_padded(np.asarray(points, dtype=float), self.rotation.shape[0]) @ self.rotation) \
+            + self.translation
+
+
+def _padded(points, width):
+    """``points`` with zero columns appended up to ``width`` (a d-dimensional set inside R^width)."""
+    return np.pad(points, ((0, 0), (0, width - points.shape[1])))
+
+
+def _centred(points, name):
+    """``points`` minus their mean, and the mean; refuses a set that is one repeated point."""
+    mean = points.mean(axis=0)
+    centred = points - mean
+    if coincident(np.array([np.einsum("ij,ij->", centred, centred)]), points, len(points))[0]:
+        raise measures.MeasureError(f"{name} puts every point at one place (its spread is rounding of its "
+                                    "coordinates): there is no shape to align. Check that the run did not collapse.")
+    return centred, mean
+
+
+def align(A: np.ndarray, B: np.ndarray) -> Alignment:
+    """Move ``B`` onto ``A`` by the rotation or reflection, scale and shift that fit best.
+
+    Parameters
+    ----------
+    A : array-like of shape (n_samples, d_A)
+        The reference embedding.
+    B : array-like of shape (n_samples, d_B)
+        Another embedding of the same points, row for row.
+
+    Returns
+    -------
+    Alignment
+
+    Raises
+    ------
+    MeasureError
+        On NaN or infinite values, different numbers of rows, or a set of one repeated point.
+
+    Notes
+    -----
+    With the centred ``A_c``, ``B_c`` (the narrower padded with zero columns) and the SVD
+    ``A_c' B_c = U L V'``, the minimum over orthogonal Q, s > 0 and t of ``||A - s B Q - t||_F^2`` is
+    attained at ``Q = V U'`` (reflections allowed), ``s = tr(L) / ||B_c||^2`` and
+    ``t = mean A - s (mean B) Q`` [SC]_, and
+
+    .. math::
+
+        \\frac{\\|A_c - s B_c Q\\|_F^2}{\\|A_c\\|_F^2} = 1 - \\frac{\\mathrm{nuc}(A_c' B_c)^2}{\\|A_c\\|_F^2\\,\\|B_c\\|_F^2},
+
+    R_C's statistic (GR Eq. 7) with all points as one neighbourhood, symmetric in A and B. The
+    distance is computed from the residual itself (no cancellation near 0). The rotation is
+    :func:`measures.procrustes_rotation`, the kernel every local measure uses.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(50, 2))
+    >>> Q = np.array([[0.0, 1.0], [1.0, 0.0]])  # a reflection
+    >>> fit = align(A, 3.0 * A @ Q + [5.0, -2.0])
+    >>> bool(np.allclose(fit.aligned, A)), round(fit.scale, 12), fit.reflection, fit.distance < 1e-24
+    (True, 0.333333333333, True, True)
+    """
+    A, B = measures.check_pair(A, B, names=("A", "B"))
+    width = max(A.shape[1], B.shape[1])
+    A, B = _padded(A, width), _padded(B, width)
+    A_centred, a_mean = _centred(A, "A")
+    B_centred, b_mean = _centred(B, "B")
+    if np.array_equal(A, B):  # one run beside itself: the identity, exactly (an SVD would leave rounding)
+        return Alignment(aligned=B, rotation=np.eye(width), scale=1.0, translation=np.zeros(width),
+                         displacement=np.zeros(len(A)), distance=0.0)
+    rotation = measures.procrustes_rotation(A_centred, B_centred).T
+    rotated = B_centred @ rotation
+    scale = float(np.einsum("ij,ij->", rotated, A_centred) / np.einsum("ij,ij->", B_centred, B_centred))
+    aligned = scale * rotated + a_mean
+    residual = A - aligned
+    squared = np.einsum("ij,ij->i", residual, residual)
+    return Alignment(aligned=aligned, rotation=rotation, scale=scale, translation=a_mean - scale * (b_mean @ rotation),
+                     displacement=np.sqrt(squared),
+                     distance=float(squared.sum() / np.einsum("ij,ij->", A_centred, A_centred)))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PairComparison:
+    """Two embeddings compared: the global alignment and, per point, B's neighbourhood against A's.
+
+    Attributes
+    ----------
+    alignment : Alignment
+    local : measures.LocalProcrustes
+        :func:`measures.local_procrustes` with A in the input's place and aligned B as the output:
+        ``local.normalized`` is R_N of each neighbourhood of B against the same one of A (B at the
+        global best scale, so local changes of scale count), ``local.conformal`` R_C (scale-free, in
+        [0, 1] and symmetric in A and B).
+    """
+
+    alignment: Alignment
+    local: measures.LocalProcrustes
+
+
+def compare_outputs(A: np.ndarray, B: np.ndarray, neighbors: np.ndarray) -> PairComparison:
+    """B aligned onto A, and each neighbourhood of B against the same neighbourhood of A.
+
+    Parameters
+    ----------
+    A, B : array-like of shape (n_samples, d_A), (n_samples, d_B)
+        Two embeddings of the same points.
+    neighbors : ndarray of shape (n_samples, k + 1)
+        The neighbourhoods, point first: the input's (:func:`measures.nearest_neighbors` on X), the
+        graph every measure of the two runs uses (SPEC §0).
+
+    Returns
+    -------
+    PairComparison
+
+    Examples
+    --------
+    A similarity image of A agrees with A in every neighbourhood:
+
+    >>> rng = np.random.default_rng(1)
+    >>> A = rng.normal(size=(40, 2))
+    >>> pair = compare_outputs(A, -2.0 * A + 1.0, measures.nearest_neighbors(A, 5))
+    >>> bool(np.abs(pair.local.conformal).max() < 1e-12), bool(np.abs(pair.local.normalized).max() < 1e-12)
+    (True, True)
+    """
+    alignment = align(A, B)
+    A = _padded(np.asarray(A, dtype=float), alignment.aligned.shape[1])
+    return PairComparison(alignment, measures.local_procrustes(A, alignment.aligned, neighbors))
+
+
+@dataclasses.dataclass(frozen=True)
+class PairRequest:
+    """Two runs on the same data: A, the explore run, and B with its method changed (the pairs tab).
+
+    Raises
+    ------
+    StateError
+        When A and B are runs on different data (their points would not correspond).
+    """
+
+    KIND: typing.ClassVar[str] = "pair"
+    a: RunRequest
+    b: RunRequest
+
+    def __post_init__(self):
+        if self.a.data != self.b.data:
+            raise StateError("pair: runs A and B must embed the same points (the same data part); "
+                             f"got {self.a.describe()} and {self.b.describe()}.")
+
+    @classmethod
+    def from_state(cls, state):
+        """The pair of a validated :class:`~lab.state.ViewState`: its explore run, and run B of its pairs tab."""
+        return cls(RunRequest.from_state(state), RunRequest(state.data, state.pair.method_b(state.method)))
+
+    @property
+    def data(self):
+        """The data both runs embed."""
+        return self.a.data
+
+    @property
+    def n_neighbors(self):
+        """k of the neighbourhoods B is compared on: run A's."""
+        return self.a.method.n_neighbors
+
+    def to_dict(self):
+        return {"a": self.a.to_dict(), "b": self.b.to_dict()}
+
+    def slug(self):
+        """The stem of the pair's file names, e.g. ``swissroll_n1600_isomap_k10_vs_ltsa_k10``."""
+        seed = "" if self.b.method.random_state is None else f"_rs{self.b.method.random_state}"
+        return f"{self.a.slug()}_vs_{self.b.method.algorithm}_k{self.b.method.n_neighbors}{seed}"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PairResult:
+    """A computed pair: A's output, B aligned onto it, and what tells them apart.
+
+    Attributes
+    ----------
+    A, aligned : ndarray of shape (n_samples, d)
+        Run A's output and run B's after :func:`align` (the narrower padded with zero columns).
+    displacement, local_normalized, local_conformal : ndarray of shape (n_samples,)
+        Per point: the distance B's point lies from A's, and R_N, R_C of its neighbourhood in B
+        against the same one in A (:class:`PairComparison`).
+    distance, scale : float
+        The global Procrustes distance and the scale applied to B.
+    reflection : bool
+        Whether B was mirrored.
+    truth : ndarray of shape (n_samples, c)
+    truth_labels : tuple of str
+        The data's intrinsic colourings.
+    summary_a, summary_b : dict
+        Each run's measures, name -> (mean, median).
+    label_a, label_b : str
+        Each run in a few words (:meth:`RunRequest.describe`).
+    """
+
+    A: np.ndarray
+    aligned: np.ndarray
+    displacement: np.ndarray
+    local_normalized: np.ndarray
+    local_conformal: np.ndarray
+    distance: float
+    scale: float
+    reflection: bool
+    truth: np.ndarray
+    truth_labels: tuple
+    summary_a: dict
+    summary_b: dict
+    label_a: str
+    label_b: str
+
+    @property
+    def n_samples(self):
+        return self.A.shape[0]
+
+    def to_value(self):
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+    @classmethod
+    def from_value(cls, value):
+        value = dict(value)
+        value["truth_labels"] = tuple(value["truth_labels"])
+        for key in ("summary_a", "summary_b"):
+            value[key] = {name: tuple(pair) for name, pair in value[key].items()}
+        return cls(**value)
+
+
+PairRequest.RESULT = PairResult
+
+
+def compute_pair(request, cache, progress=None, *, uploads=None):
+    """Both runs of a pair through ``cache`` (a run the explore tab showed is read, not computed), then B onto A.
+
+    Parameters
+    ----------
+    request : PairRequest
+    cache : lab.cache.ResultCache
+    progress : callable, optional
+        ``progress(fraction, stage)``.
+    uploads : lab.uploads.SessionUploads, optional
+        Where an uploaded data set (and its output) is read.
+
+    Returns
+    -------
+    PairResult
+
+    Raises
+    ------
+    measures.ProcrustesLabError
+        What a run raises (the message names it), or :class:`measures.MeasureError` for a collapsed output.
+    """
+    report = progress or (lambda fraction, stage: None)
+    results = []
+    for start, name, run in ((0.0, "A", request.a), (0.45, "B", request.b)):
+        report(start, f"run {name}: {run.describe()}")
+
+        def step(fraction, stage, start=start, name=name):
+            report(start + 0.45 * fraction, f"run {name}: {stage}")
+
+        result, _ = cache.get_or_compute(run, lambda chosen, step=step: compute_run(chosen, step, uploads=uploads))
+        results.append(result)
+    result_a, result_b = results
+    report(0.9, "aligning B onto A")
+    pair = compare_outputs(result_a.Y, result_b.Y, measures.nearest_neighbors(result_a.X, request.n_neighbors))
+    alignment = pair.alignment
+    return PairResult(
+        A=_padded(result_a.Y, alignment.aligned.shape[1]), aligned=alignment.aligned,
+        displacement=alignment.displacement, local_normalized=pair.local.normalized,
+        local_conformal=pair.local.conformal, distance=alignment.distance, scale=alignment.scale,
+        reflection=alignment.reflection, truth=result_a.truth, truth_labels=result_a.truth_labels,
+        summary_a=dict(result_a.summary), summary_b=dict(result_b.summary), label_a=request.a.describe(),
+        label_b=request.b.describe())
+
+
+def selection_summary(result, rows):
+    """A line comparing the selected points' mean per-point values of a pair with every point's.
+
+    Parameters
+    ----------
+    result : PairResult
+    rows : array-like of int
+        The selected points (rows of the data).
+
+    Examples
+    --------
+    >>> points = np.zeros((3, 2))
+    >>> result = PairResult(points, points, np.array([0.0, 1.0, 2.0]), np.zeros(3), np.zeros(3), 0.5, 1.0, False,
+    ...                     points, ("u", "v"), {}, {}, "A", "B")
+    >>> selection_summary(result, [2]).split(", ")[2]
+    'displacement 2 (all points 1)'
+    """
+    rows = np.asarray(rows, dtype=int)
+    if not rows.size:
+        return "No drawn point is selected."
+    parts = [f"{label} {np.nanmean(getattr(result, key)[rows]):.4g} (all points "
+             f"{np.nanmean(getattr(result, key)):.4g})" for key, label in catalogue.PAIR_MEASURES.items()]
+    noun = "point" if rows.size == 1 else "points"
+    return f"{rows.size} {noun} selected, marked in both views. Mean " + ", ".join(parts) + "."
+
+
+def pair_coloring(result, color, rows=None):
+    """Values and colour-bar title of colouring ``color`` (:func:`lab.catalogue.pair_color_choices`) of a pair."""
+    chosen = slice(None) if rows is None else rows
+    if color in catalogue.PAIR_MEASURES:
+        return getattr(result, color)[chosen], catalogue.PAIR_MEASURES[color]
+    column = int(color.rsplit("-", 1)[1]) if color.startswith("truth-") else 0
+    column = column if column < result.truth.shape[1] else 0
+    return result.truth[chosen, column], result.truth_labels[column]
+
