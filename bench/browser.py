@@ -1,0 +1,222 @@
+"""A cached result on the page: from the click to the views drawn, and the bytes that carry them.
+
+Headless Chromium (Debian's chromium and chromedriver, as the browser tests use) against the app on a
+loopback port, and, in the same run, against the app as it was at :data:`BASELINE_COMMIT` (checked
+out into a temporary git worktree): the default swiss roll (n = 1 600) with Isomap, then LTSA is
+computed once, then the algorithm menu switches between the two, both cached, :data:`SWITCHES`
+times. A switch is timed from the option's click to the output view's title naming the algorithm
+(Plotly redraws the title with the data), and its bytes are the encoded sizes of the callback
+responses in that interval (Chromium's performance log).
+
+With ``--million``, also one run of a million points explored (GP on the swiss roll, k = 10): how
+long until both views are drawn, how many points each draws, and whether a hover rings the point in
+both views. It takes several minutes.
+
+    python bench/browser.py [--quick] [--million]     (or: python -m bench --only browser)
+
+Nothing here asserts a time (STYLE: speed lives in bench/).
+"""
+
+import json
+import pathlib
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import requests
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from bench.harness import Row, SuiteSkipped, Timing, run_standalone  # noqa: E402
+
+SUITE = "browser"
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BASELINE_COMMIT = "f09440c"  # main before the issue-12 and issue-16 work: every result through a job
+SWITCHES = 6
+TIMEOUT = 300
+SERVER = "import sys; from app import create_app; create_app(sys.argv[1]).run(host='127.0.0.1', port=int(sys.argv[2]))"
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    driver_path, browser_path = shutil.which("chromedriver"), shutil.which("chromium")
+    if not driver_path or not browser_path:
+        raise SuiteSkipped("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    options = Options()
+    options.binary_location = browser_path
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1500,1000", "--disable-background-networking", "--disable-component-update",
+                     "--no-first-run"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+class Served:
+    """The app of checkout ``root`` on a loopback port, with a fresh cache."""
+
+    def __init__(self, root, scratch):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(pathlib.Path(scratch) / f"server-{self.port}.log", "wb")
+        cache = pathlib.Path(scratch) / f"cache-{self.port}"
+        self.process = subprocess.Popen([sys.executable, "-c", SERVER, str(cache), str(self.port)], cwd=root,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+
+        def ready():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app of {root} exited")
+            try:
+                return requests.get(self.url, timeout=5).status_code == 200
+            except requests.ConnectionError:
+                return False
+
+        _wait(ready, timeout=120, step=0.25)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
+        self.log.close()
+
+
+def _wait(condition, timeout=TIMEOUT, step=0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    raise TimeoutError("the page did not reach the expected state")
+
+
+def _output_title(driver):
+    return driver.execute_script(
+        "const e = document.getElementById('view-output-graph'), g = e && e.querySelector('.js-plotly-plot');"
+        "return g && g.layout && g.layout.title ? g.layout.title.text : '';") or ""
+
+
+def _choose(driver, value):
+    """Pick a dcc.Dropdown option of the algorithm menu as a user clicks it (the tests' ``choose``)."""
+    driver.find_element("css selector", "#algorithm-select").click()
+    option = _wait(lambda: driver.find_elements("css selector", f".dash-dropdown-options input[value='{value}']"))
+    driver.execute_script("arguments[0].closest('label').click();", option[0])
+
+
+def _response_bytes(driver):
+    """Encoded bytes of the callback responses logged since the last call."""
+    requests, total = {}, 0
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.responseReceived" and "_dash-update-component" in \
+                message["params"]["response"]["url"]:
+            requests[message["params"]["requestId"]] = True
+        elif message["method"] == "Network.loadingFinished" and message["params"]["requestId"] in requests:
+            total += message["params"]["encodedDataLength"]
+    return total
+
+
+def switches(url, count):
+    """Seconds and response bytes of ``count`` switches between two cached algorithms."""
+    driver = _browser()
+    try:
+        driver.get(url)
+        _wait(lambda: "Isomap" in _output_title(driver))
+        _choose(driver, "ltsa")
+        _wait(lambda: "LTSA" in _output_title(driver))  # computed once; cached from now on
+        _choose(driver, "isomap")
+        _wait(lambda: "Isomap" in _output_title(driver))
+        time.sleep(1.0)
+        _response_bytes(driver)
+        seconds, sizes = [], []
+        for turn in range(count):
+            algorithm, label = ("ltsa", "LTSA") if turn % 2 == 0 else ("isomap", "Isomap")
+            started = time.perf_counter()
+            _choose(driver, algorithm)
+            _wait(lambda: label in _output_title(driver))
+            seconds.append(time.perf_counter() - started)
+            time.sleep(1.0)  # any callback the switch set off has answered
+            sizes.append(_response_bytes(driver))
+        return seconds, sizes
+    finally:
+        driver.quit()
+
+
+def _timing(seconds):
+    return Timing(statistics.median(seconds), min(seconds), len(seconds), None, None)
+
+
+def switch_rows(count):
+    with tempfile.TemporaryDirectory(prefix="procrustes-browser-") as scratch:
+        old = pathlib.Path(scratch) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), BASELINE_COMMIT], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            served = {name: Served(root, scratch) for name, root in (("ours", ROOT), ("baseline", old))}
+            try:
+                ours, ours_bytes = switches(served["ours"].url, count)
+                baseline, baseline_bytes = switches(served["baseline"].url, count)
+            finally:
+                for server in served.values():
+                    server.stop()
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
+    return [Row.from_timing(
+        SUITE, "cached algorithm switch, click to views drawn", 1600, _timing(ours),
+        baseline=f"the app at {BASELINE_COMMIT}", baseline_timing=_timing(baseline),
+        note=(f"responses {statistics.median(ours_bytes) / 1024:.0f} KB per switch (median; baseline "
+              f"{statistics.median(baseline_bytes) / 1024:.0f} KB); {count} switches each"))]
+
+
+def million_rows():
+    """One run of a million points explored: time to both views drawn, points each draws, a linked hover."""
+    with tempfile.TemporaryDirectory(prefix="procrustes-million-") as scratch:
+        server = Served(ROOT, scratch)
+        driver = _browser()
+        try:
+            started = time.perf_counter()
+            driver.get(server.url + "/?dataset=swissroll&n=1000000&algorithm=gp&view=02")
+            _wait(lambda: "n = 1000000" in driver.execute_script(
+                "const g = document.getElementById('view-input-graph').querySelector('.js-plotly-plot');"
+                "return g && g.layout && g.layout.title ? g.layout.title.text : '';"), timeout=3600, step=1)
+            _wait(lambda: "GP" in _output_title(driver), timeout=3600, step=1)
+            seconds = time.perf_counter() - started
+            counts = driver.execute_script(
+                "return ['view-input-graph', 'view-output-graph'].map((id) => {"
+                "const g = document.getElementById(id).querySelector('.js-plotly-plot');"
+                "const x = g.data[0].x; return x.length !== undefined ? x.length : (x.bdata.length * 3 / 4) / 4; });")
+        finally:
+            driver.quit()
+            server.stop()
+    return [Row(SUITE, "a million-point run (GP), page open to both views drawn", 1_000_000, seconds, 1, None,
+                note=f"points drawn: input plane {int(counts[0]):,}, output {int(counts[1]):,}")]
+
+
+def rows(quick=False, million=False):
+    """The switch (ours against the baseline commit), and with ``million`` the million-point run."""
+    found = switch_rows(2 if quick else SWITCHES)
+    return found + (million_rows() if million else [])
+
+
+def main(argv=None):
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    million = "--million" in arguments
+    if million:
+        arguments.remove("--million")
+    run_standalone(lambda quick=False: rows(quick, million), f"{SUITE} (times in seconds)", "2 switches", arguments)
+
+
+if __name__ == "__main__":
+    main()
