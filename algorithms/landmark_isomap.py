@@ -135,7 +135,8 @@ def landmark_geodesics(graph, n_landmarks, random_state, *, selection="maxmin", 
         landmark_indices = rng.choice(n_samples, n_landmarks, replace=False).astype(np.int64)
         for part in chunk_slices(n_landmarks, 16 * n_samples):
             geodesics[part] = search(landmark_indices[part])
-            hooks.tick(part.stop / n_landmarks, lambda part=part: {"stage": "geodesics from landmarks", "step": part.stop})
+            hooks.tick(part.stop / n_landmarks,
+                       lambda part=part: {"stage": "geodesics from landmarks", "step": part.stop})
         return landmark_indices, geodesics
     landmark_indices = np.empty(n_landmarks, dtype=np.int64)
     landmark_indices[0] = rng.integers(n_samples)
@@ -309,8 +310,8 @@ def landmark_isomap(X, neighbors, n_components, random_state, *, n_landmarks=N_L
         raise EmbeddingError(
             f"Landmark Isomap needs more landmarks than output dimensions: m landmarks span at most m - 1; "
             f"got n_landmarks = {n_landmarks} for n_components = {n_components}. Raise n_landmarks.")
-    landmark_indices, geodesics = landmark_geodesics(geodesic_graph(X, neighbors, both_directions=True), n_landmarks, rng, selection=landmark_selection,
-                                                     hooks=hooks.stage(0.0, 0.95))
+    landmark_indices, geodesics = landmark_geodesics(geodesic_graph(X, neighbors, both_directions=True), n_landmarks,
+                                                     rng, selection=landmark_selection, hooks=hooks.stage(0.0, 0.95))
     Y = landmark_mds(np.square(geodesics, out=geodesics), landmark_indices, n_components, rng)
     hooks.report(1.0, {"stage": "triangulated", "step": n_landmarks})
     return Y

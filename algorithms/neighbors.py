@@ -52,7 +52,8 @@ def check_neighbors(X, neighbors, *, n_neighbors=None, error=EmbeddingError):
     >>> check_neighbors(X, nearest_neighbors(X, 4)[:, ::-1], n_neighbors=4)
     Traceback (most recent call last):
     ...
-    measures.errors.EmbeddingError: neighbors must list each point first in its own row (measures.nearest_neighbors); row 0 starts with 6.
+    measures.errors.EmbeddingError: neighbors must list each point first in its own row (measures.nearest_neighbors);
+    row 0 starts with 6.
     """
     n_samples = X.shape[0]
     if is_integer(neighbors):

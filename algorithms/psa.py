@@ -264,7 +264,8 @@ class _Annealer:
         count, d = current.shape[0], current.shape[1]
         reflect = self.rng.random(count) < REFLECTION_RATE
         if d == 2:
-            angle = np.where(reflect, self.rng.uniform(0.0, 2.0 * np.pi, count), sigma * self.rng.standard_normal(count))
+            angle = np.where(reflect, self.rng.uniform(0.0, 2.0 * np.pi, count),
+                             sigma * self.rng.standard_normal(count))
             cos, sin = np.cos(angle), np.sin(angle)
             step = np.empty((count, 2, 2))
             step[:, 0, 0], step[:, 1, 0] = cos, sin
@@ -450,7 +451,8 @@ def align_subspaces(bases, neighbors, *, random_state=0, initialization=INITIALI
     Notes
     -----
     Each run (Siarry et al. 1997, as GR §4.3 suggests): proposals ``O_i -> O_i Q`` with Q a random
-    rotation of adaptive scale sigma or a random reflection (``_Annealer._propose``); initial temperature from the mean uphill change of one trial sweep; geometric
+    rotation of adaptive scale sigma or a random reflection (``_Annealer._propose``); initial temperature from the
+    mean uphill change of one trial sweep; geometric
     cooling by ``cooling`` per sweep; sigma adapted per sweep to keep the acceptance rate in
     ``ACCEPTANCE_BAND``; Metropolis acceptance with the local change ``-2 tr((O_new - O_i)' G_i)``. The
     lowest-energy state met is kept, so f never ends above its start. Outer iterations (GR §4.3 step 3):

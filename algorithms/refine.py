@@ -466,7 +466,8 @@ def run_refinement(X, Y, neighbors, n_iterations, method, hooks, *, rescale=True
     if system.unconverged_solves:
         warnings.warn(f"refine: {system.unconverged_solves} exact Y-step(s) stopped at the iteration limit of "
                       f"conjugate gradients ({system.preconditioner_name} preconditioner); R still did not rise, but "
-                      "more iterations are needed for the exact step's full effect.", ProcrustesLabWarning, stacklevel=3)
+                      "more iterations are needed for the exact step's full effect.",
+                      ProcrustesLabWarning, stacklevel=3)
     if n_iterations:
         hooks.report(1.0, {"stage": "refine", "step": len(trace) - 1, "R": trace[-1]})
     return Y, np.array(trace)

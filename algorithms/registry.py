@@ -9,8 +9,8 @@ import dataclasses
 
 from measures.errors import EmbeddingError
 
-__all__ = ["MEASURES_TO_READ", "MEMORY_BUDGET", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "AlgorithmSpec", "available",
-           "memory_budget", "register", "sparse_factor_bytes", "spec", "specs"]
+__all__ = ["MEASURES_TO_READ", "MEMORY_BUDGET", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "AlgorithmSpec",
+           "available", "memory_budget", "register", "sparse_factor_bytes", "spec", "specs"]
 
 # Peak memory one embedding may take here (bytes). Every entry estimates its own peak for the solver
 # it will run (AlgorithmSpec.memory_bytes); an input whose estimate exceeds this is refused before any

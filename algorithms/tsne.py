@@ -97,7 +97,8 @@ def tsne(X, neighbors, n_components, random_state, *, perplexity, early_exaggera
     _check_perplexity(perplexity, X.shape[0])
     method = "barnes_hut" if n_components <= _BARNES_HUT_MAX_COMPONENTS else "exact"
     estimator = TSNE(n_components=n_components, perplexity=perplexity, early_exaggeration=early_exaggeration,
-                     max_iter=max_iter, learning_rate="auto", init="pca", method=method, random_state=seed_int(random_state))
+                     max_iter=max_iter, learning_rate="auto", init="pca", method=method,
+                     random_state=seed_int(random_state))
     with threadpool_limits(limits=1, user_api="openmp"):
         return estimator.fit_transform(X)
 

@@ -26,14 +26,14 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np
-import scipy.spatial
+import numpy as np  # noqa: E402
+import scipy.spatial  # noqa: E402
 
-import datasets
-import measures
-from bench.harness import Row, measure, run_standalone, time_call
-from lab.pairs import align, compare_outputs
-from lab.stability import consensus
+import datasets  # noqa: E402
+import measures  # noqa: E402
+from bench.harness import Row, measure, run_standalone, time_call  # noqa: E402
+from lab.pairs import align, compare_outputs  # noqa: E402
+from lab.stability import consensus  # noqa: E402
 
 SUITE = "pairs"
 SIZES = (20_000, 200_000, 1_000_000)

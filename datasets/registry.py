@@ -61,9 +61,11 @@ class Chart:
 
 def _chart_parameter(*charts):
     """The ``chart`` choice parameter of a set that offers several charts, the first the default."""
+    neither = "neither isometric nor conformal"
     return Parameter("chart", "ground truth", "choice", charts[0].name, choices=tuple(c.name for c in charts),
                      help="Which chart of the manifold is returned as its ground truth: "
-                          + "; ".join(f"{c.name}: {'isometric' if c.isometric else 'conformal' if c.conformal else 'neither isometric nor conformal'}"
+                          + "; ".join(f"{c.name}: "
+                                      f"{'isometric' if c.isometric else 'conformal' if c.conformal else neither}"
                                       for c in charts) + ".")
 
 

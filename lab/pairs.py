@@ -115,7 +115,8 @@ def align(A: np.ndarray, B: np.ndarray) -> Alignment:
 
     .. math::
 
-        \\frac{\\|A_c - s B_c Q\\|_F^2}{\\|A_c\\|_F^2} = 1 - \\frac{\\mathrm{nuc}(A_c' B_c)^2}{\\|A_c\\|_F^2\\,\\|B_c\\|_F^2},
+        \\frac{\\|A_c - s B_c Q\\|_F^2}{\\|A_c\\|_F^2}
+        = 1 - \\frac{\\mathrm{nuc}(A_c' B_c)^2}{\\|A_c\\|_F^2\\,\\|B_c\\|_F^2},
 
     R_C's statistic (GR Eq. 7) with all points as one neighbourhood, symmetric in A and B. The
     distance is computed from the residual itself (no cancellation near 0). The rotation is

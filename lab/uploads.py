@@ -170,7 +170,8 @@ class SessionUploads:
         return self.store.put(self.session, content)
 
     def authorize(self, data):
-        """Refuse a run on an uploaded file (or output file) this session did not send (a :class:`lab.state.DataChoice`).
+        """Refuse a run on an uploaded file (or output file) this session did not send
+        (a :class:`lab.state.DataChoice`).
 
         A result cached for another session's file must not be read through a request naming its
         hash, so every read of a run on an upload passes here first.

@@ -226,11 +226,11 @@ def _maximize(M, correlation, solver):
         phi = 0.5 * np.einsum("nij,nij->n", R, R) + np.hypot(B, C)
         theta = 0.5 * np.arctan2(C, B)
         c, s = np.cos(theta), np.sin(theta)
-        O = np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=1)
-        return phi, Q @ O, np.ones(n, dtype=bool)
+        orthogonal = np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=1)
+        return phi, Q @ orthogonal, np.ones(n, dtype=bool)
     start = _polar_factor(R @ np.linalg.pinv(correlation, hermitian=True))
-    phi, O, converged = _stiefel_ascent(R, start)
-    return phi, Q @ O, converged
+    phi, orthogonal, converged = _stiefel_ascent(R, start)
+    return phi, Q @ orthogonal, converged
 
 
 def _closed_form_2(M):

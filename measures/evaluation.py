@@ -251,8 +251,8 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
         values["silhouette"], per_point["silhouette"] = silhouette(Y_own, labels, per_point=True,
                                                                    random_state=random_state)
         if n_samples > SILHOUETTE_EXACT_UP_TO:
-            approximations["silhouette"] = (f"silhouette on a uniform random sample of {SILHOUETTE_EXACT_UP_TO:,} of the "
-                                            f"{n_samples:,} points (NaN elsewhere), not all points.")
+            approximations["silhouette"] = (f"silhouette on a uniform random sample of {SILHOUETTE_EXACT_UP_TO:,} "
+                                            f"of the {n_samples:,} points (NaN elsewhere), not all points.")
     return approximations
 
 
@@ -371,7 +371,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         ``K >= n_neighbors``, made once and shared (e.g. with the algorithm): its first
         ``n_neighbors + 1`` columns are every measure's neighbourhoods (they equal the search
         with ``n_neighbors``). Pass ``K = n_neighbors + 1`` to spare continuity a count of the
-        points at each k-th distance (its tie check) and the rank measures most of their ranks. Checked for shape, range and the point first.
+        points at each k-th distance (its tie check) and the rank measures most of their ranks. Checked for
+        shape, range and the point first.
 
     Returns
     -------

@@ -380,5 +380,6 @@ def residual_variance(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
     neighbors = nearest_neighbors(X, n_neighbors)
     check_connected(neighbors, "residual variance needs every geodesic distance finite", "Raise n_neighbors.")
-    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state=random_state), output=Y)
+    _, sums = geodesic_sweep(geodesic_graph(X, neighbors), pivot_sources(X.shape[0], random_state=random_state),
+                             output=Y)
     return residual_variance_from_sums(sums)

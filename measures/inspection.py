@@ -66,7 +66,8 @@ class NeighbourhoodView:
     axis_scales: np.ndarray
 
 
-def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.ArrayLike, index: int) -> NeighbourhoodView:
+def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.ArrayLike,
+                          index: int) -> NeighbourhoodView:
     """Align the embedding of point ``index``'s neighbourhood to the input as R_N, R_C and ASIM do.
 
     Parameters

@@ -43,8 +43,8 @@ from .parameters import check_integer
 from .procrustes import summarize
 from .seeding import check_random_state
 
-__all__ = ["NIEQA", "SUBSAMPLE_ABOVE", "assess_globally", "check_landmark_neighbors", "classical_mds", "global_assessment", "landmark_count", "landmark_graph",
-           "nieqa"]
+__all__ = ["NIEQA", "SUBSAMPLE_ABOVE", "assess_globally", "check_landmark_neighbors", "classical_mds",
+           "global_assessment", "landmark_count", "landmark_graph", "nieqa"]
 
 PAPER_FRACTION = 0.1  # NQ §IV-B and Remark 1: 10 % landmarks, k_l = 0.1 n
 # Above this many points M_G is computed on a uniform random subsample of this size

@@ -121,7 +121,8 @@ def test_each_column_has_its_largest_entry_positive(name, roll_embeddings):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_numpy_integer_arguments_are_accepted_like_ints(name, small_roll, roll_embeddings):
-    Y = algorithms.embed(name, small_roll.X, n_neighbors=np.int64(K), n_components=np.int32(2), random_state=np.uint8(0))
+    Y = algorithms.embed(name, small_roll.X, n_neighbors=np.int64(K), n_components=np.int32(2),
+                         random_state=np.uint8(0))
     assert np.array_equal(Y, roll_embeddings[name])
 
 
@@ -271,9 +272,10 @@ def test_memory_budget_is_enforced_with_the_estimate_in_the_message(name, monkey
     needed = entry.memory_bytes(51, K, 2, **params)
     assert needed > entry.memory_bytes(50, K, 2, **params) > 0  # grows with n
     monkeypatch.setattr(registry, "MEMORY_BUDGET", needed - 1)
-    with pytest.raises(SampleLimitError, match=rf"^{re.escape(entry.label)} would need about "
-                                               rf"{re.escape(format_bytes(needed))} at n = 51 \(k = {K}, d = 2\), above "
-                                               rf"the memory budget of {re.escape(format_bytes(needed - 1))}\. ") as caught:
+    with pytest.raises(SampleLimitError,
+                       match=rf"^{re.escape(entry.label)} would need about "
+                             rf"{re.escape(format_bytes(needed))} at n = 51 \(k = {K}, d = 2\), above "
+                             rf"the memory budget of {re.escape(format_bytes(needed - 1))}\. ") as caught:
         algorithms.embed(name, X, n_neighbors=K, **SMALL_SAMPLE_PARAMETERS.get(name, {}))
     error = caught.value
     assert (error.n_samples, error.bytes_needed, error.budget, error.alternative) == (51, needed, needed - 1,

@@ -128,8 +128,9 @@ def test_arpack_non_convergence_is_a_convergence_error(monkeypatch, roll):
         raise error
 
     monkeypatch.setattr(diffusion_module, "eigsh", no_convergence)
-    with pytest.raises(ConvergenceError, match=r"^diffusion maps: ARPACK did not converge for the top 3 eigenpairs of "
-                                               r"the 300x300 Markov matrix .*; raise ε or k, or use fewer points\.$") as caught:
+    with pytest.raises(ConvergenceError,
+                       match=r"^diffusion maps: ARPACK did not converge for the top 3 eigenpairs of "
+                             r"the 300x300 Markov matrix .*; raise ε or k, or use fewer points\.$") as caught:
         algorithms.embed("diffusion_maps", roll[0], n_neighbors=K)
     assert caught.value.__cause__ is error
 

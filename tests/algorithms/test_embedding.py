@@ -105,8 +105,9 @@ def test_output_dimension_is_bounded_by_the_sample_size_too():
 def test_arpack_non_convergence_becomes_a_convergence_error(points, replace_entry):
     error = ArpackNoConvergence("ARPACK error -1: No convergence", np.empty(0), np.empty((0, 0)))
     replace_entry("isomap", fit=RecordingFit(error=error))
-    with pytest.raises(ConvergenceError, match=r"Isomap: ARPACK did not converge \(.*No convergence\)\. "
-                                               r"Raise k .*use fewer points, or choose the dense eigensolver") as caught:
+    with pytest.raises(ConvergenceError,
+                       match=r"Isomap: ARPACK did not converge \(.*No convergence\)\. "
+                             r"Raise k .*use fewer points, or choose the dense eigensolver") as caught:
         algorithms.embed("isomap", points, n_neighbors=6)
     assert caught.value.__cause__ is error and isinstance(caught.value, SolverError)
 
@@ -212,9 +213,10 @@ def test_memory_refusal_names_the_entrys_alternative(replace_entry, monkeypatch)
 def test_isomap_refuses_large_n_stating_gigabytes():
     # The real budget, checked before any work: no 7 GB matrix is allocated to find out.
     X = np.zeros((30_000, 3))
-    with pytest.raises(SampleLimitError, match=r"^Isomap would need about 7.2 GB at n = 30000 \(k = 8, d = 2\), above "
-                                               r"the memory budget of 4.0 GB\. Use at most 22\d\d\d points, or Landmark "
-                                               r"Isomap \(algorithm 'landmark_isomap'\), which needs far less memory\.$"):
+    with pytest.raises(SampleLimitError, match=r"^Isomap would need about 7.2 GB at n = 30000 \(k = 8, d = 2\), "
+                                               r"above the memory budget of 4.0 GB\. Use at most 22\d\d\d points, or "
+                                               r"Landmark Isomap \(algorithm 'landmark_isomap'\), which needs far less "
+                                               r"memory\.$"):
         algorithms.embed("isomap", X, n_neighbors=8)
 
 

@@ -102,7 +102,8 @@ def test_gp_and_refinement_reach_the_truths_r_n_on_a_swiss_roll(gp_module):
     greedy = gp_module.greedy_procrustes(roll.X, neighbors, 2, random_state=1)
     refined = algorithms.embed("gp", roll.X, n_neighbors=12, random_state=1)
     truth = measures.procrustes(roll.X, roll.truth, 12)
-    assert measures.procrustes(roll.X, refined, 12, variant="raw") <= measures.procrustes(roll.X, greedy, 12, variant="raw")
+    assert (measures.procrustes(roll.X, refined, 12, variant="raw")
+            <= measures.procrustes(roll.X, greedy, 12, variant="raw"))
     assert measures.procrustes(roll.X, refined, 12) < max(0.01, 1.1 * truth)
 
 

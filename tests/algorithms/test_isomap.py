@@ -67,7 +67,8 @@ def test_classical_scaling_reports_arpack_failure(monkeypatch):
 
     monkeypatch.setattr(isomap_module, "eigsh", no_convergence)
     points = np.random.default_rng(0).uniform(size=(20, 2))
-    with pytest.raises(ConvergenceError, match=r"ARPACK did not converge for 2 eigenpairs of an 20x20 matrix") as caught:
+    with pytest.raises(ConvergenceError,
+                       match=r"ARPACK did not converge for 2 eigenpairs of an 20x20 matrix") as caught:
         classical_scaling(cdist(points, points, "sqeuclidean"), 2, 0)
     assert isinstance(caught.value.__cause__, ArpackNoConvergence)
 

@@ -238,10 +238,10 @@ def test_landmark_geodesics_above_the_memory_budget_are_refused_naming_the_large
     entry = algorithms.spec("landmark_isomap")
     budget = entry.memory_bytes(400, 8, 2, n_landmarks=25)
     monkeypatch.setattr(algorithms.registry, "MEMORY_BUDGET", budget)
-    with pytest.raises(SampleLimitError, match=r"^Landmark Isomap would need about .* at n = 400 \(k = 8, d = 2\), above "
-                                               r"the memory budget of .*\. Landmark Isomap keeps the geodesics from each "
-                                               r"of its m = 30 landmarks to all 400 points\. Use at most 25 landmarks at "
-                                               r"this n, or fewer points\.$") as caught:
+    with pytest.raises(SampleLimitError, match=r"^Landmark Isomap would need about .* at n = 400 \(k = 8, d = 2\), "
+                                               r"above the memory budget of .*\. Landmark Isomap keeps the geodesics "
+                                               r"from each of its m = 30 landmarks to all 400 points\. Use at most 25 "
+                                               r"landmarks at this n, or fewer points\.$") as caught:
         algorithms.embed("landmark_isomap", small_roll.X, n_neighbors=8, n_landmarks=30)
     assert caught.value.bytes_needed == entry.memory_bytes(400, 8, 2, n_landmarks=30)
     assert algorithms.embed("landmark_isomap", small_roll.X, n_neighbors=8, n_landmarks=25).shape == (400, 2)

@@ -1,6 +1,7 @@
 """Tests of ``algorithms/locally_linear.py``: our sparse alignment matrices and shift-invert solver give
 scikit-learn's LLE and MLLE (same subspaces, same R_N and R_C), LTSA and HLLE equal per-point loops of
-Zhang & Zha's and Donoho & Grimes' algorithms (where scikit-learn departs from them), the sparse solver equals the dense one, the matrices are symmetric PSD with
+Zhang & Zha's and Donoho & Grimes' algorithms (where scikit-learn departs from them), the sparse solver equals the
+dense one, the matrices are symmetric PSD with
 the constants as null space and do not depend on the chunk size, flat data are recovered exactly, and
 solver failures are typed, retried dense within the memory budget, and refused above it."""
 
@@ -231,8 +232,8 @@ def test_arpack_failure_is_typed_when_arpack_was_chosen(error, kind, monkeypatch
 def test_arpack_failure_is_retried_dense_with_a_warning(name, monkeypatch, small_roll):
     expected = algorithms.embed(name, small_roll.X, n_neighbors=8, eigen_solver="dense")
     solvers = _script_null_space(monkeypatch, {"arpack": _no_convergence()})
-    with pytest.warns(ProcrustesLabWarning, match=rf"{NAMES[name]}: ARPACK failed \(ARPACK error -1: .*No convergence\); "
-                                                  r"retried with the dense eigensolver\."):
+    with pytest.warns(ProcrustesLabWarning, match=rf"{NAMES[name]}: ARPACK failed \(ARPACK error -1: .*No "
+                                                  r"convergence\); retried with the dense eigensolver\."):
         Y = algorithms.embed(name, small_roll.X, n_neighbors=8)
     assert solvers == ["arpack", "dense"]
     assert np.array_equal(Y, expected)
@@ -319,7 +320,8 @@ def test_mlle_keeps_the_three_peaks_flatter_than_lle():
         Y = algorithms.embed(name, data.X, n_neighbors=12)
         affine = np.column_stack([Y, np.ones(len(Y))])
         coefficients, *_ = np.linalg.lstsq(affine, data.truth, rcond=None)
-        scores[name] = np.linalg.norm(affine @ coefficients - data.truth) / np.linalg.norm(data.truth - data.truth.mean(0))
+        scores[name] = (np.linalg.norm(affine @ coefficients - data.truth)
+                        / np.linalg.norm(data.truth - data.truth.mean(0)))
     assert scores["mlle"] < 0.1 and scores["mlle"] < scores["lle"] / 2
 
 

@@ -29,4 +29,5 @@ def test_classical_mds_keeps_the_distances_of_flat_data(seed):
 
 def test_classical_mds_is_global_and_isometric():
     entry = algorithms.spec("mds")
-    assert not entry.uses_neighbors and entry.output_scale == "isometric" and entry.memory_bytes(100, 5, 2) >= 8 * 100**2
+    assert (not entry.uses_neighbors and entry.output_scale == "isometric"
+            and entry.memory_bytes(100, 5, 2) >= 8 * 100**2)

@@ -155,7 +155,8 @@ def test_psa_on_a_swiss_roll_reaches_the_truths_r_n(psa_module):
 def test_same_seed_reproduces_the_embedding(psa_module, small_roll, initialization):
     options = {"initialization": initialization, "annealing_steps": 20, "refine_iterations": 2}
     first = algorithms.embed("psa", small_roll.X, n_neighbors=8, random_state=4, **options)
-    np.testing.assert_array_equal(first, algorithms.embed("psa", small_roll.X, n_neighbors=8, random_state=4, **options))
+    np.testing.assert_array_equal(first,
+                                  algorithms.embed("psa", small_roll.X, n_neighbors=8, random_state=4, **options))
     if initialization == "random":
         assert not np.allclose(first, algorithms.embed("psa", small_roll.X, n_neighbors=8, random_state=5, **options))
 
@@ -197,5 +198,6 @@ def test_parameters_are_declared_once_with_ranges(psa_module):
     for parameter in entry.parameters:
         if parameter.kind in ("int", "float"):
             assert parameter.low is not None and parameter.high is not None
-    with pytest.raises(algorithms.EmbeddingError, match=r"psa: parameter 'cooling' must lie in \[0.5, 0.9999\]; got 1.5"):
+    with pytest.raises(algorithms.EmbeddingError,
+                       match=r"psa: parameter 'cooling' must lie in \[0.5, 0.9999\]; got 1.5"):
         algorithms.embed("psa", np.random.default_rng(0).normal(size=(50, 3)), n_neighbors=6, cooling=1.5)

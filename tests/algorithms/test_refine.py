@@ -207,7 +207,8 @@ def test_zero_iterations_return_the_input(refinement, small_roll):
 
 def test_progress_reports_each_iteration_and_the_end(refinement, small_roll):
     reports = []
-    refinement.refine(small_roll.X, small_roll.truth, 8, n_iterations=3, progress=lambda f, info: reports.append((f, info)))
+    refinement.refine(small_roll.X, small_roll.truth, 8, n_iterations=3,
+                      progress=lambda f, info: reports.append((f, info)))
     fractions = [fraction for fraction, _ in reports]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0 and fractions[0] == 0.0
     assert all(info["stage"] == "refine" and "R" in info for _, info in reports)
@@ -221,12 +222,14 @@ def test_a_stop_request_cancels_without_a_result(refinement, longrun, small_roll
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"Y": np.zeros((10, 2))}, r"X and Y must have the same number of rows \(points\); got X \(400, 3\) and Y \(10, 2\)"),
+    ({"Y": np.zeros((10, 2))},
+     r"X and Y must have the same number of rows \(points\); got X \(400, 3\) and Y \(10, 2\)"),
     ({"Y": np.zeros((400, 4))}, r"the embedding cannot have more columns than the input"),
     ({"n_iterations": -1}, r"refine: parameter 'refine_iterations' must lie in \[0, 1000\]; got -1\."),
     ({"n_iterations": 2.5}, r"must be a whole number; got 2\.5"),
     ({"method": "newton"}, r"refine: parameter 'refine_method' must be one of \['iterative', 'exact'\]; got 'newton'"),
-    ({"neighbors": np.zeros((400, 3))}, r"neighbors must be an integer array of shape \(400, k \+ 1\) from measures.nearest_neighbors"),
+    ({"neighbors": np.zeros((400, 3))},
+     r"neighbors must be an integer array of shape \(400, k \+ 1\) from measures.nearest_neighbors"),
     ({"neighbors": np.zeros((400, 3), dtype=int)}, r"each point first in its own row"),
     ({"neighbors": 400}, r"n_neighbors must be an integer in \[1, 399\]; got 400\. Choose a smaller k"),
 ])

@@ -54,7 +54,8 @@ def test_more_than_three_dimensions_run_scikit_learns_exact_gradient():
     # Barnes-Hut works in at most 3 output dimensions (scikit-learn refuses 4); above, the entry must run
     # the exact O(n²) gradient: it equals TSNE(method="exact") with the same seed, not just any output.
     X = np.random.default_rng(0).standard_normal((60, 6))
-    Y = algorithms.embed("tsne_sklearn", X, n_neighbors=5, n_components=4, random_state=2, perplexity=10.0, max_iter=250)
+    Y = algorithms.embed("tsne_sklearn", X, n_neighbors=5, n_components=4, random_state=2, perplexity=10.0,
+                         max_iter=250)
     options = {"n_components": 4, "perplexity": 10.0, "init": "pca", "learning_rate": "auto", "max_iter": 250,
                "random_state": measures.seed_int(2)}
     np.testing.assert_allclose(Y, fix_signs(TSNE(method="exact", **options).fit_transform(X)), rtol=1e-5, atol=1e-4)

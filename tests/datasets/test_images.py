@@ -86,7 +86,10 @@ def test_globe_is_deterministic_by_seed():
 
 def test_globe_images_vary_smoothly_with_the_angles(globe):
     views = _view_grid(globe)
-    step = lambda a, b: np.linalg.norm(a - b, axis=-1)
+
+    def step(a, b):
+        return np.linalg.norm(a - b, axis=-1)
+
     # Neighbouring views are closer than views 1, 3 and 8 steps away, along both angles, everywhere.
     for axis in (0, 1):
         distances = [step(np.take(views, range(30 - lag), axis=axis), np.take(views, range(lag, 30), axis=axis))

@@ -113,7 +113,8 @@ def test_which_selects_measures_and_the_truth_gates_truth_measures(run):
     with pytest.raises(MeasureError, match=r"label_trustworthiness, silhouette read class labels; pass labels="):
         evaluate(X, Y, 10, which=["silhouette", "label_trustworthiness"])
     labels = (truth[:, 1] > 10.0).astype(int)
-    assert {"label_trustworthiness", "label_continuity", "silhouette"} <= set(evaluate(X, Y, 10, labels=labels).measures)
+    assert ({"label_trustworthiness", "label_continuity", "silhouette"}
+            <= set(evaluate(X, Y, 10, labels=labels).measures))
     with pytest.raises(MeasureError, match=r"labels must hold one value per point: shape \(700,\); got \(5,\)"):
         evaluate(X, Y, 10, labels=labels[:5])
     with pytest.raises(MeasureError, match="unknown measure 'R_N'"):

@@ -105,8 +105,9 @@ def test_paper_landmark_neighbours_follow_remark_1():
     assert smallest > 10
     result = nieqa(X, X, 5, landmark_neighbors="paper")
     assert result.landmark_neighbors == smallest
-    with pytest.raises(DisconnectedGraphError, match=r"\(k = 5\) has 2 connected components \(sizes 85, 15\); NIEQA's "
-                                                     r"global assessment M_G.*landmark_neighbors='paper' \(NQ Remark 1\)"):
+    with pytest.raises(DisconnectedGraphError,
+                       match=r"\(k = 5\) has 2 connected components \(sizes 85, 15\); NIEQA's "
+                             r"global assessment M_G.*landmark_neighbors='paper' \(NQ Remark 1\)"):
         nieqa(X, X, 5)
     assert nieqa(X, X, 5, landmark_neighbors=smallest).landmark_neighbors == smallest
 
@@ -153,5 +154,6 @@ def test_bad_options_raise():
     with pytest.raises(MeasureError, match=r"at least d \+ 1 = 3 landmarks; landmark_fraction = 0.05 of n = 40 "
                                            r"gives 2"):
         nieqa(X, X[:, :2], 5, landmark_fraction=0.05)
-    with pytest.raises(MeasureError, match=r"landmark_neighbors must be an integer >= 1; got 'nq'\. Pass None \(k_l = k\), an integer, or 'paper'"):
+    with pytest.raises(MeasureError, match=r"landmark_neighbors must be an integer >= 1; got 'nq'\. "
+                                           r"Pass None \(k_l = k\), an integer, or 'paper'"):
         nieqa(X, X[:, :2], 5, landmark_neighbors="nq")

@@ -133,9 +133,11 @@ def test_matches_naive_orthogonal_procrustes_loop(n_features, n_components, n_ne
     np.testing.assert_allclose(result.raw, raw, rtol=0, atol=1e-10 * scale)
     np.testing.assert_allclose(result.normalized, normalized, rtol=0, atol=1e-10)
     np.testing.assert_allclose(result.conformal, conformal, rtol=0, atol=1e-10)
-    np.testing.assert_allclose(result.input_scale, np.sum((X[neighbors] - X[neighbors].mean(1, keepdims=True)) ** 2, axis=(1, 2)))
+    np.testing.assert_allclose(result.input_scale,
+                               np.sum((X[neighbors] - X[neighbors].mean(1, keepdims=True)) ** 2, axis=(1, 2)))
     # The public entry returns the same per-point arrays on the same neighbourhoods.
-    np.testing.assert_array_equal(procrustes(X, Y, n_neighbors, variant="conformal", per_point=True)[1], result.conformal)
+    np.testing.assert_array_equal(procrustes(X, Y, n_neighbors, variant="conformal", per_point=True)[1],
+                                  result.conformal)
 
 
 def test_nearly_rank_one_cross_covariance_keeps_full_precision():
@@ -244,7 +246,8 @@ def test_invariant_to_rigid_motions_of_the_embedding(seed, smooth_embedding):
     X, Y = smooth_embedding(300, 4, 2, seed)
     rng = np.random.default_rng(seed)
     before = all_variants(X, Y, 8)
-    for orthogonal in (ortho_group.rvs(2, random_state=rng), np.diag([1.0, -1.0])):  # rotation-or-reflection, reflection
+    # rotation-or-reflection, reflection
+    for orthogonal in (ortho_group.rvs(2, random_state=rng), np.diag([1.0, -1.0])):
         after = all_variants(X, Y @ orthogonal + rng.normal(size=2) * 50.0, 8)
         for variant in VARIANTS:
             np.testing.assert_allclose(after[variant], before[variant], rtol=1e-9, atol=1e-12, err_msg=variant)
@@ -360,7 +363,8 @@ def test_results_do_not_depend_on_chunk_size(monkeypatch, smooth_embedding):
     X, Y = smooth_embedding(400, 5, 2, seed=9)
     X3, Y3 = smooth_embedding(400, 5, 3, seed=9)
     neighbors = nearest_neighbors(X, 7)
-    default = (local_procrustes(X, Y, neighbors), local_procrustes(X3, Y3, neighbors), local_pca_residual(X, neighbors, 2))
+    default = (local_procrustes(X, Y, neighbors), local_procrustes(X3, Y3, neighbors),
+               local_pca_residual(X, neighbors, 2))
 
     chunks_seen = []
     original = measures.chunks.chunk_slices

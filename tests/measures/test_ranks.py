@@ -147,7 +147,8 @@ def test_translated_input_far_from_the_origin_keeps_exact_ranks():
 
 def test_bad_neighbour_count_raises():
     X, Y = noisy_projection(20, 3, 2, seed=7)
-    with pytest.raises(MeasureError, match=r"n_neighbors must be an integer in \[1, 9\]; got 10\. .*n_samples / 2 = 10\.0"):
+    with pytest.raises(MeasureError,
+                       match=r"n_neighbors must be an integer in \[1, 9\]; got 10\. .*n_samples / 2 = 10\.0"):
         trustworthiness(X, Y, 10)
     with pytest.raises(MeasureError, match=r"got 0\. .*n_samples / 2 = 10\.0"):
         continuity(X, Y, 0)
