@@ -23,6 +23,7 @@ References
 """
 
 import logging
+import os
 import warnings
 
 import numpy as np
@@ -69,6 +70,23 @@ def pacmap_memory_bytes(n_samples, n_neighbors, n_components, *, MN_ratio=0.5, F
         + 6 * 8 * n_samples * n_components
 
 
+def _fork_safe_numba():
+    """numba, its threading layer chosen to survive ``fork``, before UMAP or PaCMAP launches it.
+
+    Jobs are forked from the process that serves the page (Dash's diskcache manager, Celery's prefork
+    pool). numba's default layer on this stack is GNU OpenMP, which cannot be used again in a forked
+    child: a process that had run UMAP once killed every later job it forked ("Terminating: fork()
+    called from a process already using GNU OpenMP"). ``"forksafe"`` picks TBB when installed, else
+    numba's own work queue. It takes effect only before the first parallel launch of the process, and
+    a layer the user set in ``NUMBA_THREADING_LAYER`` is kept.
+    """
+    import numba
+
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        numba.config.THREADING_LAYER = "forksafe"
+    return numba
+
+
 def umap(X, neighbors, n_components, random_state, *, min_dist, n_epochs):
     """Embed X with umap-learn's ``UMAP`` on the project's kNN graph.
 
@@ -99,6 +117,7 @@ def umap(X, neighbors, n_components, random_state, *, min_dist, n_epochs):
     default metric (Euclidean), spread (1) and spectral initialisation are kept. A disconnected graph is
     allowed: UMAP lays out each component separately (the entry's ``requires_connected`` is False).
     """
+    _fork_safe_numba()
     import umap as umap_learn
 
     distances = np.linalg.norm(X[neighbors] - X[:, None, :], axis=2)
@@ -147,7 +166,7 @@ def pacmap(X, neighbors, n_components, random_state, *, MN_ratio, FP_ratio, num_
     took 2.9-3.3 s on 2 threads against 0.3-0.6 s on 1. Inputs with more than 100 columns are first
     reduced to 100 by PCA (``apply_pca``, PaCMAP's default).
     """
-    import numba
+    numba = _fork_safe_numba()
     import pacmap as pacmap_package
 
     # PaCMAP logs "random state is set to ..." for every seeded estimator; the seed is ours, so say nothing.

@@ -69,6 +69,23 @@ def test_same_seed_gives_the_same_layout_in_a_fresh_process(small_roll):
     np.testing.assert_array_equal(np.frombuffer(done.stdout, dtype=np.float64), here)
 
 
+@pytest.mark.slow
+def test_a_process_that_ran_them_forks_jobs_that_run_them_again():
+    # The page's jobs are forked from the serving process. Under numba's GNU OpenMP layer a child forked
+    # after one UMAP run was killed at its first parallel loop ("Terminating: fork() called from a process
+    # already using GNU OpenMP"): the browser suite lost its UMAP job that way.
+    code = ("import os, sys, numpy as np, algorithms, datasets; X = datasets.load('swissroll', 300, random_state=0).X\n"
+            "run = lambda name: algorithms.embed(name, X, n_neighbors=8, random_state=3, **SHORT[name])\n"
+            "first = {name: run(name) for name in SHORT}\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    os._exit(0 if all(np.array_equal(run(name), first[name]) for name in SHORT) else 3)\n"
+            "sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n")
+    short = {name: SHORT[name] for name in ("umap", "pacmap")}
+    done = subprocess.run([sys.executable, "-c", f"SHORT = {short!r}\n" + code], capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+
 def test_umap_lays_out_a_disconnected_graph(two_clusters):
     # UMAP needs no connected graph (requires_connected=False): each component gets its own place.
     Y = algorithms.embed("umap", two_clusters, n_neighbors=5, n_epochs=100)
