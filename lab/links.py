@@ -6,10 +6,13 @@ data set, the algorithm and k, so a link reads as what it shows):
 
 - data: ``dataset``, ``n``, ``noise``, ``random_state``, ``d.<parameter>``;
 - method: ``algorithm``, ``k``, ``a.<parameter>``, ``post_refinement``, ``rescale``;
-- display: ``color``, ``view``, ``landmarks``, ``format``; the ``tab``;
+- display: ``color``, ``view``, ``landmarks``, ``format``, ``present`` (presentation mode); the ``tab``;
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
-  ``sweep.measure``; compare: ``compare.algorithms``, ``compare.align``; normalization:
-  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``.
+  ``sweep.measure``, ``sweep.log``; compare: ``compare.algorithms``, ``compare.align``; normalization:
+  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``;
+- ``tour``: a step of a paper's tour (:mod:`lab.presets`), e.g. ``?tour=gr-fig1``. The step's view
+  state is then the base: the other keys say how the view differs from the step's, and a link
+  naming only the step opens exactly the step.
 
 Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
 state is validated: a link out of range is refused with the controls' message. An uploaded file is
@@ -35,9 +38,9 @@ _KEYS = {
     "algorithm": ("method", "algorithm"), "k": ("method", "n_neighbors"),
     "post_refinement": ("method", "post_refinement"), "rescale": ("method", "rescale"),
     "color": ("display", "color"), "view": ("display", "input_view"), "landmarks": ("display", "landmarks"),
-    "format": ("display", "figure_format"),
+    "format": ("display", "figure_format"), "present": ("display", "presentation"),
     "sweep.algorithms": ("sweep", "algorithms"), "sweep.k_min": ("sweep", "k_min"), "sweep.k_max": ("sweep", "k_max"),
-    "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"),
+    "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"), "sweep.log": ("sweep", "log_scale"),
     "compare.algorithms": ("compare", "algorithms"), "compare.align": ("compare", "align"),
     "norm.shape": ("normalization", "shape"), "norm.aspect": ("normalization", "aspect"),
     "norm.n": ("normalization", "n"), "norm.k": ("normalization", "n_neighbors"),
@@ -46,9 +49,9 @@ _KEYS = {
 _ALWAYS = ("dataset", "algorithm", "k")
 _LEGACY = {"seed": "random_state", "refine": "post_refinement"}
 _LISTS = {"sweep.algorithms", "compare.algorithms", "norm.algorithms"}
-_BOOLS = {"landmarks", "compare.align"}
+_BOOLS = {"landmarks", "compare.align", "present", "sweep.log"}
 _FLOATS = {"noise", "norm.aspect"}
-_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape"}
+_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape", "tour"}
 _PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
           "compare": CompareChoice, "normalization": NormalizationChoice}
 
@@ -59,10 +62,13 @@ def _flat(state):
     flat.update({f"d.{name}": value for name, value in state.data.params})
     flat.update({f"a.{name}": value for name, value in state.method.params})
     flat["tab"] = state.tab
+    flat["tour"] = state.tour
     return flat
 
 
 def _text(value):
+    if value is None:  # an empty value reads back as None (every point, the set's default size)
+        return ""
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, (list, tuple)):
@@ -84,8 +90,13 @@ def to_query(state):
     flat = _flat(state)
     defaults = _flat(ViewState(data=DataChoice(state.data.dataset, upload=state.data.upload),
                                method=MethodChoice(state.method.algorithm)).validated())
+    if state.tour:  # the step's values are the base; own parameters only for its data set and algorithm
+        step = _flat(_tour_step_state(state.tour))
+        kept = {prefix for prefix, owner in (("d.", "dataset"), ("a.", "algorithm")) if step[owner] != flat[owner]}
+        defaults = {**{key: value for key, value in step.items() if key[:2] not in kept},
+                    **{key: value for key, value in defaults.items() if key[:2] in kept}}
     pairs = [(key, _text(value)) for key, value in sorted(flat.items())
-             if key in _ALWAYS or value != defaults.get(key)]
+             if key in _ALWAYS or value != defaults.get(key) or (key == "tour" and value)]
     return "?" + urllib.parse.urlencode(pairs)
 
 
@@ -136,7 +147,7 @@ def from_query(search, *, upload=None):
     for key, text in urllib.parse.parse_qsl((search or "").lstrip("?"), keep_blank_values=True):
         given[_LEGACY.get(key, key)] = text
     unknown = sorted(key for key in given
-                     if key not in _KEYS and key != "tab" and not key.startswith(("d.", "a.")))
+                     if key not in _KEYS and key not in ("tab", "tour") and not key.startswith(("d.", "a.")))
     if unknown:
         raise StateError([f"The link has no setting {', '.join(map(repr, unknown))}."])
     dataset = given.get("dataset", catalogue.DEFAULT_DATASET)
@@ -150,17 +161,46 @@ def from_query(search, *, upload=None):
     params = {"data": {}, "method": {}}
     for key, text in given.items():
         value = None if text == "" and key not in _LISTS else _parse(key, text, declared.get(key))
-        if key == "tab":
+        if key in ("tab", "tour"):
             continue
         if key.startswith(("d.", "a.")):
             params["data" if key[0] == "d" else "method"][key[2:]] = value
         else:
             part, field = _KEYS[key]
             parts[part][field] = value
+    tab = given.get("tab", catalogue.TABS[0])
+    if given.get("tour"):
+        base = _tour_step_state(given["tour"])
+        _fill_from(base, parts, params)
+        tab = given.get("tab", base.tab)
     parts["data"]["params"] = tuple(params["data"].items())
     parts["method"]["params"] = tuple(params["method"].items())
     if parts["data"].get("dataset") == catalogue.UPLOAD:
         parts["data"]["upload"] = upload
-    state = ViewState(**{name: cls(**parts[name]) for name, cls in _PARTS.items()},
-                      tab=given.get("tab", catalogue.TABS[0]))
+    state = ViewState(**{name: cls(**parts[name]) for name, cls in _PARTS.items()}, tab=tab,
+                      tour=given.get("tour", ""))
     return state.validated()
+
+
+def _tour_step_state(name):
+    """The view state of tour step ``name`` (a :class:`StateError` naming the steps if there is none)."""
+    from .presets import STEPS  # the tours are made of view states: imported when a link names one
+
+    if name not in STEPS:
+        raise StateError([f"tour: no step {name!r}; the steps are {', '.join(STEPS)}."])
+    return STEPS[name].state
+
+
+def _fill_from(base, parts, params):
+    """Complete a link's ``parts`` and own ``params`` (modified) with the values of state ``base``.
+
+    The base's own parameters count only for its data set and algorithm: a link naming another data
+    set starts that set from its defaults.
+    """
+    flat = _flat(base)
+    for key, (part, field) in _KEYS.items():
+        parts[part].setdefault(field, flat[key])
+    for owner, part, prefix in (("dataset", "data", "d."), ("algorithm", "method", "a.")):
+        if flat[owner] == parts[part][_KEYS[owner][1]]:
+            params[part] = {**{key[2:]: value for key, value in flat.items() if key.startswith(prefix)},
+                            **params[part]}

@@ -264,12 +264,14 @@ class MethodChoice:
 
 @dataclasses.dataclass(frozen=True)
 class DisplayChoice:
-    """How the explore views draw a run: colouring, input view, landmark overlay, image format."""
+    """How the explore views draw a run: colouring, input view, landmark overlay, image format, and
+    presentation mode (no control panel, large type, views filling the window: for a projector)."""
 
     color: str = "normalized"
     input_view: str = "3d"
     landmarks: bool = False
     figure_format: str = catalogue.FIGURE_FORMATS[0]
+    presentation: bool = False
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -291,7 +293,8 @@ class DisplayChoice:
                          f"got {self.figure_format!r}.")
         if problems is None:
             found.raise_any()
-        return DisplayChoice(self.color, self.input_view, bool(self.landmarks), self.figure_format)
+        return DisplayChoice(self.color, self.input_view, bool(self.landmarks), self.figure_format,
+                             bool(self.presentation))
 
 
 _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue.NEIGHBORS.high)
@@ -299,13 +302,14 @@ _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue
 
 @dataclasses.dataclass(frozen=True)
 class SweepChoice:
-    """The sweep tab: algorithms, the k range and step, the plotted measure."""
+    """The sweep tab: algorithms, the k range and step, the plotted measure and its axis (linear or log)."""
 
     algorithms: tuple = catalogue.SWEEP_DEFAULTS["algorithms"]
     k_min: int = catalogue.SWEEP_DEFAULTS["k_min"]
     k_max: int = catalogue.SWEEP_DEFAULTS["k_max"]
     k_step: int = catalogue.SWEEP_DEFAULTS["k_step"]
     measure: str = catalogue.SWEEP_DEFAULTS["measure"]
+    log_scale: bool = False
 
     @property
     def ks(self):
@@ -329,7 +333,7 @@ class SweepChoice:
         k_step = problems.check(_K_STEP, self.k_step, "sweep: k step")
         if k_min > k_max:
             problems.append(f"sweep: the lowest k ({k_min}) exceeds the highest ({k_max}).")
-        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure)
+        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure, bool(self.log_scale))
         cells = len(chosen) * len(swept.ks)
         if cells > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen)} algorithms × {len(swept.ks)} values of k is {cells} runs; at most "
@@ -429,6 +433,8 @@ class ViewState:
     compare: CompareChoice = CompareChoice()
     normalization: NormalizationChoice = NormalizationChoice()
     tab: str = catalogue.TABS[0]
+    # The open step of a paper's tour (lab.presets: "gr-fig1"), or "" when no tour is open.
+    tour: str = ""
 
     def replace(self, **parts):
         """A copy with some parts replaced, e.g. ``state.replace(tab="sweep")``."""
@@ -452,7 +458,7 @@ class ViewState:
 
     def to_dict(self):
         """Plain values (JSON): one object per part, and the tab."""
-        return {**{name: getattr(self, name).to_dict() for name in _PARTS}, "tab": self.tab}
+        return {**{name: getattr(self, name).to_dict() for name in _PARTS}, "tab": self.tab, "tour": self.tour}
 
     @classmethod
     def from_dict(cls, values):
@@ -465,7 +471,7 @@ class ViewState:
         """
         values = _fields(cls, values, "the view")
         parts = {name: part.from_dict(values[name]) for name, part in _PARTS.items() if name in values}
-        return cls(**parts, **({"tab": values["tab"]} if "tab" in values else {})).validated()
+        return cls(**parts, **{key: values[key] for key in ("tab", "tour") if key in values}).validated()
 
     def validated(self):
         """The canonical state: every omitted value filled from the registries, every value checked.
@@ -486,8 +492,19 @@ class ViewState:
         data = self.data.validated(problems)
         state = ViewState(data, self.method.validated(problems), self.display.validated(data, problems),
                           self.sweep.validated(problems), self.compare.validated(problems),
-                          self.normalization.validated(problems), self.tab)
+                          self.normalization.validated(problems), self.tab, self.tour)
         if self.tab not in catalogue.TABS:
             problems.append(f"tab must be one of {list(catalogue.TABS)}; got {self.tab!r}.")
+        if self.tour:
+            _check_tour_step(self.tour, problems)
         problems.raise_any()
         return state
+
+
+def _check_tour_step(name, problems):
+    """Note a problem unless ``name`` is a step of a paper's tour (:mod:`lab.presets`)."""
+    # Imported here: the tours are made of view states, so lab.presets imports this module.
+    from .presets import STEPS
+
+    if not isinstance(name, str) or name not in STEPS:
+        problems.append(f"tour: no step {name!r}; the steps are {', '.join(STEPS)}.")

@@ -7,6 +7,7 @@ import algorithms
 import datasets
 from lab import CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, SweepChoice, ViewState
 from lab import catalogue
+from lab.presets import STEPS
 from lab.shapes import SHAPES, NormalizationDefaults
 
 __all__ = ["ROUND_TRIPS", "states"]
@@ -44,11 +45,12 @@ def states(draw):
                           draw(_value(catalogue.POST_REFINEMENT)), draw(_value(catalogue.RESCALE)))
     colors = [value for value, _ in catalogue.color_choices(entry.truth_labels)]
     display = DisplayChoice(draw(st.sampled_from(colors)), draw(st.sampled_from(list(catalogue.INPUT_VIEWS))),
-                            draw(st.booleans()), draw(st.sampled_from(catalogue.FIGURE_FORMATS)))
+                            draw(st.booleans()), draw(st.sampled_from(catalogue.FIGURE_FORMATS)), draw(st.booleans()))
     chosen = draw(st.lists(st.sampled_from(algorithms.available()), max_size=4, unique=True))
     k_min = draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high))
     sweep = SweepChoice(tuple(chosen), k_min, draw(st.integers(k_min, catalogue.NEIGHBORS.high)),
-                        draw(st.integers(2, 10)), draw(st.sampled_from([key for key, _ in catalogue.SUMMARY_MEASURES])))
+                        draw(st.integers(2, 10)), draw(st.sampled_from([key for key, _ in catalogue.SUMMARY_MEASURES])),
+                        draw(st.booleans()))
     compare = CompareChoice(tuple(draw(st.lists(st.sampled_from(algorithms.available()), unique=True))),
                             draw(st.booleans()))
     shape = draw(st.sampled_from(list(SHAPES)))
@@ -59,5 +61,6 @@ def states(draw):
         draw(st.none() | st.integers(shape_size.low, shape_size.high)),
         draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high)),
         tuple(draw(st.lists(st.sampled_from(normalized), unique=True))))
-    state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)))
+    state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)),
+                      draw(st.sampled_from(["", *STEPS])))
     return state.validated()
