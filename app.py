@@ -19,7 +19,7 @@ import argparse
 import math
 import os
 
-from components import compare, explore, files, normalization, state_sync, sweep
+from components import compare, explore, files, normalization, state_sync, sweep, tours
 from components.jobs import Services, cache_directory, make_background_manager, make_celery_app, register_job_boxes
 from components.layout import make_layout
 from components.server import ProcrustesDash, QuietRequestHandler, secure
@@ -75,7 +75,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None):
     app.layout = make_layout
     services = Services.in_directory(directory)
     state_sync.register(app)
-    for tab in (explore, sweep, compare, normalization, files):
+    for tab in (explore, sweep, compare, normalization, files, tours):
         tab.register(app, services)
     register_job_boxes(app)
     return secure(app)

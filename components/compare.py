@@ -72,7 +72,19 @@ def draw_comparison(services, stored, session):
                              "This comparison has left the cache: press Compare again.")
         return blank, blank
     return (comparison_grid(panels, result.color, result.color_title),
-            measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]))
+            readable_bars(measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]),
+                          len(panels)))
+
+
+def readable_bars(figure, count):
+    """The bar charts' algorithm labels, readable however many algorithms: slanted past four, the chart
+    taller to hold them."""
+    if count > 4:
+        figure.update_xaxes(tickangle=-50, tickfont=dict(size=11), automargin=True)
+        figure.update_layout(height=360 + 9 * max((len(str(label)) for trace in figure.data for label in trace.x),
+                                                  default=0),
+                             margin=dict(b=20))
+    return figure
 
 
 def register(app, services):

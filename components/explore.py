@@ -10,16 +10,19 @@ draw (a new colouring: one array per view). Cancelling puts the controls back on
 import functools
 import secrets
 
+import numpy as np
 from dash import ClientsideFunction, Input, Output, Patch, State, ctx, dcc, html, no_update
 
 import measures
 from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
+from lab.tours import class_labels
 from lab.views import coloring, data_rows, explore_view, inspect_point, selection_summary
 
 from . import ids
 from .controls import export_buttons
 from .figures import (OUTPUT_AXES, color_update, empty_figure, image_figure, input_figure, inspector_figure,
                       output_figure, robust_color_range)
+from .figures.views import color_by_class, neighbour_traces, presentation_style
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
 __all__ = ["compute_record", "direction_key", "explore_tab", "register", "resolve", "show_run"]
@@ -159,7 +162,8 @@ def show_run(services, shown, state, drawn, session):
         return {"input": blank, "output": blank, "cards": _cards_of(shown), "message": shown["message"],
                 "message_class": "message error", "drawn": None}
     display = ViewState.from_dict(state).display
-    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view}
+    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view,
+              "presentation": display.presentation}
     try:
         request, result = _result(services, shown, session)
     except measures.ProcrustesLabError as error:
@@ -169,6 +173,8 @@ def show_run(services, shown, state, drawn, session):
                                         "again.", "message_class": "message warning"}
     view = explore_view(request, result, display.landmarks)
     color, title, _ = coloring(result, display.color, view.rows)
+    classes = class_labels(result) if display.color.startswith("truth-") else None
+    layout["classes"] = classes is not None  # a class colouring has a legend, not a colour bar: redrawn
     color_range = robust_color_range(color)
     if drawn and {key: drawn.get(key) for key in layout} == layout:
         if drawn.get("color") == display.color:
@@ -191,8 +197,34 @@ def show_run(services, shown, state, drawn, session):
                                 revision=str(revision), landmarks=view.landmarks,
                                 landmark_configuration=view.landmark_configuration),
     }
+    _finish(figures, classes, view.rows, title, display)
     return {**figures, "cards": _cards_of(shown), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": {**layout, "color": display.color}}
+
+
+def _finish(figures, classes, rows, title, display):
+    """The views' additions, in place: the neighbour traces, a class legend, presentation type."""
+    for key, figure in figures.items():
+        three_d = key == "input" and display.input_view == "3d"
+        if classes is not None:
+            color_by_class(figure, classes if rows is None else classes[rows], title, legend=key == "output")
+        figure.add_traces(neighbour_traces(three_d))
+        if display.presentation:
+            presentation_style(figure, three_d=three_d)
+
+
+def neighbourhood(services, input_click, output_click, shown, session):
+    """The clicked point and its k input neighbours, as drawn rows: both views draw them and the kNN edges."""
+    rows = _event_rows(input_click, output_click)
+    request, result = _event_result(services, shown, session)
+    if not rows or result is None:
+        return no_update
+    index = int(data_rows(result, rows[:1])[0])
+    members = measures.nearest_neighbors(result.X, request.method.n_neighbors)[index]
+    neighbours, drawn = members[1:], explore_view(request, result, False).rows
+    if drawn is not None:  # above 20 000 points a subsample is drawn: its rows; undrawn neighbours are left out
+        neighbours = drawn.searchsorted(neighbours[np.isin(neighbours, drawn)])
+    return {"point": int(rows[0]), "neighbours": neighbours.tolist()}
 
 
 def _event_rows(input_event, output_event):
@@ -302,6 +334,14 @@ def register(app, services):
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True),
                  Input(ids.job_controls(ids.EXPLORE_JOB)["cancel"], "n_clicks"), State(ids.RUN_SHOWN, "data"),
                  State(ids.VIEW_STATE, "data"), prevent_initial_call=True)(revert_cancelled)
+    app.callback(Output(ids.NEIGHBOURS, "data"), Input(ids.INPUT_GRAPH, "clickData"),
+                 Input(ids.OUTPUT_GRAPH, "clickData"), State(ids.RUN_SHOWN, "data"), session,
+                 prevent_initial_call=True)(functools.partial(neighbourhood, services))
+    app.clientside_callback(
+        ClientsideFunction(namespace="procrustes", function_name="markNeighbours"),
+        Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
+        Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True), Input(ids.NEIGHBOURS, "data"), State(ids.INPUT_GRAPH, "figure"), State(ids.OUTPUT_GRAPH, "figure"),
+        prevent_initial_call=True)
     # Ringing the hovered point, and marking selected ones (box, lasso), in both views runs in the
     # browser (assets/linked_views.js): a hover should not wait for the server, and only one marker
     # trace changes.

@@ -11,8 +11,8 @@ data set, the algorithm and k, so a link reads as what it shows):
   ``sweep.measure``, ``sweep.log``; compare: ``compare.algorithms``, ``compare.align``; normalization:
   ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``;
 - ``tour``: a step of a paper's tour (:mod:`lab.presets`), e.g. ``?tour=gr-fig1``. The step's view
-  state is then the base: the other keys say how the view differs from the step's, and a link
-  naming only the step opens exactly the step.
+  state is then the base of what the link omits: ``?tour=gr-fig1`` alone opens exactly the step.
+  A page's link names the step and every value that differs from the defaults or from the step's.
 
 Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
 state is validated: a link out of range is refused with the controls' message. An uploaded file is
@@ -90,13 +90,11 @@ def to_query(state):
     flat = _flat(state)
     defaults = _flat(ViewState(data=DataChoice(state.data.dataset, upload=state.data.upload),
                                method=MethodChoice(state.method.algorithm)).validated())
-    if state.tour:  # the step's values are the base; own parameters only for its data set and algorithm
-        step = _flat(_tour_step_state(state.tour))
-        kept = {prefix for prefix, owner in (("d.", "dataset"), ("a.", "algorithm")) if step[owner] != flat[owner]}
-        defaults = {**{key: value for key, value in step.items() if key[:2] not in kept},
-                    **{key: value for key, value in defaults.items() if key[:2] in kept}}
+    # A tour step's link also names every value that differs from the step's (the base it opens from),
+    # so that it reads as what it shows and opens exactly it.
+    step = _flat(_tour_step_state(state.tour)) if state.tour else defaults
     pairs = [(key, _text(value)) for key, value in sorted(flat.items())
-             if key in _ALWAYS or value != defaults.get(key) or (key == "tour" and value)]
+             if key in _ALWAYS or value != defaults.get(key) or value != step.get(key, value)]
     return "?" + urllib.parse.urlencode(pairs)
 
 

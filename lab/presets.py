@@ -218,7 +218,8 @@ GR_STEPS = (
                  else "radius 1, height 2") for key, request in _fig5.items()],
           reproduced="no", outputs=tuple(key for key in _fig5 if key.startswith("h1")), curve=("conformal",),
           derive=lambda v: {series: int(_best_k(v, [key for key in _fig5 if key.startswith(series[-2:])],
-                                                "conformal")) for series in ("best_h1", "best_h2")}, captions=('conformal',)),
+                                                "conformal")) for series in ("best_h1", "best_h2")},
+          captions=("conformal",)),
     _step("gr-fig6-noisy", "GR Fig. 6 (A–F): a noisy swiss roll, five algorithms at k = 12",
           _state(_noisy["isomap"], color="truth-0"),
           "A 2500-point swiss roll with isotropic noise σ = 0.6 (GR do not give theirs), k = 12 (GR Fig. 6). "
@@ -235,7 +236,7 @@ GR_STEPS = (
                  lambda v: v.ltsa.collapse < 0.1),
            Claim("Every R_N is above the lower bound ({gp.lower_bound:.3f}).",
                  lambda v: all(v[key].normalized >= v[key].lower_bound for key, _ in FIVE))],
-          [Panel(key, label, _noisy[key]) for key, label in FIVE], captions=('truth_match', 'normalized')),
+          [Panel(key, label, _noisy[key]) for key, label in FIVE], captions=("truth_match", "normalized")),
     _step("gr-table2", "GR Table 2: R_N [R_C], minima over k = 6 … 18, ours beside GR's",
           _state(_fig1["isomap"], compare=("gp", "psa", "lle", "isomap", "ltsa")),
           "Each cell: the minimum over k = 6, 9, …, 18 of R_N and, separately, of R_C (and the k where each is "
@@ -246,7 +247,8 @@ GR_STEPS = (
           "input's size against the output's unit variance or norm, so it moves with the data's units (LLE on the "
           "unit hemisphere: {step.hemisphere_lle.normalized:.2f}, GR 0.60); GR's cylinder proportions are not "
           "given and ours is short (its column does not reproduce, see Fig. 3: LLE "
-          "{step.cylinder_lle.normalized:.2f} against GR's 0.73); Isomap's roll minimum is {step.swissroll_isomap.normalized:.3f} against GR's 0.01 "
+          "{step.cylinder_lle.normalized:.2f} against GR's 0.73); Isomap's roll minimum is "
+          "{step.swissroll_isomap.normalized:.3f} against GR's 0.01 "
           "(our roll is uniform in the angle, not in arc length). GR's Faces and Twos columns are not "
           "reproduced: those image sets are not redistributable (the digits and globe sets stand in elsewhere).",
           [Claim("LLE's and LTSA's swiss-roll R_N reproduce GR's 0.81 and 0.99 to within 0.05 ("
@@ -271,7 +273,8 @@ GR_STEPS = (
           reproduced="partly", chart="table", show_input=False,
           rows=(*((key, label.split(": ")[1]) for key, label in FIVE), ("lower_bound", "Lower bound")),
           columns=tuple((dataset, label) for dataset, label, _ in TABLE_SETS),
-          paper=tuple((f"{dataset}_{row}", text) for dataset, cells in GR_TABLE2.items() for row, text in cells.items()),
+          paper=tuple((f"{dataset}_{row}", text) for dataset, cells in GR_TABLE2.items()
+                      for row, text in cells.items()),
           derive=_table_minima),
 )
 
@@ -307,7 +310,7 @@ NQ_STEPS = (
                  "against {x.neighbourhood_agreement:.1e} for the input itself.",
                  lambda v: v.y.neighbourhood_agreement > 0.1 and v.x.neighbourhood_agreement < 1e-9)],
           [Panel("x", "X: the rectangle (PCA)", _rectangle["x"]),
-           Panel("y", "Y: normalized, YY' = I", _rectangle["y"])], captions=('normalized', 'asim')),
+           Panel("y", "Y: normalized, YY' = I", _rectangle["y"])], captions=("normalized", "asim")),
     _step("nq-fig2-swissroll", "NQ Fig. 2: a swiss roll, LLE, LE, LTSA and Isomap at k = 10",
           _state(_nq2["isomap"], color="truth-0"),
           "A 1000-point swiss roll at k = 10 (NQ Fig. 2; random state 1). M_L (mean ASIM) ranks LTSA "
@@ -325,7 +328,7 @@ NQ_STEPS = (
                  lambda v: min(v.ltsa.normalized, v.lle.normalized) > 0.8 and v.isomap.normalized < 0.1),
            Claim("M_G says LLE's global shape is worse than LTSA's and Isomap's.",
                  lambda v: v.lle.nieqa_global > max(v.ltsa.nieqa_global, v.isomap.nieqa_global))],
-          [Panel(key, label, _nq2[key]) for key, label in NQ4], captions=('asim', 'truth_match')),
+          [Panel(key, label, _nq2[key]) for key, label in NQ4], captions=("asim", "truth_match")),
     _step("nq-fig3-swisshole", "NQ Fig. 3: a swiss roll with a hole, LLE, LE, LTSA and Isomap at k = 10",
           _state(_nq3["ltsa"], color="truth-0"),
           "A 1000-point swiss roll with a rectangular hole, k = 10 (NQ Fig. 3). LTSA recovers the chart, hole "
@@ -344,7 +347,7 @@ NQ_STEPS = (
                  lambda v: v.ltsa.normalized > 0.8),
            Claim("Not reproduced: Isomap does better than LLE here (M_t {isomap.truth_match:.3f} < "
                  "{lle.truth_match:.3f}).", lambda v: v.isomap.truth_match < v.lle.truth_match)],
-          [Panel(key, label, _nq3[key]) for key, label in NQ4], reproduced="partly", captions=('asim', 'truth_match')),
+          [Panel(key, label, _nq3[key]) for key, label in NQ4], reproduced="partly", captions=("asim", "truth_match")),
     _step("nq-fig4-gaussian", "NQ Fig. 4: a Gaussian bump, LLE, LE, LTSA and Isomap at k = 10",
           _state(_nq4["isomap"], color="truth-0"),
           "1000 points of the Gaussian surface (u ~ N(0, I), height e^(−|u|²/2)/2π), k = 10 (NQ Fig. 4). LLE and "
@@ -360,9 +363,10 @@ NQ_STEPS = (
                  lambda v: max(v.lle.conformal, v.isomap.conformal) < 0.05 and v.laplacian.conformal > 0.2),
            Claim("Not reproduced: LTSA fails at k = 10 (M_t {ltsa.truth_match:.2f} > 0.3)…",
                  lambda v: v.ltsa.truth_match > 0.3),
-           Claim("…and succeeds at k = 20 (M_t {ltsa20.truth_match:.1e} < 0.01).", lambda v: v.ltsa20.truth_match < 0.01)],
+           Claim("…and succeeds at k = 20 (M_t {ltsa20.truth_match:.1e} < 0.01).",
+                 lambda v: v.ltsa20.truth_match < 0.01)],
           [*(Panel(key, label, _nq4[key]) for key, label in NQ4), Panel("ltsa20", "LTSA, k = 20", _nq4["ltsa20"])],
-          reproduced="partly", captions=('truth_match', 'conformal')),
+          reproduced="partly", captions=("truth_match", "conformal")),
     _step("nq-fig6-ltsa-k", "NQ Figs. 6, 8 (a): LTSA on a swiss roll for k = 5 … 24, M_L picks k",
           _state(_nq8["k10"], color="truth-0", sweep=(("ltsa",), 5, 24, 1, "asim")),
           "LTSA on the 1000-point swiss roll of Fig. 2 for k = 5, 6, …, 24 (NQ Figs. 6 and 8 (a)); NQ found "
@@ -388,7 +392,7 @@ NQ_STEPS = (
                             "global_worst_from_16": min(v[f"k{k}"].nieqa_global for k in range(16, 25)),
                             "truth_from_16": min(v[f"k{k}"].truth_match for k in range(16, 25)),
                             "best": int(_best_k(v, list(_nq8), "asim")),
-                            "best_asim": min(v[key].asim for key in _nq8)}, captions=('asim', 'nieqa_global')),
+                            "best_asim": min(v[key].asim for key in _nq8)}, captions=("asim", "nieqa_global")),
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -443,7 +447,8 @@ PN_STEPS = (
                  "{noisy.collapse:.4f} < 0.1; clean {clean.collapse:.2f} > 0.3).",
                  lambda v: v.noisy.collapse < 0.1 and v.clean.collapse > 0.3)],
           [Panel("clean", "B: LTSA, clean strip", _strip["clean"]),
-           Panel("noisy", "D: LTSA, noise of variance 1e-4", _strip["noisy"])], captions=('collapse', 'neighbourhood_agreement')),
+           Panel("noisy", "D: LTSA, noise of variance 1e-4", _strip["noisy"])],
+          captions=("collapse", "neighbourhood_agreement")),
     _step("pn-fig4-grid39", "PN Fig. 4 (A–D): LEM and DFM on 81 × 41 and 81 × 39 grids",
           _state(_grid["diffusion_maps_39"], color="truth-1"),
           "The integer grids of 81 × 41 and 81 × 39 points, K = 8 (PN Fig. 4). PN Theorem 4.1: past aspect 2 the "
@@ -462,7 +467,8 @@ PN_STEPS = (
           [Panel("laplacian_41", "A: LEM, 81 × 41", _grid["laplacian_41"]),
            Panel("laplacian_39", "B: LEM, 81 × 39", _grid["laplacian_39"]),
            Panel("diffusion_maps_41", "C: DFM, 81 × 41", _grid["diffusion_maps_41"]),
-           Panel("diffusion_maps_39", "D: DFM, 81 × 39", _grid["diffusion_maps_39"])], captions=('collapse', 'phi_ratio')),
+           Panel("diffusion_maps_39", "D: DFM, 81 × 39", _grid["diffusion_maps_39"])],
+          captions=("collapse", "phi_ratio")),
     _step("pn-fig5-random-grid", "PN Fig. 5 (A–F): 3000 random points at aspect 81/41 and 81/39",
           _state(_random_grid["laplacian_39"], color="truth-1", tab="normalization",
                  normalization=("strip", 2.08, 3000, 8)),
@@ -483,7 +489,8 @@ PN_STEPS = (
           [Panel("laplacian_41", "B: LEM, 81/41", _random_grid["laplacian_41"]),
            Panel("diffusion_maps_41", "C: DFM, 81/41", _random_grid["diffusion_maps_41"]),
            Panel("laplacian_39", "E: LEM, 81/39", _random_grid["laplacian_39"]),
-           Panel("diffusion_maps_39", "F: DFM, 81/39", _random_grid["diffusion_maps_39"])], captions=('collapse', 'phi_ratio')),
+           Panel("diffusion_maps_39", "F: DFM, 81/39", _random_grid["diffusion_maps_39"])],
+          captions=("collapse", "phi_ratio")),
     _step("pn-fig7-stretched", "PN Figs. 6 (A), 7: a swiss roll and the same stretched × 3, six algorithms",
           _state(_stretched["ltsa_3"], color="truth-0"),
           "The 1600-point swiss roll and the same roll with its first coordinate stretched by 3, K = 8 (PN Fig. "
@@ -505,7 +512,7 @@ PN_STEPS = (
                  lambda v: v.isomap_1.collapse > 0.3),
            Claim("scikit-learn's HLLE equals LTSA here (R_N equal to 1e-9 on both rolls).",
                  lambda v: all(abs(v[f"hlle_{f}"].normalized - v[f"ltsa_{f}"].normalized) < 1e-9 for f in (1, 3)))],
-          _pair_panels(_stretched, SIX, ("1", "3"), ("swiss roll", "stretched × 3")), captions=('collapse',)),
+          _pair_panels(_stretched, SIX, ("1", "3"), ("swiss roll", "stretched × 3")), captions=("collapse",)),
     _step("pn-fig8-fishbowl", "PN Figs. 6 (B), 8: a fishbowl and the same stretched × 4, six algorithms",
           _state(_fishbowl["ltsa_4"], color="truth-0"),
           "2400 points of a sphere without its top cap, and the same stretched × 4 along its first coordinate, K "
@@ -522,7 +529,8 @@ PN_STEPS = (
            Claim("Isomap keeps the stretched bowl two-dimensional (above 0.3).",
                  lambda v: v.isomap_4.input_collapse > 0.3),
            Claim("Not reproduced: LLE does not collapse it (above 0.1).", lambda v: v.lle_4.input_collapse > 0.1)],
-          _pair_panels(_fishbowl, SIX, ("1", "4"), ("fishbowl", "stretched × 4")), reproduced="partly", captions=('input_collapse',)),
+          _pair_panels(_fishbowl, SIX, ("1", "4"), ("fishbowl", "stretched × 4")), reproduced="partly",
+          captions=("input_collapse",)),
     _step("pn-fig9-globe", "PN Figs. 6 (C), 9: globe images, the 30 × 30 array and the 30 × 10 strip",
           _state(_globe["ltsa_10"], color="truth-0"),
           "Rendered images of a textured globe turned through 90° of azimuth and 90° (30 × 30) or 30° (30 × 10) of "
@@ -540,7 +548,7 @@ PN_STEPS = (
            Claim("Not reproduced: LLE and LTSA keep the strip two-dimensional (above 0.3).",
                  lambda v: min(v.lle_10.collapse, v.ltsa_10.collapse) > 0.3)],
           _pair_panels(_globe, SIX, ("30", "10"), ("30 × 30", "30 × 10")), reproduced="partly",
-          derive=lambda v: {"lowest_30": min(v[f"{key}_30"].collapse for key, _ in SIX)}, captions=('collapse',)),
+          derive=lambda v: {"lowest_30": min(v[f"{key}_30"].collapse for key, _ in SIX)}, captions=("collapse",)),
     _step("pn-phi-curve", "PN §4–6: LEM's Φ(Y)/Φ(Z) along the strip's length",
           _state(_phi["L6"], color="truth-0", tab="explore", normalization=("strip", 6.0, 1000, 8)),
           "LEM on 1000 points of strips [0, L] × [0, 1], K = 8. PN's necessary condition for success, Φ(Y) ≤ "
@@ -558,7 +566,8 @@ PN_STEPS = (
            for length in PHI_LENGTHS],
           curve=("phi_ratio", "collapse"), curve_x="length",
           derive=lambda v: {"first_failing": min((length for length in PHI_LENGTHS
-                                                  if v[_length_key(length)].phi_ratio > 1), default=0.0)}, captions=('phi_ratio', 'collapse')),
+                                                  if v[_length_key(length)].phi_ratio > 1), default=0.0)},
+          captions=("phi_ratio", "collapse")),
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -581,7 +590,8 @@ ML_STEPS = (
            Claim("…and LLE most (M_t {lle.truth_match:.3f}, above Isomap's).",
                  lambda v: v.lle.truth_match > v.isomap.truth_match)],
           [Panel("isomap", "Isomap", _nq3["isomap"]), Panel("ltsa", "LTSA", _nq3["ltsa"]),
-           Panel("lle", "LLE", _nq3["lle"]), Panel("mlle", "MLLE", _nq3["mlle"])], captions=('truth_match', 'normalized')),
+           Panel("lle", "LLE", _nq3["lle"]), Panel("mlle", "MLLE", _nq3["mlle"])],
+          captions=("truth_match", "normalized")),
     _step("ml-fig4-peaks", "ML Fig. 4: three peaks, LTSA and MLLE at k = 12",
           _state(_peaks["mlle"], color="truth-0"),
           "1225 points of the three-peak surface over [−1.5, 1.5]², k = 12 (ML Fig. 4). MLLE recovers the "
@@ -597,7 +607,8 @@ ML_STEPS = (
                  lambda v: v.ltsa.truth_match > 5 * v.mlle.truth_match),
            Claim("MLLE's R_N is low (below 0.1) and LTSA's high (above 0.8): their output scales, not their "
                  "shapes, decide.", lambda v: v.mlle.normalized < 0.1 and v.ltsa.normalized > 0.8)],
-          [Panel("ltsa", "LTSA", _peaks["ltsa"]), Panel("mlle", "MLLE", _peaks["mlle"])], captions=('truth_match', 'normalized')),
+          [Panel("ltsa", "LTSA", _peaks["ltsa"]), Panel("mlle", "MLLE", _peaks["mlle"])],
+          captions=("truth_match", "normalized")),
     _step("ml-fig5-digits", "ML Fig. 5: handwritten digits 2–5, LLE and MLLE",
           _state(_digits["mlle"], color="truth-0"),
           "The {mlle.n:d} handwritten 2s to 5s of scikit-learn's digits (8 × 8 pixels; ML used 4400 USPS digits "
@@ -607,14 +618,16 @@ ML_STEPS = (
           "and fewer. Hover a point to see its digit; the legend names the classes.",
           [Claim("MLLE's classes are better separated than LLE's (silhouette {mlle.silhouette:.3f} > "
                  "{lle.silhouette:.3f}).", lambda v: v.mlle.silhouette > v.lle.silhouette),
-           Claim("Both keep classes apart: silhouette above 0.5.", lambda v: min(v.lle.silhouette, v.mlle.silhouette) > 0.5)],
-          [Panel("lle", "LLE", _digits["lle"]), Panel("mlle", "MLLE", _digits["mlle"])], show_input=False, captions=('silhouette',)),
+           Claim("Both keep classes apart: silhouette above 0.5.",
+                 lambda v: min(v.lle.silhouette, v.mlle.silhouette) > 0.5)],
+          [Panel("lle", "LLE", _digits["lle"]), Panel("mlle", "MLLE", _digits["mlle"])], show_input=False,
+          captions=("silhouette",)),
 )
 
 # ---------------------------------------------------------------------------------------------
 # The lecture: Aamari, "Dimension reduction and manifold learning: from MDS to dimension reduction".
 LECTURE_SWISS = {"n": 1600, "random_state": 2}
-_classical = {"pca": _run("swissroll", "pca", 10, **LECTURE_SWISS), "mds": _run("swissroll", "mds", 10, **LECTURE_SWISS)}
+_classical = {key: _run("swissroll", key, 10, **LECTURE_SWISS) for key in ("pca", "mds")}
 _plane = {"strip": _run("strip", "pca", 10, n=1000, length=6.0), "roll": _classical["pca"]}
 _isomap = {"isomap": _run("swissroll", "isomap", 10, **LECTURE_SWISS), "pca": _classical["pca"]}
 LECTURE_KS = (5, 7, 9, 11, 12, 13, 15)
@@ -633,7 +646,8 @@ LECTURE_STEPS = (
           [Claim("MDS and PCA give the same output up to an isometry: R_N, R_C and shape residual agree to 1e-9.",
                  lambda v: all(abs(v.mds[name] - v.pca[name]) < 1e-9 for name in ("normalized", "conformal", "shape"))),
            Claim("Neither unrolls the roll (shape residual {pca.shape:.2f} > 0.5).", lambda v: v.pca.shape > 0.5)],
-          [Panel("pca", "PCA", _classical["pca"]), Panel("mds", "classical MDS", _classical["mds"])], captions=('normalized', 'shape')),
+          [Panel("pca", "PCA", _classical["pca"]), Panel("mds", "classical MDS", _classical["mds"])],
+          captions=("normalized", "shape")),
     _step("lecture-pca-plane", "PCA recovers points on a plane exactly, not a curved surface",
           _state(_plane["strip"], color="truth-0"),
           "PCA is exact when the points lie on a d-plane: on a 6 × 1 strip placed in R³, R_N is {strip.normalized:.1e} "
@@ -645,7 +659,8 @@ LECTURE_STEPS = (
            Claim("On the roll it is not (R_N {roll.normalized:.2f} > 0.2), though a better planar output exists "
                  "(lower bound {roll.lower_bound:.4f} < 0.01).",
                  lambda v: v.roll.normalized > 0.2 and v.roll.lower_bound < 0.01)],
-          [Panel("strip", "PCA of a strip", _plane["strip"]), Panel("roll", "PCA of a swiss roll", _plane["roll"])], captions=('normalized', 'shape')),
+          [Panel("strip", "PCA of a strip", _plane["strip"]), Panel("roll", "PCA of a swiss roll", _plane["roll"])],
+          captions=("normalized", "shape")),
     _step("lecture-isomap", "Isomap: graph geodesics, then classical scaling",
           _state(_isomap["isomap"], color="truth-0"),
           "Isomap replaces Euclidean distances by shortest paths in the k-nearest-neighbour graph (k = 10), which "
@@ -657,7 +672,7 @@ LECTURE_STEPS = (
            Claim("It beats PCA on every count: R_N, R_C and M_t.",
                  lambda v: all(v.isomap[name] < v.pca[name] for name in ("normalized", "conformal", "truth_match")))],
           [Panel("pca", "classical scaling of Euclidean distances", _isomap["pca"]),
-           Panel("isomap", "Isomap (graph geodesics), k = 10", _isomap["isomap"])], captions=('normalized', 'shape')),
+           Panel("isomap", "Isomap (graph geodesics), k = 10", _isomap["isomap"])], captions=("normalized", "shape")),
     _step("lecture-isomap-k", "Isomap's bandwidth: k too small, k too large",
           _state(_bandwidth["k12"]),
           "Isomap on a 1600-point roll (random state 0) for k = 5 … 15. Small k: the graph's paths zigzag and "
@@ -677,7 +692,7 @@ LECTURE_STEPS = (
           [Panel(key, f"Isomap, k = {key[1:]}", request, "Isomap") for key, request in _bandwidth.items()],
           outputs=("k5", "k11", "k12"), curve=("normalized", "short_circuits"),
           derive=lambda v: {"first_short": min((k for k in LECTURE_KS if v[f"k{k}"].short_circuits > 0),
-                                               default=0)}, captions=('normalized', 'short_circuits')),
+                                               default=0)}, captions=("normalized", "short_circuits")),
     _step("lecture-isomap-hole", "Isomap needs a convex chart: a swiss roll with a hole",
           _state(_convex["hole"], color="truth-0"),
           "Isomap is exact in the limit only when the manifold is isometric to a convex set. Cut a hole in the "
@@ -685,7 +700,8 @@ LECTURE_STEPS = (
           "classical scaling dilates the hole and bends the rest. On 1000 points at k = 10 the shape residual "
           "grows from {roll.shape:.1e} (plain roll) to {hole.shape:.1e} (with the hole).",
           [Claim("The hole costs Isomap over 5 times its shape residual.", lambda v: v.hole.shape > 5 * v.roll.shape)],
-          [Panel("roll", "Isomap, swiss roll", _convex["roll"]), Panel("hole", "Isomap, with a hole", _convex["hole"])], captions=('shape', 'normalized')),
+          [Panel("roll", "Isomap, swiss roll", _convex["roll"]), Panel("hole", "Isomap, with a hole", _convex["hole"])],
+          captions=("shape", "normalized")),
     _step("lecture-lle", "LLE: barycentric weights, a normalized output",
           _state(_lle["lle"], color="truth-0"),
           "LLE writes each point as an affine combination of its k = 10 neighbours, then finds the output that "
@@ -697,7 +713,8 @@ LECTURE_STEPS = (
                  lambda v: max(v.lle.asim, v.lle.truth_match) < 0.02),
            Claim("Yet its R_N is above 0.7, ten times Isomap's.",
                  lambda v: v.lle.normalized > 0.7 and v.lle.normalized > 10 * v.isomap.normalized)],
-          [Panel("lle", "LLE, k = 10", _lle["lle"]), Panel("isomap", "Isomap, k = 10", _lle["isomap"])], captions=('normalized', 'asim')),
+          [Panel("lle", "LLE, k = 10", _lle["lle"]), Panel("isomap", "Isomap, k = 10", _lle["isomap"])],
+          captions=("normalized", "asim")),
 )
 
 # ---------------------------------------------------------------------------------------------

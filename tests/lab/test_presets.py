@@ -7,16 +7,18 @@ from lab.presets import FORMER_PRESETS, PRESETS, STEPS, TOURS, preset
 
 # What each former preset showed: its data set and algorithm (its figure's run).
 FORMER_RUNS = {
-    "gr-fig1-isomap": ("swissroll", "isomap"), "gr-fig1-ltsa": ("swissroll", "ltsa"), "gr-fig1-lle": ("swissroll", "lle"),
-    "gr-44-refined-lle": ("swissroll", "lle"), "gr-fig2-hemisphere": ("hemisphere", "lle"),
-    "gr-fig3-cylinder": ("cylinder", "isomap"), "gr-fig5-cylinder-lle": ("cylinder", "lle"),
-    "gr-fig6-noisy": ("swissroll", "isomap"), "gr-table2": ("swissroll", "isomap"), "nq-3a-rectangle": ("strip", None),
+    "gr-fig1-isomap": ("swissroll", "isomap"), "gr-fig1-ltsa": ("swissroll", "ltsa"),
+    "gr-fig1-lle": ("swissroll", "lle"), "gr-44-refined-lle": ("swissroll", "lle"),
+    "gr-fig2-hemisphere": ("hemisphere", "lle"), "gr-fig3-cylinder": ("cylinder", "isomap"),
+    "gr-fig5-cylinder-lle": ("cylinder", "lle"), "gr-fig6-noisy": ("swissroll", "isomap"),
+    "gr-table2": ("swissroll", "isomap"), "nq-3a-rectangle": ("strip", None),
     "nq-fig2-swissroll": ("swissroll", "isomap"), "nq-fig3-swisshole": ("swisshole", "isomap"),
     "nq-fig4-gaussian": ("gaussian", "isomap"), "nq-fig6-ltsa-k": ("swissroll", "ltsa"),
     "pn-fig1-strip": ("strip", "ltsa"), "pn-fig4-grid39": ("grid", "diffusion_maps"),
     "pn-fig5-random-grid": ("strip", "laplacian"), "pn-fig7-stretched": ("swissroll", "ltsa"),
-    "pn-fig8-fishbowl": ("fishbowl", "lle"), "pn-fig9-globe": ("globe", "ltsa"), "ml-fig3-swisshole": ("swisshole", "mlle"),
-    "ml-fig4-peaks": ("three_peaks", "mlle"), "ml-fig5-digits": ("digits", "mlle"),
+    "pn-fig8-fishbowl": ("fishbowl", "lle"), "pn-fig9-globe": ("globe", "ltsa"),
+    "ml-fig3-swisshole": ("swisshole", "mlle"), "ml-fig4-peaks": ("three_peaks", "mlle"),
+    "ml-fig5-digits": ("digits", "mlle"),
 }
 
 

@@ -1,0 +1,149 @@
+"""Figures of a tour step: a paper's panels side by side, and measures against k (or an aspect ratio).
+
+Pure builders: plain dicts and arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .views import COLORSCALE, class_colors, robust_color_range
+
+__all__ = ["PRESENTATION_FONT", "curve_figure", "panel_grid", "step_figure"]
+
+# Presentation mode: labels at least this large (px), for a projector.
+PRESENTATION_FONT = 18
+_FONT = 12
+
+
+def panel_grid(count):
+    """``(rows, columns)`` of a paper's figure of ``count`` panels: one row up to 3, 2 × 3 up to 6, then two
+    rows (the papers' A1–F1 over A2–F2)."""
+    if count <= 3:
+        return 1, max(count, 1)
+    if count <= 6:
+        return 2, 3
+    return 2, -(-count // 2)
+
+
+def _marker(color, categories, color_range, color_title, show_scale, size):
+    if categories is not None:
+        return dict(color=class_colors(categories), size=size)
+    return dict(color=np.asarray(color, dtype=np.float32), colorscale=COLORSCALE, cmin=color_range[0],
+                cmax=color_range[1], size=size, showscale=show_scale,
+                colorbar=dict(title=dict(text=color_title, side="right"), thickness=14, len=0.9))
+
+
+def step_figure(panels, color, color_title, *, input_points=None, input_label="A: input", categories=None,
+                presentation=False):
+    """A paper's figure recomputed: the input (optional, in 3-D) then each output, in the paper's order.
+
+    Parameters
+    ----------
+    panels : list of dict
+        One per output: ``label`` (above it), ``caption`` (the measures, under it) and ``Y``
+        of shape (n_samples, d) (its first two coordinates are drawn, at equal axis scales).
+    color : ndarray of shape (n_samples,)
+        One colouring for every panel (an intrinsic coordinate), so that panels read alike; or, with
+        ``categories``, ignored.
+    color_title : str
+    input_points : ndarray of shape (n_samples, 3), optional
+        The drawn input, the paper's panel A.
+    input_label : str
+    categories : ndarray of shape (n_samples,), optional
+        Class labels: each class gets its own colour and a legend entry (the digits).
+    presentation : bool
+        Type of at least :data:`PRESENTATION_FONT` px, larger points; the height follows the container.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    drawn = [{"label": input_label, "input": True}] if input_points is not None else []
+    drawn += panels
+    rows, columns = panel_grid(len(drawn))
+    specs = [[{"type": "scene" if index < len(drawn) and drawn[index].get("input") else "xy"}
+              for index in range(row * columns, (row + 1) * columns)] for row in range(rows)]
+    font = PRESENTATION_FONT if presentation else _FONT
+    figure = make_subplots(rows=rows, cols=columns, specs=specs, subplot_titles=[panel["label"] for panel in drawn],
+                           horizontal_spacing=0.03 if columns > 3 else 0.05, vertical_spacing=0.16)
+    color_range = robust_color_range(color) if categories is None else (0.0, 1.0)
+    size = 4 if presentation else 3
+    shown_scale, planes = False, 0
+    for index, panel in enumerate(drawn):
+        row, column = index // columns + 1, index % columns + 1
+        if panel.get("input"):
+            points = np.asarray(input_points, dtype=np.float32)
+            figure.add_trace(go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
+                                          marker=_marker(color, categories, color_range, color_title, False, 2),
+                                          hoverinfo="skip", showlegend=False), row=row, col=column)
+            continue
+        Y = np.asarray(panel["Y"], dtype=np.float32)
+        Y = Y if Y.shape[1] > 1 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
+        figure.add_trace(go.Scattergl(
+            x=Y[:, 0], y=Y[:, 1], mode="markers", name=panel["label"], showlegend=False,
+            marker=_marker(color, categories, color_range, color_title, not shown_scale, size),
+            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"), row=row, col=column)
+        shown_scale, planes = True, planes + 1
+        axis = "" if planes == 1 else str(planes)  # the scene of panel A takes no x axis
+        figure.update_layout({f"xaxis{axis}": dict(title=dict(text=panel["caption"], font=dict(size=font)),
+                                                   showticklabels=False, showgrid=False, zeroline=False),
+                              f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1, showticklabels=False,
+                                                   showgrid=False, zeroline=False)})
+    if categories is not None:
+        for label, colour in zip(*np.unique(categories, return_index=True)):
+            figure.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=f"{color_title} {label}",
+                                          marker=dict(size=10, color=class_colors(categories)[colour])), row=1,
+                             col=len(drawn) if rows == 1 else columns)
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=font + 1)
+    figure.update_scenes(xaxis_visible=False, yaxis_visible=False, zaxis_visible=False, aspectmode="data")
+    figure.update_layout(plot_bgcolor="white", font=dict(size=font), showlegend=categories is not None,
+                         legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.08, font=dict(size=font)),
+                         # Room above the panels' titles for the mode bar (presentation: a projector's view).
+                         margin=dict(l=10, r=10, t=75 if presentation else 45, b=10),
+                         height=None if presentation else 290 * rows + 30)
+    return figure
+
+
+def curve_figure(series, measures, x_title, *, presentation=False):
+    """Measures against a parameter, one line per series, one subplot per measure.
+
+    Parameters
+    ----------
+    series : dict of str to list of (float, dict)
+        Series name -> ``(x, {measure: value})`` points, in order.
+    measures : list of (str, str)
+        ``(key, label)`` of each plotted measure.
+    x_title : str
+    presentation : bool
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    font = PRESENTATION_FONT if presentation else _FONT
+    figure = make_subplots(rows=1, cols=len(measures), subplot_titles=[label for _, label in measures],
+                           horizontal_spacing=0.08)
+    for column, (key, label) in enumerate(measures, start=1):
+        for index, (name, points) in enumerate(series.items()):
+            xs = [x for x, _ in points]
+            ys = [values.get(key) for _, values in points]
+            figure.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, legendgroup=name,
+                                        showlegend=column == 1 and len(series) > 1,
+                                        line=dict(color=_SERIES_COLORS[index % len(_SERIES_COLORS)], width=3),
+                                        marker=dict(size=9 if presentation else 7),
+                                        hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{label} %{{y:.4g}}"
+                                                      "<extra></extra>"),
+                             row=1, col=column)
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=font + 1)
+    figure.update_xaxes(title_text=x_title, gridcolor="#eee", title_font=dict(size=font))
+    figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
+    figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
+                         margin=dict(l=50, r=10, t=40, b=50),
+                         legend=dict(orientation="h", y=1.18, font=dict(size=font)))
+    return figure
+
+
+_SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
