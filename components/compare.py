@@ -77,13 +77,17 @@ def draw_comparison(services, stored, session):
 
 
 def readable_bars(figure, count):
-    """The bar charts' algorithm labels, readable however many algorithms: slanted past four, the chart
-    taller to hold them."""
-    if count > 4:
-        figure.update_xaxes(tickangle=-50, tickfont=dict(size=11), automargin=True)
-        figure.update_layout(height=360 + 9 * max((len(str(label)) for trace in figure.data for label in trace.x),
-                                                  default=0),
-                             margin=dict(b=20))
+    """The bar charts, readable however many algorithms: past four, bars lie horizontal, one row per
+    algorithm, its name written once at the left (the charts share the order), so no label is skipped."""
+    if count <= 4:
+        return figure
+    for trace in figure.data:
+        template = trace.hovertemplate.replace("%{x}", "%{LABEL}").replace("%{y", "%{x").replace("%{LABEL}", "%{y}")
+        trace.update(x=trace.y, y=trace.x, orientation="h", hovertemplate=template)
+    figure.update_yaxes(autorange="reversed", showticklabels=False, gridcolor=None, rangemode=None)
+    figure.update_yaxes(showticklabels=True, automargin=True, col=1)
+    figure.update_xaxes(rangemode="tozero", gridcolor="#eee")
+    figure.update_layout(height=140 + 24 * count, legend=dict(x=0, xanchor="left"))  # clear of the mode bar
     return figure
 
 

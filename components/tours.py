@@ -92,9 +92,8 @@ def _claims(checked, pending=False):
 
 
 def _caption(values, names):
-    """The values written under a panel, e.g. "R_N 0.0018 · R_C 0.0018"."""
-    parts = [f"{value_label(name)} {values[name]:.3g}" for name in names if name in values]
-    return " · ".join(parts)
+    """The values written under a panel, one each, e.g. ``["R_N 0.0018", "R_C 0.0018"]``."""
+    return [f"{value_label(name)} {values[name]:.3g}" for name in names if name in values]
 
 
 def _outputs(services, step, values, presentation):
@@ -158,7 +157,9 @@ def render_step(services, step, result, presentation):
     if step.chart == "table":
         table = _table(step, values)
     else:
-        figure, figure_style = _outputs(services, step, values, presentation), {}
+        figure = _outputs(services, step, values, presentation)
+        # A figure of its own height (more rows than a window holds) is given it; else the page sets it.
+        figure_style = {"height": f"{figure.layout.height}px"} if presentation and figure.layout.height else {}
         if step.curve:
             curve, curve_style = _curve(step, values, presentation), {}
     return {"text": text, "claims": _claims(checked), "figure": figure, "figure_style": figure_style,

@@ -184,9 +184,9 @@ GR_STEPS = (
           "An 800-point cylinder of radius 1 and height 1 (GR do not give theirs) at k = 12. A cylinder has no "
           "faithful planar embedding. GR found its ring with PSA, Isomap and LLE, and its width with PSA and LLE "
           "only. Ours: Isomap draws the ring (central share {isomap.central_share:.3f}: its centre is empty) but "
-          "loses the width (collapse score {isomap.collapse:.3f}). GP presses the cylinder flat: right in most "
-          "neighbourhoods, so its R_N ({gp.normalized:.3f}) is the lowest of the five, yet folded along two lines, "
-          "GR's point that R is a local measure. On our cylinder neither PSA nor LLE finds the ring (central "
+          "loses the width (collapse score {isomap.collapse:.3f}). GP returns a sheet with no ring: right in most "
+          "neighbourhoods, so its R_N ({gp.normalized:.3f}) is the lowest of the five, yet wrong globally, GR's "
+          "point that R is a local measure. On our cylinder neither PSA nor LLE finds the ring (central "
           "share {psa.central_share:.2f}, {lle.central_share:.2f}): that part of the figure is not reproduced.",
           [Claim("Isomap finds the ring: {isomap.central_share:.3f} of its points lie near its centre (below 0.02).",
                  lambda v: v.isomap.central_share < 0.02),
@@ -225,15 +225,17 @@ GR_STEPS = (
           "A 2500-point swiss roll with isotropic noise σ = 0.6 (GR do not give theirs), k = 12 (GR Fig. 6). "
           "Noise thickens the roll: the local-PCA lower bound rises to {gp.lower_bound:.3f}, and no output scores "
           "R_N below it. GP and PSA, built on local PCA and Procrustes fits, still recover the roll's chart (M_t "
-          "{gp.truth_match:.3f}, {psa.truth_match:.3f}). Isomap's graph short-circuits between turns and its "
-          "output folds (M_t {isomap.truth_match:.2f}); LTSA collapses (collapse score {ltsa.collapse:.3f}); LLE "
-          "reaches M_t {lle.truth_match:.3f}.",
+          "{gp.truth_match:.3f}, {psa.truth_match:.3f}). Isomap does not (M_t {isomap.truth_match:.2f}), nor "
+          "LLE ({lle.truth_match:.3f}), and LTSA collapses (collapse score {ltsa.collapse:.3f}): only GP and PSA "
+          "succeed, as in GR.",
           [Claim("GP and PSA recover the chart: M_t below 0.05 ({gp.truth_match:.3f}, {psa.truth_match:.3f}).",
                  lambda v: max(v.gp.truth_match, v.psa.truth_match) < 0.05),
            Claim("Isomap does not: M_t {isomap.truth_match:.2f}, over 3 times GP's and PSA's.",
                  lambda v: v.isomap.truth_match > 3 * max(v.gp.truth_match, v.psa.truth_match)),
            Claim("LTSA collapses onto a curve (collapse score {ltsa.collapse:.3f} < 0.1).",
                  lambda v: v.ltsa.collapse < 0.1),
+           Claim("Only GP and PSA keep M_t below 0.05.",
+                 lambda v: all(v[key].truth_match > 0.05 for key in ("isomap", "lle", "ltsa"))),
            Claim("Every R_N is above the lower bound ({gp.lower_bound:.3f}).",
                  lambda v: all(v[key].normalized >= v[key].lower_bound for key, _ in FIVE))],
           [Panel(key, label, _noisy[key]) for key, label in FIVE], captions=("truth_match", "normalized")),
@@ -354,9 +356,9 @@ NQ_STEPS = (
           "Isomap recover the chart (M_t {lle.truth_match:.4f}, {isomap.truth_match:.4f}), LE does not "
           "({laplacian.truth_match:.3f}). On this nearly isotropic surface R_C (NQ's M_P^c) agrees: "
           "{lle.conformal:.3f}, {isomap.conformal:.3f} against {laplacian.conformal:.3f}. Not reproduced: NQ's "
-          "LTSA succeeds at k = 10, ours degenerates (M_t {ltsa.truth_match:.2f}): the Gaussian sample's sparse "
-          "tails leave neighbourhoods too small for its local tangent fits. At k = 20 it recovers the chart (M_t "
-          "{ltsa20.truth_match:.1e}).",
+          "LTSA succeeds at k = 10, ours degenerates (M_t {ltsa.truth_match:.2f}). At k = 20 it recovers the "
+          "chart (M_t {ltsa20.truth_match:.1e}): larger neighbourhoods steady its tangent fits where the Gaussian "
+          "sample thins out.",
           [Claim("LLE and Isomap recover the chart (M_t below 0.01), LE does not (above 0.05).",
                  lambda v: max(v.lle.truth_match, v.isomap.truth_match) < 0.01 and v.laplacian.truth_match > 0.05),
            Claim("R_C separates them alike: below 0.05 for LLE and Isomap, above 0.2 for LE.",
@@ -512,7 +514,8 @@ PN_STEPS = (
                  lambda v: v.isomap_1.collapse > 0.3),
            Claim("scikit-learn's HLLE equals LTSA here (R_N equal to 1e-9 on both rolls).",
                  lambda v: all(abs(v[f"hlle_{f}"].normalized - v[f"ltsa_{f}"].normalized) < 1e-9 for f in (1, 3)))],
-          _pair_panels(_stretched, SIX, ("1", "3"), ("swiss roll", "stretched × 3")), captions=("collapse",)),
+          _pair_panels(_stretched, SIX, ("1", "3"), ("swiss roll", "stretched × 3")), show_input=False,
+          captions=("collapse",)),
     _step("pn-fig8-fishbowl", "PN Figs. 6 (B), 8: a fishbowl and the same stretched × 4, six algorithms",
           _state(_fishbowl["ltsa_4"], color="truth-0"),
           "2400 points of a sphere without its top cap, and the same stretched × 4 along its first coordinate, K "
@@ -529,7 +532,7 @@ PN_STEPS = (
            Claim("Isomap keeps the stretched bowl two-dimensional (above 0.3).",
                  lambda v: v.isomap_4.input_collapse > 0.3),
            Claim("Not reproduced: LLE does not collapse it (above 0.1).", lambda v: v.lle_4.input_collapse > 0.1)],
-          _pair_panels(_fishbowl, SIX, ("1", "4"), ("fishbowl", "stretched × 4")), reproduced="partly",
+          _pair_panels(_fishbowl, SIX, ("1", "4"), ("fishbowl", "stretched × 4")), show_input=False, reproduced="partly",
           captions=("input_collapse",)),
     _step("pn-fig9-globe", "PN Figs. 6 (C), 9: globe images, the 30 × 30 array and the 30 × 10 strip",
           _state(_globe["ltsa_10"], color="truth-0"),
@@ -547,7 +550,7 @@ PN_STEPS = (
                  lambda v: max(v.laplacian_10.collapse, v.diffusion_maps_10.collapse) < 0.1),
            Claim("Not reproduced: LLE and LTSA keep the strip two-dimensional (above 0.3).",
                  lambda v: min(v.lle_10.collapse, v.ltsa_10.collapse) > 0.3)],
-          _pair_panels(_globe, SIX, ("30", "10"), ("30 × 30", "30 × 10")), reproduced="partly",
+          _pair_panels(_globe, SIX, ("30", "10"), ("30 × 30", "30 × 10")), show_input=False, reproduced="partly",
           derive=lambda v: {"lowest_30": min(v[f"{key}_30"].collapse for key, _ in SIX)}, captions=("collapse",)),
     _step("pn-phi-curve", "PN §4–6: LEM's Φ(Y)/Φ(Z) along the strip's length",
           _state(_phi["L6"], color="truth-0", tab="explore", normalization=("strip", 6.0, 1000, 8)),

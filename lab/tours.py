@@ -225,10 +225,10 @@ def run_values(request, result):
 
 
 # Names of the values of :func:`run_values` that are not registry measures (those have their labels).
-VALUE_LABELS = {"shape": "shape residual", "affine": "affine residual", "aspect": "aspect", "truth_aspect": "aspect of "
-                "the truth", "short_circuits": "short circuits", "central_share": "central share",
-                "input_collapse": "collapse (input axes)", "phi_ratio": "Φ(Y)/Φ(Z)", "k": "k", "n": "n",
-                "seconds": "seconds"}
+VALUE_LABELS = {"shape": "shape residual", "affine": "affine residual", "aspect": "aspect",
+                "truth_aspect": "aspect of the truth", "short_circuits": "short circuits",
+                "central_share": "central share", "input_collapse": "collapse (input axes)", "phi_ratio": "Φ(Y)/Φ(Z)",
+                "k": "k", "n": "n", "seconds": "seconds"}
 
 
 def value_label(name):

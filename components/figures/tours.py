@@ -16,13 +16,16 @@ PRESENTATION_FONT = 18
 _FONT = 12
 
 
-def panel_grid(count):
+def panel_grid(count, presentation=False):
     """``(rows, columns)`` of a paper's figure of ``count`` panels: one row up to 3, 2 × 3 up to 6, then two
-    rows (the papers' A1–F1 over A2–F2)."""
+    rows (the papers' A1–F1 over A2–F2); for a projector, never more than three columns (large type needs
+    the width), in reading order."""
     if count <= 3:
         return 1, max(count, 1)
     if count <= 6:
         return 2, 3
+    if presentation:
+        return -(-count // 3), 3
     return 2, -(-count // 2)
 
 
@@ -41,8 +44,9 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
     Parameters
     ----------
     panels : list of dict
-        One per output: ``label`` (above it), ``caption`` (the measures, under it) and ``Y``
-        of shape (n_samples, d) (its first two coordinates are drawn, at equal axis scales).
+        One per output: ``label`` (above it), ``caption`` (the measures written under it: a text, or a
+        list of texts, on one line where they fit the column, else one a line) and ``Y`` of shape
+        (n_samples, d) (its first two coordinates are drawn, at equal axis scales).
     color : ndarray of shape (n_samples,)
         One colouring for every panel (an intrinsic coordinate), so that panels read alike; or, with
         ``categories``, ignored.
@@ -53,7 +57,8 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
     categories : ndarray of shape (n_samples,), optional
         Class labels: each class gets its own colour and a legend entry (the digits).
     presentation : bool
-        Type of at least :data:`PRESENTATION_FONT` px, larger points; the height follows the container.
+        Type of at least :data:`PRESENTATION_FONT` px, larger points, three columns at most; up to two rows
+        the height follows the container.
 
     Returns
     -------
@@ -61,12 +66,15 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
     """
     drawn = [{"label": input_label, "input": True}] if input_points is not None else []
     drawn += panels
-    rows, columns = panel_grid(len(drawn))
+    rows, columns = panel_grid(len(drawn), presentation)
     specs = [[{"type": "scene" if index < len(drawn) and drawn[index].get("input") else "xy"}
               for index in range(row * columns, (row + 1) * columns)] for row in range(rows)]
     font = PRESENTATION_FONT if presentation else _FONT
+    height = None if presentation and rows <= 2 else (270 if presentation else 290) * rows + 60
     figure = make_subplots(rows=rows, cols=columns, specs=specs, subplot_titles=[panel["label"] for panel in drawn],
-                           horizontal_spacing=0.03 if columns > 3 else 0.05, vertical_spacing=0.16)
+                           horizontal_spacing=0.03 if columns > 3 else 0.05,
+                           # about 110 px between rows for a caption and the next row's title
+                           vertical_spacing=0.16 if height is None else min(0.16, 110 / height))
     color_range = robust_color_range(color) if categories is None else (0.0, 1.0)
     size = 4 if presentation else 3
     shown_scale, planes = False, 0
@@ -86,14 +94,18 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
             hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"), row=row, col=column)
         shown_scale, planes = True, planes + 1
         axis = "" if planes == 1 else str(planes)  # the scene of panel A takes no x axis
-        figure.update_layout({f"xaxis{axis}": dict(title=dict(text=panel["caption"], font=dict(size=font)),
+        caption = panel["caption"] if isinstance(panel["caption"], str) else _caption_lines(panel["caption"], columns,
+                                                                                             presentation)
+        figure.update_layout({f"xaxis{axis}": dict(title=dict(text=caption, font=dict(size=font)),
                                                    showticklabels=False, showgrid=False, zeroline=False),
                               f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1, showticklabels=False,
                                                    showgrid=False, zeroline=False)})
     if categories is not None:
-        for label, colour in zip(*np.unique(categories, return_index=True)):
-            figure.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=f"{color_title} {label}",
-                                          marker=dict(size=10, color=class_colors(categories)[colour])), row=1,
+        colours = class_colors(categories)
+        for label, first in zip(*np.unique(categories, return_index=True), strict=True):
+            name = f"{color_title} {label:g}" if isinstance(label, (int, float, np.number)) else f"{color_title} {label}"
+            figure.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=name,
+                                          marker=dict(size=10, color=colours[first])), row=1,
                              col=len(drawn) if rows == 1 else columns)
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=font + 1)
@@ -102,8 +114,16 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
                          legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.08, font=dict(size=font)),
                          # Room above the panels' titles for the mode bar (presentation: a projector's view).
                          margin=dict(l=10, r=10, t=75 if presentation else 45, b=10),
-                         height=None if presentation else 290 * rows + 30)
+                         # A projector's window holds two rows; more rows keep their height and scroll.
+                         height=height)
     return figure
+
+
+def _caption_lines(parts, columns, presentation):
+    """A panel's measures on one line (``" · "``) when they fit its column's width, else one per line."""
+    fits = (80 if presentation else 180) // columns  # characters in a column at the figure's type size
+    line = " · ".join(parts)
+    return line if len(line) <= fits else "<br>".join(parts)
 
 
 def curve_figure(series, measures, x_title, *, presentation=False):

@@ -53,6 +53,10 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
     assert figure.data[0].type == "scatter3d"
     pca = result.values["pca"]
     assert figure.layout.xaxis.title.text == f"R_N {pca['normalized']:.3g} · shape residual {pca['shape']:.3g}"
+    long = ["ASIM (M_L) 0.00267", "M_G 0.00141"]
+    wide = step_figure([{"label": "P", "Y": np.zeros((3, 2)), "caption": long}] * 7, np.zeros(3), "u", presentation=True)
+    assert wide.layout.xaxis.title.text == "ASIM (M_L) 0.00267<br>M_G 0.00141"  # too wide for a line
+    assert wide.layout.height == 270 * 3 + 60  # three rows on a projector: their own height, scrolled
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis2.scaleanchor == "x2"
     rendered = render_step(services, step, StepResult(result.values, {"mds": "a failure"}), True)
     assert "Failed runs: mds: a failure" in rendered["text"] and rendered["figure"].layout.font.size >= 18
@@ -60,6 +64,7 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
 
 def test_a_paper_s_figure_keeps_its_grid_a1_to_f1_over_a2_to_f2():
     assert [panel_grid(count) for count in (2, 3, 5, 6, 12)] == [(1, 2), (1, 3), (2, 3), (2, 3), (2, 6)]
+    assert [panel_grid(count, presentation=True) for count in (6, 7, 12)] == [(2, 3), (3, 3), (4, 3)]
     Y = np.random.default_rng(0).normal(size=(30, 2))
     figure = step_figure([{"label": f"P{i}", "Y": Y, "caption": f"c{i}"} for i in range(12)], Y[:, 0], "u")
     assert len(figure.data) == 12 and figure.layout.xaxis12.title.text == "c11"
@@ -100,11 +105,13 @@ def test_a_sweep_plot_offers_a_log_scale():
 
 def test_the_compare_bars_labels_stay_readable_with_thirteen_algorithms():
     panels = [{"label": f"algorithm number {i}", "output": "isometric" if i % 2 else "normalized",
-               "summary": {"normalized": [0.1, 0.1]}} for i in range(13)]
-    figure = readable_bars(measure_bars(panels, [("normalized", "R_N")]), 13)
-    assert figure.layout.xaxis.tickangle == -50 and figure.layout.xaxis.automargin
-    assert figure.layout.height >= 360 + 9 * len("algorithm number 12")
-    assert readable_bars(measure_bars(panels[:3], [("normalized", "R_N")]), 3).layout.xaxis.tickangle is None
+               "summary": {"normalized": [0.1, 0.1], "conformal": [0.1, 0.1]}} for i in range(13)]
+    figure = readable_bars(measure_bars(panels, [("normalized", "R_N"), ("conformal", "R_C")]), 13)
+    assert {trace.orientation for trace in figure.data} == {"h"}  # one row per algorithm, none skipped
+    assert sorted(label for trace in figure.data[:2] for label in trace.y) == sorted(p["label"] for p in panels)
+    assert figure.layout.yaxis.showticklabels and not figure.layout.yaxis2.showticklabels  # names written once
+    assert figure.layout.height >= 24 * 13 and "%{y}" in figure.data[0].hovertemplate
+    assert readable_bars(measure_bars(panels[:3], [("normalized", "R_N")]), 3).data[0].orientation is None
 
 
 @pytest.mark.parametrize("component", [ids.TOUR_INDEX, ids.PRESENTATION, ids.SWEEP_LOG])
