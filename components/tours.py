@@ -26,7 +26,10 @@ from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 __all__ = ["header_controls", "register", "render_step", "show_step", "step_target", "tour_box", "tour_figures"]
 
 _CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"]}
-_HIDDEN = {"display": "none"}
+# A figure out of sight stays laid out (no display: none): Plotly cannot clear WebGL traces from an
+# element that is not displayed. It then holds a blank figure.
+_HIDDEN = {"height": "0px", "visibility": "hidden"}
+_BLANK = empty_figure("")
 
 
 def header_controls(shown):
@@ -152,8 +155,7 @@ def render_step(services, step, result, presentation):
         text += " Failed runs: " + "; ".join(f"{key}: {message}" for key, message in result.errors.items())
     values = result.values
     figure_style = curve_style = _HIDDEN
-    figure = curve = no_update
-    table = None
+    figure, curve, table = _BLANK, no_update, None
     if step.chart == "table":
         table = _table(step, values)
     else:
@@ -170,11 +172,11 @@ def _pending(step):
     """The step's text and claims before its numbers are computed (each number a dash)."""
     empty = Values({})
     return {"text": empty.fill(step.text), "claims": _claims([claim.check(empty) for claim in step.claims], True),
-            "figure": no_update, "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
+            "figure": _BLANK, "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
 
 
 _HIDE = {"box_class": "tour hidden", "figures_class": "tour-figures hidden", "name": "", "position": "",
-         "back_disabled": True, "next_disabled": True, "step_title": "", "text": "", "claims": [], "figure": no_update,
+         "back_disabled": True, "next_disabled": True, "step_title": "", "text": "", "claims": [], "figure": _BLANK,
          "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
 
 

@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from .views import COLORSCALE, class_colors, robust_color_range
 
-__all__ = ["PRESENTATION_FONT", "curve_figure", "panel_grid", "step_figure"]
+__all__ = ["INPUT_VIEW", "PRESENTATION_FONT", "curve_figure", "oblique_view", "panel_grid", "step_figure"]
 
 # Presentation mode: labels at least this large (px), for a projector.
 PRESENTATION_FONT = 18
@@ -37,9 +37,28 @@ def _marker(color, categories, color_range, color_title, show_scale, size):
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14, len=0.9))
 
 
+# Panel A shows the 3-D input as seen from this direction (azimuth, elevation in degrees), a fixed
+# oblique view: a tour's figure is drawn without WebGL (see step_figure).
+INPUT_VIEW = (-25.0, 20.0)
+
+
+def oblique_view(points, azimuth=INPUT_VIEW[0], elevation=INPUT_VIEW[1]):
+    """3-D points seen from (``azimuth``, ``elevation``), orthographically: the screen's (right, up) coordinates.
+
+    Examples
+    --------
+    >>> oblique_view(np.eye(3), azimuth=0.0, elevation=0.0).round(12).tolist()  # looking along -y: x right, z up
+    [[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]]
+    """
+    a, e = np.radians(azimuth), np.radians(elevation)
+    right = np.array([np.cos(a), -np.sin(a), 0.0])
+    up = np.array([np.sin(a) * np.sin(e), np.cos(a) * np.sin(e), np.cos(e)])
+    return np.asarray(points, dtype=float) @ np.column_stack([right, up])
+
+
 def step_figure(panels, color, color_title, *, input_points=None, input_label="A: input", categories=None,
                 presentation=False):
-    """A paper's figure recomputed: the input (optional, in 3-D) then each output, in the paper's order.
+    """A paper's figure recomputed: the input (optional, an oblique view) then each output, in the paper's order.
 
     Parameters
     ----------
@@ -52,7 +71,7 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
         ``categories``, ignored.
     color_title : str
     input_points : ndarray of shape (n_samples, 3), optional
-        The drawn input, the paper's panel A.
+        The drawn input, the paper's panel A, drawn as :func:`oblique_view` shows it.
     input_label : str
     categories : ndarray of shape (n_samples,), optional
         Class labels: each class gets its own colour and a legend entry (the digits).
@@ -63,37 +82,31 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
     Returns
     -------
     plotly.graph_objects.Figure
+        SVG traces only: a page that walks a tour replaces this figure at every step, and WebGL
+        contexts, which browsers ration, would be lost on the way (and an SVG download keeps vector
+        points).
     """
-    drawn = [{"label": input_label, "input": True}] if input_points is not None else []
+    drawn = [{"label": input_label, "Y": oblique_view(input_points), "caption": ""}] if input_points is not None \
+        else []
     drawn += panels
     rows, columns = panel_grid(len(drawn), presentation)
-    specs = [[{"type": "scene" if index < len(drawn) and drawn[index].get("input") else "xy"}
-              for index in range(row * columns, (row + 1) * columns)] for row in range(rows)]
     font = PRESENTATION_FONT if presentation else _FONT
     height = None if presentation and rows <= 2 else (270 if presentation else 290) * rows + 60
-    figure = make_subplots(rows=rows, cols=columns, specs=specs, subplot_titles=[panel["label"] for panel in drawn],
+    figure = make_subplots(rows=rows, cols=columns, subplot_titles=[panel["label"] for panel in drawn],
                            horizontal_spacing=0.03 if columns > 3 else 0.05,
                            # about 110 px between rows for a caption and the next row's title
                            vertical_spacing=0.16 if height is None else min(0.16, 110 / height))
     color_range = robust_color_range(color) if categories is None else (0.0, 1.0)
     size = 4 if presentation else 3
-    shown_scale, planes = False, 0
     for index, panel in enumerate(drawn):
-        row, column = index // columns + 1, index % columns + 1
-        if panel.get("input"):
-            points = np.asarray(input_points, dtype=np.float32)
-            figure.add_trace(go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
-                                          marker=_marker(color, categories, color_range, color_title, False, 2),
-                                          hoverinfo="skip", showlegend=False), row=row, col=column)
-            continue
         Y = np.asarray(panel["Y"], dtype=np.float32)
         Y = Y if Y.shape[1] > 1 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
-        figure.add_trace(go.Scattergl(
+        figure.add_trace(go.Scatter(
             x=Y[:, 0], y=Y[:, 1], mode="markers", name=panel["label"], showlegend=False,
-            marker=_marker(color, categories, color_range, color_title, not shown_scale, size),
-            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"), row=row, col=column)
-        shown_scale, planes = True, planes + 1
-        axis = "" if planes == 1 else str(planes)  # the scene of panel A takes no x axis
+            marker=_marker(color, categories, color_range, color_title, index == len(drawn) - 1, size),
+            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"),
+            row=index // columns + 1, col=index % columns + 1)
+        axis = "" if index == 0 else str(index + 1)
         caption = panel["caption"] if isinstance(panel["caption"], str) else _caption_lines(panel["caption"], columns,
                                                                                              presentation)
         figure.update_layout({f"xaxis{axis}": dict(title=dict(text=caption, font=dict(size=font)),
@@ -104,12 +117,11 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
         colours = class_colors(categories)
         for label, first in zip(*np.unique(categories, return_index=True), strict=True):
             name = f"{color_title} {label:g}" if isinstance(label, (int, float, np.number)) else f"{color_title} {label}"
-            figure.add_trace(go.Scattergl(x=[None], y=[None], mode="markers", name=name,
-                                          marker=dict(size=10, color=colours[first])), row=1,
+            figure.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
+                                        marker=dict(size=10, color=colours[first])), row=1,
                              col=len(drawn) if rows == 1 else columns)
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=font + 1)
-    figure.update_scenes(xaxis_visible=False, yaxis_visible=False, zaxis_visible=False, aspectmode="data")
     figure.update_layout(plot_bgcolor="white", font=dict(size=font), showlegend=categories is not None,
                          legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.08, font=dict(size=font)),
                          # Room above the panels' titles for the mode bar (presentation: a projector's view).

@@ -50,14 +50,14 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
     figure = out["figure"]
     titles = [annotation.text for annotation in figure.layout.annotations]
     assert titles == ["A: input, n = 1600", "PCA", "classical MDS"]
-    assert figure.data[0].type == "scatter3d"
+    assert {trace.type for trace in figure.data} == {"scatter"}  # no WebGL: a tour replaces it at every step
     pca = result.values["pca"]
-    assert figure.layout.xaxis.title.text == f"R_N {pca['normalized']:.3g} · shape residual {pca['shape']:.3g}"
+    assert figure.layout.xaxis2.title.text == f"R_N {pca['normalized']:.3g} · shape residual {pca['shape']:.3g}"
     long = ["ASIM (M_L) 0.00267", "M_G 0.00141"]
     wide = step_figure([{"label": "P", "Y": np.zeros((3, 2)), "caption": long}] * 7, np.zeros(3), "u", presentation=True)
     assert wide.layout.xaxis.title.text == "ASIM (M_L) 0.00267<br>M_G 0.00141"  # too wide for a line
     assert wide.layout.height == 270 * 3 + 60  # three rows on a projector: their own height, scrolled
-    assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis2.scaleanchor == "x2"
+    assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis3.scaleanchor == "x3"
     rendered = render_step(services, step, StepResult(result.values, {"mds": "a failure"}), True)
     assert "Failed runs: mds: a failure" in rendered["text"] and rendered["figure"].layout.font.size >= 18
 
@@ -68,6 +68,7 @@ def test_a_paper_s_figure_keeps_its_grid_a1_to_f1_over_a2_to_f2():
     Y = np.random.default_rng(0).normal(size=(30, 2))
     figure = step_figure([{"label": f"P{i}", "Y": Y, "caption": f"c{i}"} for i in range(12)], Y[:, 0], "u")
     assert len(figure.data) == 12 and figure.layout.xaxis12.title.text == "c11"
+    assert [trace.marker.showscale for trace in figure.data] == [False] * 11 + [True]  # one colour bar
 
 
 def test_class_labels_get_one_colour_each_and_a_legend_not_a_colour_bar():
