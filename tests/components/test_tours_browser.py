@@ -53,6 +53,12 @@ def claims(dash_duo):
         "li.textContent]);")
 
 
+def computed_claims(dash_duo):
+    """The claims once the step is computed (none pending), else None."""
+    found = claims(dash_duo)
+    return found if found and all(kind != "claim pending" for kind, _ in found) else None
+
+
 def view_state(dash_duo):
     return layout_props(dash_duo).get(ids.VIEW_STATE, {}).get("data")
 
@@ -68,13 +74,13 @@ def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo
         for index, step in enumerate(tour.steps):
             if index:
                 dash_duo.find_element(f"#{ids.TOUR_NEXT}").click()
-            until(lambda: view_state(dash_duo) == step.state.to_dict(), timeout=WAIT)
-            until(lambda: dash_duo.driver.current_url.endswith(to_query(step.state)), timeout=WAIT)
+            expected, link = step.state.to_dict(), to_query(step.state)
+            until(lambda: view_state(dash_duo) == expected, timeout=WAIT)  # noqa: B023 (waited for here)
+            until(lambda: dash_duo.driver.current_url.endswith(link), timeout=WAIT)  # noqa: B023
             dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_POSITION}", f"step {index + 1} of {len(tour.steps)}",
                                             timeout=WAIT)
             dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_STEP_TITLE}", step.title, timeout=WAIT)
-            shown = until(lambda: (lambda found: found if found and all(
-                kind != "claim pending" for kind, _ in found) else None)(claims(dash_duo)), timeout=WAIT)
+            shown = until(lambda: computed_claims(dash_duo), timeout=WAIT)
             assert len(shown) == len(step.claims), step.name
             assert [kind for kind, _ in shown] == ["claim holds"] * len(step.claims), (step.name, shown)
             assert "—" not in "".join(text for _, text in shown), step.name  # every number computed
@@ -117,7 +123,7 @@ def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_
     for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH):
         assert inside_viewport(rect(dash_duo, f"#{graph}")), graph
         assert rect(dash_duo, f"#{graph}")["bottom"] - rect(dash_duo, f"#{graph}")["top"] >= 400
-        until(lambda: font_size(dash_duo, f"#{graph} .gtitle") >= 18, timeout=WAIT)
+        until(lambda: font_size(dash_duo, f"#{graph} .gtitle") >= 18, timeout=WAIT)  # noqa: B023
         assert not overlaps(rect(dash_duo, f"#{graph} .gtitle"), rect(dash_duo, f"#{graph} .modebar"))
     for label in (".card-title", ".tab", f"#{ids.PRESENTATION} label"):
         assert font_size(dash_duo, label) >= 18, label
@@ -178,6 +184,12 @@ def test_clicking_a_point_draws_its_k_neighbours_and_knn_edges_in_both_views(das
     assert severe_logs(dash_duo) == []
 
 
+def drawn_with_legend(dash_duo):
+    """The output view's figure once its legend traces are drawn, else None."""
+    figure = layout_props(dash_duo)[ids.OUTPUT_GRAPH].get("figure")
+    return figure if figure and len(figure["data"]) > 3 else None
+
+
 def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_the_views(dash_duo, app_directory,
                                                                                        mouse_at):
     link = "?dataset=digits&algorithm=mlle&k=12&d.classes=2-5&color=truth-0"
@@ -186,8 +198,7 @@ def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_th
     dash_duo.driver.get(dash_duo.server_url + "/" + link)
     wait_for_run(dash_duo, state)
     wait_for_output_title(dash_duo, "MLLE, k = 12")
-    figure = until(lambda: (lambda f: f if f and len(f["data"]) > 3 else None)(
-        layout_props(dash_duo)[ids.OUTPUT_GRAPH]["figure"]), timeout=WAIT)
+    figure = until(lambda: drawn_with_legend(dash_duo), timeout=WAIT)
     legend = [trace["name"] for trace in figure["data"] if trace.get("name", "").startswith("digit class")]
     assert legend == [f"digit class {digit}" for digit in (2, 3, 4, 5)] and figure["layout"]["showlegend"]
     assert figure["data"][0]["marker"].get("showscale") is False  # a legend, not a colour bar

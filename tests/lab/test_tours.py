@@ -156,8 +156,8 @@ def test_the_readme_lists_every_step_with_whether_it_reproduces():
     readme = (__import__("pathlib").Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme[readme.index("## What the tours reproduce"):]
     section = section[:section.index("\n## ", 3)]
-    for name, step in STEPS.items():
-        row = re.search(rf"^\|[^|\n]*\|\s*{re.escape(step.title)}\s*\|\s*(\w+)", section, flags=re.M)
+    for step in STEPS.values():
+        row = re.search(rf"^\|[^|\n]*\|\s*{re.escape(step.title)}\s*\|\s*(\w+)", section, flags=re.MULTILINE)
         assert row is not None, step.title
         assert row.group(1) == step.reproduced, step.title
 
