@@ -25,8 +25,7 @@ import functools
 import math
 import os
 
-from components import compare, explore, files, normalization, state_sync, sweep
-from components import pairs
+from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
 from components.jobs import Services, cache_directory, register_job_boxes
 from components.managers import make_background_manager, make_celery_app
 from components.layout import make_layout
@@ -66,7 +65,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         Where background jobs, cached results and uploads live (default ``$PROCRUSTES_CACHE_DIR`` or
         ``./cache``); the browser tests give each app its own.
     celery_app : celery.Celery, optional
-        Run background jobs on this Celery app's workers (see :func:`components.jobs.make_celery_app`)
+        Run background jobs on this Celery app's workers (see :func:`components.managers.make_celery_app`)
         instead of processes forked by the server.
     max_request_mb : float, optional
         Request size cap in MiB (see :func:`max_request_bytes`).
@@ -86,9 +85,8 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
     app.layout = make_layout if start is None else functools.partial(make_layout, start)
     services = Services.in_directory(directory)
     state_sync.register(app)
-    for tab in (explore, sweep, compare, normalization, files):
+    for tab in (explore, sweep, compare, normalization, pairs, files, tours):
         tab.register(app, services)
-    pairs.register(app, services)
     register_job_boxes(app)
     return secure(app)
 

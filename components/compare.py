@@ -72,7 +72,23 @@ def draw_comparison(services, stored, session):
                              "This comparison has left the cache: press Compare again.")
         return blank, blank
     return (comparison_grid(panels, result.color, result.color_title),
-            measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]))
+            readable_bars(measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]),
+                          len(panels)))
+
+
+def readable_bars(figure, count):
+    """The bar charts, readable however many algorithms: past four, bars lie horizontal, one row per
+    algorithm, its name written once at the left (the charts share the order), so no label is skipped."""
+    if count <= 4:
+        return figure
+    for trace in figure.data:
+        template = trace.hovertemplate.replace("%{x}", "%{LABEL}").replace("%{y", "%{x").replace("%{LABEL}", "%{y}")
+        trace.update(x=trace.y, y=trace.x, orientation="h", hovertemplate=template)
+    figure.update_yaxes(autorange="reversed", showticklabels=False, gridcolor=None, rangemode=None)
+    figure.update_yaxes(showticklabels=True, automargin=True, col=1)
+    figure.update_xaxes(rangemode="tozero", gridcolor="#eee")
+    figure.update_layout(height=140 + 24 * count, legend=dict(x=0, xanchor="left"))  # clear of the mode bar
+    return figure
 
 
 def register(app, services):

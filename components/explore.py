@@ -10,16 +10,17 @@ draw (a new colouring: one array per view). Cancelling puts the controls back on
 import functools
 import secrets
 
-from dash import ClientsideFunction, Input, Output, Patch, State, ctx, dcc, html, no_update
+from dash import ClientsideFunction, Input, Output, Patch, State, dcc, html, no_update
 
 import measures
 from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
-from lab.views import coloring, data_rows, explore_view, inspect_point, selection_summary
+from lab.tours import class_labels
+from lab.views import coloring, explore_view
 
-from . import ids
+from . import ids, point_events
 from .controls import export_buttons
-from .figures import (OUTPUT_AXES, color_update, empty_figure, image_figure, input_figure, inspector_figure,
-                      output_figure, robust_color_range)
+from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
+from .figures.marks import color_by_class, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 from .managers import job_deadline
 
@@ -90,13 +91,6 @@ def _record(state, request, result, cached):
 
 def _failure(state_dict, error):
     return {"status": "failed", "state": state_dict, "message": failure_message(error)}
-
-
-def _result(services, record, session):
-    """The cached result of a shown run (None if it has left the cache), read for this session only."""
-    request = RunRequest.from_dict(record["request"])
-    services.uploads.for_session(session).authorize(request.data)
-    return request, services.results.get(request)
 
 
 def resolve(services, state, shown, session, token):
@@ -170,9 +164,10 @@ def show_run(services, shown, state, drawn, session):
         return {"input": blank, "output": blank, "cards": _cards_of(shown), "message": shown["message"],
                 "message_class": "message error", "drawn": None}
     display = ViewState.from_dict(state).display
-    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view}
+    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view,
+              "presentation": display.presentation}
     try:
-        request, result = _result(services, shown, session)
+        request, result = point_events.shown_result(services, shown, session)
     except measures.ProcrustesLabError as error:
         return {**unchanged, "message": str(error), "message_class": "message error"}
     if result is None:
@@ -182,6 +177,8 @@ def show_run(services, shown, state, drawn, session):
     output_color, title, _ = coloring(result, display.color, view.output.rows)
     colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
     color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
+    classes = class_labels(result) if display.color.startswith("truth-") else None
+    layout["classes"] = classes is not None  # a class colouring has a legend, not a colour bar: redrawn
     if drawn and {key: drawn.get(key) for key in layout} == layout:
         if drawn.get("color") == display.color:
             return unchanged
@@ -204,72 +201,21 @@ def show_run(services, shown, state, drawn, session):
                                 point_ids=view.output.rows, title=view.output_title, revision=str(revision),
                                 landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
+    _finish(figures, {"input": view.input, "output": view.output}, classes, title, display)
     return {**figures, "cards": _cards_of(shown), "message": view.notes,
             "message_class": "message warning" if view.notes else "message",
             "drawn": {**layout, "color": display.color}}
 
 
-def _event_rows(result, input_event, output_event, drawn):
-    """Data-set rows of the points of the triggering graph's event (trace 0's point numbers, mapped
-    through what that view draws: the 3-D view draws a subsample)."""
-    from_input = ctx.triggered_id == ids.INPUT_GRAPH
-    event = input_event if from_input else output_event
-    points = [point["pointNumber"] for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
-    return data_rows(result, points, "input" if from_input else "output", (drawn or {}).get("view", "3d"))
-
-
-def _event_result(services, shown, session):
-    if not shown or shown.get("status") != "done":
-        return None, None
-    try:
-        return _result(services, shown, session)
-    except measures.ProcrustesLabError:
-        return None, None
-
-
-def show_point_image(services, input_hover, output_hover, shown, drawn, session):
-    """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
-    request, result = _event_result(services, shown, session)
-    if result is None or result.image_shape is None:
-        return no_update, {"display": "none"} if result is not None else no_update
-    rows = _event_rows(result, input_hover, output_hover, drawn)
-    if not len(rows):
-        return no_update, no_update
-    index = int(rows[0])
-    truth = ", ".join(f"{label} {value:.3g}" for label, value in zip(result.truth_labels, result.truth[index]))
-    return image_figure(result.X[index].reshape(result.image_shape), f"point {index}: {truth}"), {"display": "block"}
-
-
-def inspect(services, input_click, output_click, shown, drawn, session):
-    """Clicking a point opens its neighbourhood, aligned as R_N, R_C and ASIM align it (PN Fig. 1E/F)."""
-    request, result = _event_result(services, shown, session)
-    if result is None:
-        return empty_figure("This run is no longer cached."), "Run it again to inspect its points."
-    rows = _event_rows(result, input_click, output_click, drawn)
-    if not len(rows):
-        return no_update, no_update
-    index = int(rows[0])
-    try:
-        view = inspect_point(request, result, index)
-    except measures.ProcrustesLabError as error:  # e.g. a neighbourhood of coincident points
-        return empty_figure(str(error)), str(error)
-    k = request.method.n_neighbors
-    return inspector_figure(view), (
-        f"Point {index} and its k = {k} input neighbours: local R_N {view.normalized:.4f}, R_C "
-        f"{view.conformal_value:.4f}, ASIM {view.asim_value:.4f}, lower bound {view.lower_bound:.4f}. Circles: "
-        "the input on its two principal axes; dots: the output after each measure's best alignment; each "
-        "segment's squared length is what the measure sums (over the patch's squared size).")
-
-
-def summarize_selection(services, input_selection, output_selection, shown, drawn, session):
-    """The selected points' mean local measures beside every point's: is this region worse?"""
-    selection = input_selection if ctx.triggered_id == ids.INPUT_GRAPH else output_selection
-    if not selection:
-        return ""
-    _, result = _event_result(services, shown, session)
-    if result is None:
-        return "Run again to summarize a selection."
-    return selection_summary(result, sorted(set(_event_rows(result, input_selection, output_selection, drawn))))
+def _finish(figures, drawn, classes, title, display):
+    """The views' additions, in place: a class legend, the neighbour traces, presentation type."""
+    for key, figure in figures.items():
+        three_d = key == "input" and display.input_view == "3d"
+        if classes is not None:
+            color_by_class(figure, drawn[key].take(classes), title, legend=key == "output")
+        figure.add_traces(neighbour_traces(three_d))
+        if display.presentation:
+            presentation_style(figure, three_d=three_d)
 
 
 def revert_cancelled(services, _clicks, shown, state, job):
@@ -313,13 +259,6 @@ def register(app, services):
                     drawn=State(ids.DRAWN, "data"), session=session),
         prevent_initial_call=True,
     )(functools.partial(show_run, services))
-    for outputs, event, handler in (
-            ((Output(ids.POINT_IMAGE, "figure"), Output(ids.POINT_IMAGE, "style")), "hoverData", show_point_image),
-            ((Output(ids.INSPECTOR_GRAPH, "figure"), Output(ids.INSPECTOR_TEXT, "children")), "clickData", inspect),
-            ((Output(ids.SELECTION_TEXT, "children"),), "selectedData", summarize_selection)):
-        app.callback(*outputs, Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
-                     State(ids.RUN_SHOWN, "data"), State(ids.DRAWN, "data"), session, prevent_initial_call=True)(
-            functools.partial(handler, services))
     job_ids = ids.job_controls(ids.EXPLORE_JOB)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
                  State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), State(ids.EXPLORE_REQUEST, "data"),
@@ -327,16 +266,4 @@ def register(app, services):
     app.callback(Output(ids.RUN_FROM_JOB, "data", allow_duplicate=True), Input(job_ids["running"], "data"),
                  State(ids.EXPLORE_REQUEST, "data"), prevent_initial_call=True)(
         functools.partial(report_lost, services))
-    # Ringing the hovered point, and marking selected ones (box, lasso), in both views runs in the
-    # browser (assets/linked_views.js): a hover should not wait for the server, and only one marker
-    # trace changes.
-    for function_name, event in (("markHovered", "hoverData"), ("markSelected", "selectedData")):
-        app.clientside_callback(
-            ClientsideFunction(namespace="procrustes", function_name=function_name),
-            Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
-            Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),
-            Input(ids.INPUT_GRAPH, event), Input(ids.OUTPUT_GRAPH, event),
-            State(ids.INPUT_GRAPH, "figure"), State(ids.OUTPUT_GRAPH, "figure"),
-            prevent_initial_call=True,
-        )
-
+    point_events.register(app, services)

@@ -230,18 +230,18 @@ def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
 
 
 def figure_configs(shown, state, current):
-    """Every graph's mode bar: the camera saves the chosen format under a name that says what it shows.
+    """Every graph's mode bar: the camera saves under a name that says what it shows.
 
-    A new config redraws a graph, so nothing is sent unless the name or the format changed.
+    A new config redraws a graph, so nothing is sent unless the name changed. The chosen format
+    (PNG or SVG, with vector points) is applied in the browser when the camera is pressed
+    (assets/linked_views.js): choosing it redraws nothing.
     """
     if not state:
         return [no_update] * len(FIGURES)
-    image_format = ViewState.from_dict(state).display.figure_format
     stem = (f"procrustes-lab_{RunRequest.from_dict(shown['request']).slug()}"
             if shown and shown.get("status") == "done" else "procrustes-lab")
     configs = [{"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"],
-                "toImageButtonOptions": {"format": image_format, "filename": f"{stem}_{name}",
-                                         "scale": 2 if image_format == "png" else 1}}
+                "toImageButtonOptions": {"filename": f"{stem}_{name}"}}
                for _, name in FIGURES]
     return [no_update] * len(FIGURES) if configs[0] == current else configs
 

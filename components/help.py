@@ -69,15 +69,32 @@ faithful 2-D output, near 0 for a curve.
 
 ### Using the views
 
-- **Hover** a point to ring it in both views; **click** it to open the neighbourhood inspector: the
-  input neighbourhood on its two principal axes beside the output after each measure's best
-  alignment (rotation; rotation and scale; per-axis scales), with the residual segments each measure
-  sums.
+- **Hover** a point to ring it in both views (for digits and globe views, its image shows in the
+  views' corner); **click** it to draw its $k$ input neighbours and its kNN edges in both views (an
+  edge that short-circuits the manifold, between two turns of a roll, is a long chord in the output)
+  and to open the neighbourhood inspector: the input neighbourhood on its two principal axes beside
+  the output after each measure's best alignment (rotation; rotation and scale; per-axis scales),
+  with the residual segments each measure sums.
+- Class labels (the digits) are coloured one colour per class with a legend; any other colouring
+  has a colour bar over its 2nd–98th percentiles.
 - **Select** with the box or lasso tool of the output view, or of the input drawn in a plane ("Input
   view"): the same points are marked in the other view, and their mean local measures are compared
   with all points'.
 - Above 20 000 points the views draw a seeded random subsample (the NIEQA landmarks always among
   them); every number is computed on all points.
+
+### Tours and presentation mode
+
+The menu at the top of the page lists the **tours** of the papers (Goldberg & Ritov; Zhang, Ren &
+Zhang; Goldberg, Zakai, Kushnir & Ritov; Zhang & Wang; Aamari's lecture on MDS, Isomap and LLE).
+A step sets every control, recomputes the paper's panels side by side with R_N and R_C (or the
+paper's own measure) under each, and says what to see. Its numbers are filled in from the runs, and
+each claim it makes is checked on them: ✓ holds, ✗ does not. Where our computation does not
+reproduce the paper, the step says so and why. **Back** and **Next** walk a tour; a link
+`?tour=gr-fig1` opens a step.
+
+**Presentation** (top right, or `present=1` in a link) hides the control panel, enlarges the type
+and lets the views fill the window, for a projector; Back and Next keep it on.
 
 The mathematics, and the decisions taken where a paper is ambiguous, are in the project's SPEC.
 """

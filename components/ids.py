@@ -1,8 +1,28 @@
 """Every Dash component id of the app, in one place (kebab-case, area prefix)."""
 
-# Paper presets.
-PRESET = "preset-select"
-PRESET_CAPTION = "preset-caption"
+# The papers' tours: the index (the former presets menu, the view state's tour control), the
+# presentation toggle, and the tour's box: its bar (Back, Next, Close), text, claims, figures.
+TOUR_INDEX = "tour-index"
+PRESENTATION = "view-presentation"
+TOUR_BOX = "tour-box"
+TOUR_NAME = "tour-name"
+TOUR_POSITION = "tour-position"
+TOUR_BACK = "tour-back"
+TOUR_NEXT = "tour-next"
+TOUR_CLOSE = "tour-close"
+TOUR_STEP_TITLE = "tour-step-title"
+TOUR_TEXT = "tour-text"
+TOUR_CLAIMS = "tour-claims"
+TOUR_FIGURES = "tour-figures"
+TOUR_FIGURE = "tour-figure"
+TOUR_CURVE = "tour-curve"
+TOUR_TABLE = "tour-table"
+TOUR_REQUEST = "tour-request"
+TOUR_DONE = "tour-done"
+TOUR_SHOWN = "tour-shown"
+# The former names: the presets menu is the tours' index, a preset's caption the step's text.
+PRESET = TOUR_INDEX
+PRESET_CAPTION = TOUR_TEXT
 
 # Data-set controls.
 DATASET = "dataset-select"
@@ -78,6 +98,8 @@ RUN_FROM_JOB = "explore-run-computed"
 RUN_SHOWN = "explore-run-shown"
 EXPLORE_REQUEST = "explore-request"
 DRAWN = "explore-drawn"
+# The clicked point's k neighbours (drawn rows), marked with its kNN edges in both views.
+NEIGHBOURS = "explore-neighbours"
 POINT_IMAGE = "view-point-image"
 MESSAGE = "result-message"
 CARDS = "result-cards"
@@ -96,6 +118,7 @@ SWEEP_ALGORITHMS = "sweep-algorithms"
 SWEEP_K_RANGE = "sweep-k-range"
 SWEEP_K_STEP = "sweep-k-step"
 SWEEP_MEASURE = "sweep-measure"
+SWEEP_LOG = "sweep-log-scale"
 SWEEP_RUN = "sweep-run"
 SWEEP_STORE = "sweep-store"
 SWEEP_GRAPH = "sweep-graph"
@@ -154,10 +177,10 @@ EXPLORE_JOB = "explore"
 SWEEP_JOB = "sweep"
 COMPARE_JOB = "compare"
 NORMALIZATION_JOB = "normalization"
-JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB)
 PAIR_JOB = "pair"
 STABILITY_JOB = "stability"
-JOBS += (PAIR_JOB, STABILITY_JOB)
+TOUR_JOB = "tour"
+JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABILITY_JOB, TOUR_JOB)
 
 
 def job_controls(job):

@@ -16,6 +16,7 @@ from .pairs import pairs_tab
 from .panel import control_panel
 from .state_sync import controls_from_state
 from .sweep import sweep_tab
+from .tours import header_controls, tour_box, tour_figures
 
 __all__ = ["make_layout"]
 
@@ -37,13 +38,17 @@ def make_layout(start=None):
         dcc.Store(id=ids.SESSION, storage_type="session", data=start.get("session") or secrets.token_urlsafe(24)),
         dcc.Store(id=ids.VIEW_STATE),
         dcc.Store(id=ids.APPLY_STATE),
+        dcc.Store(id=ids.NEIGHBOURS),
         dcc.Download(id=ids.DOWNLOAD),
         html.Header([html.H1("Procrustes Lab"),
                      html.Span("is this embedding faithful, or merely pretty? Local Procrustes measures "
-                               "(Goldberg & Ritov 2009) on every point.", className="tagline")]),
+                               "(Goldberg & Ritov 2009) on every point.", className="tagline"),
+                     header_controls(shown)]),
         html.Div(id=ids.STATE_MESSAGE, role="status"),
         html.Div([
             control_panel(shown, start.get("upload")),
+            tour_box(),
+            tour_figures(),
             html.Main(dcc.Tabs(id=ids.TABS, value=shown["controls"]["tab"], children=[
                 dcc.Tab(explore_tab(), label="Explore", value="explore"),
                 dcc.Tab(sweep_tab(shown), label="Sweep k", value="sweep"),

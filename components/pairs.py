@@ -94,7 +94,8 @@ def pairs_tab(shown, upload=None):
                                                                                       ids.PAIR_B_GRAPH)],
                  className="views"),
         html.Div(_HOVER_HELP, id=ids.PAIR_SELECTION_TEXT, className="help selection-text", role="status"),
-        dcc.Graph(id=ids.PAIR_MORPH_GRAPH, config={"displaylogo": False}, figure=empty_figure("Press Compare A and B.")),
+        dcc.Graph(id=ids.PAIR_MORPH_GRAPH, config={"displaylogo": False},
+                  figure=empty_figure("Press Compare A and B.")),
         html.H3("Stability of run A"),
         html.P("Reruns A's algorithm over random states (the same points) or over random subsamples of the points, "
                "aligns the runs to their consensus (generalized Procrustes) and colours each point by how far its "

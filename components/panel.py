@@ -1,4 +1,4 @@
-"""The control panel: presets, data (with the upload box), algorithm and view controls.
+"""The control panel: data (with the upload box), algorithm and view controls (the tours' index is in the header).
 
 Every control starts at the default view state's value; :mod:`components.state_sync` sets them all
 from a link or a preset. Ranges come from the declarations in :mod:`lab.catalogue` and the
@@ -10,7 +10,6 @@ from dash import dcc, html
 import algorithms
 import datasets
 from lab import catalogue
-from lab.presets import PRESETS
 
 from . import ids
 from .controls import labelled
@@ -167,10 +166,6 @@ def control_panel(shown, upload=None):
     ``upload``: the session's chosen upload to start from (a notebook's arrays), else none.
     """
     return html.Div([
-        html.H3("Paper presets"),
-        dcc.Dropdown(id=ids.PRESET, placeholder="Reproduce a figure of the papers…", clearable=True,
-                     options=[{"label": p.label, "value": p.name} for p in PRESETS]),
-        html.Div(id=ids.PRESET_CAPTION, className="help preset-caption"),
         *_data_controls(shown, upload),
         *_method_controls(shown, upload),
         *_view_controls(shown),

@@ -3,8 +3,9 @@
 Every control is listed once in :data:`CONTROLS`, with how it shows a :class:`lab.ViewState` value
 and how its value reads back. :func:`sync` is the one callback between them: a link (the URL), a
 whole state handed over in :data:`ids.APPLY_STATE` (a preset, a saved file, a cancelled run's
-predecessor), or a change of data set or algorithm sets *every* control from the new state; any
-other control change is read into the state. The validated state goes to :data:`ids.VIEW_STATE`
+predecessor), or a change of data set or algorithm sets *every* control from the new state, and so
+does choosing a step in the tours' index (the step's state, the presentation mode kept); any other
+control change is read into the state. The validated state goes to :data:`ids.VIEW_STATE`
 (which starts the run) and to the address bar. A state that does not validate is refused with its
 message and nothing runs.
 """
@@ -17,7 +18,8 @@ from dash import ALL, Input, Output, State, ctx, no_update
 import algorithms
 import datasets
 from lab import StateError, UploadRef, ViewState, catalogue, from_query, to_query
-from lab.presets import preset
+from lab.state import PARTS
+from lab.presets import applied
 
 from . import ids
 from .controls import parameter_controls, read_parameter_values
@@ -80,11 +82,15 @@ CONTROLS = {
     "landmarks": _control(ids.SHOW_LANDMARKS, "display", "landmarks", _checklist("show"),
                           lambda value: "show" in (value or [])),
     "figure_format": _control(ids.FIGURE_FORMAT, "display", "figure_format"),
+    "presentation": _control(ids.PRESENTATION, "display", "presentation", _checklist("on"),
+                             lambda value: "on" in (value or [])),
+    "tour": _control(ids.TOUR_INDEX, None, "tour", lambda value: value or None, lambda value: value or ""),
     "tab": _control(ids.TABS, None, "tab"),
     "sweep_algorithms": _control(ids.SWEEP_ALGORITHMS, "sweep", "algorithms", list, lambda value: tuple(value or ())),
     "sweep_k_range": Control(ids.SWEEP_K_RANGE, lambda state: [state.sweep.k_min, state.sweep.k_max], _k_range),
     "sweep_k_step": _control(ids.SWEEP_K_STEP, "sweep", "k_step"),
     "sweep_measure": _control(ids.SWEEP_MEASURE, "sweep", "measure"),
+    "sweep_log": _control(ids.SWEEP_LOG, "sweep", "log_scale", _checklist("log"), lambda value: "log" in (value or [])),
     "compare_algorithms": _control(ids.COMPARE_ALGORITHMS, "compare", "algorithms", list,
                                    lambda value: tuple(value or ())),
     "compare_align": _control(ids.COMPARE_ALIGN, "compare", "align", _checklist("align"),
@@ -133,13 +139,12 @@ def state_from_controls(values, dataset_params, algorithm_params, upload=None):
     upload : dict, optional
         This session's chosen upload (the upload store), the data when the data set is ``upload``.
     """
-    parts = {"data": {}, "method": {}, "display": {}, "sweep": {}, "compare": {}, "normalization": {}}
-    parts.update(pair={}, stability={})
-    tab = catalogue.TABS[0]
+    parts = {name: {} for name in PARTS}
+    whole = {"tab": catalogue.TABS[0]}  # the state's own fields: the tab, the open tour step
     for name, control in CONTROLS.items():
         part, fields = control.write(values[name])
         if part is None:
-            tab = fields["tab"]
+            whole.update(fields)
         else:
             parts[part].update(fields)
     dataset, algorithm = parts["data"]["dataset"], parts["method"]["algorithm"]
@@ -154,7 +159,7 @@ def state_from_controls(values, dataset_params, algorithm_params, upload=None):
         parts["data"]["upload"] = upload_ref(upload)
     state = ViewState()
     return state.replace(**{name: dataclasses.replace(getattr(state, name), **fields)
-                            for name, fields in parts.items()}, tab=tab)
+                            for name, fields in parts.items()}, **whole)
 
 
 def _dataset_panel(data, upload):
@@ -222,6 +227,8 @@ def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorith
                 shown = read.with_dataset(controls["dataset"], upload_ref(upload)).validated()
             elif trigger == ids.ALGORITHM:
                 shown = read.with_algorithm(controls["algorithm"]).validated()
+            elif trigger == ids.TOUR_INDEX and controls["tour"]:
+                shown = applied(controls["tour"], read)
             else:
                 state = read.validated()
                 return {**_unchanged(), **_outputs(state, current_state, "", upload, set_controls=False)}
@@ -245,18 +252,8 @@ def _outputs(state, current, message, upload, *, set_controls, error=False):
             "message": message, "message_class": "message error" if error else ("message" if message else "")}
 
 
-def apply_preset(name):
-    """A paper preset is a whole state: apply it (every control set), and show its caption."""
-    if not name:
-        return no_update, ""
-    chosen = preset(name)
-    return {"state": chosen.state.to_dict(), "message": "", "nonce": name}, chosen.caption
-
-
 def register(app):
-    """Wire :func:`sync` (nothing else sets the controls) and the preset menu."""
-    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Output(ids.PRESET_CAPTION, "children"),
-                 Input(ids.PRESET, "value"), prevent_initial_call=True)(apply_preset)
+    """Wire :func:`sync`: nothing else sets the controls (the tours' index is one of them)."""
     app.callback(
         output=dict(
             controls={name: Output(control.component, "value") for name, control in CONTROLS.items()},

@@ -42,9 +42,11 @@ def sweep_tab(shown):
             labelled("step", dcc.Input(id=ids.SWEEP_K_STEP, type="number", value=controls["sweep_k_step"], step=1,
                                        debounce=True, className="number-input"),
                      f"At most {catalogue.MAX_SWEEP_CELLS} runs (algorithms × values of k) per sweep."),
-            labelled("Plot", dcc.Dropdown(id=ids.SWEEP_MEASURE, value=controls["sweep_measure"], clearable=False,
-                                          options=[{"label": label, "value": key}
-                                                   for key, label in catalogue.SUMMARY_MEASURES])),
+            labelled("Plot", html.Div([
+                dcc.Dropdown(id=ids.SWEEP_MEASURE, value=controls["sweep_measure"], clearable=False,
+                             options=[{"label": label, "value": key} for key, label in catalogue.SUMMARY_MEASURES]),
+                dcc.Checklist(id=ids.SWEEP_LOG, value=controls["sweep_log"], inline=True,
+                              options=[{"label": " log scale", "value": "log"}])])),
             html.Button("Run sweep", id=ids.SWEEP_RUN, className="run-button"),
         ], className="sweep-controls"),
         job_box(ids.SWEEP_JOB),
@@ -79,7 +81,7 @@ def draw_sweep(stored, state):
     if not stored or not state:
         return empty_figure("Run a sweep to see quality against k."), None
     rows = SweepResult.from_value(stored["result"]).rows
-    measure = ViewState.from_dict(state).sweep.measure
+    measure, log_scale = ViewState.from_dict(state).sweep.measure, ViewState.from_dict(state).sweep.log_scale
     labels = {name: measures.spec(name).label for name in catalogue.CARD_MEASURES}
     header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(label) for label in labels.values()],
                       html.Th("seconds")])
@@ -91,8 +93,10 @@ def draw_sweep(stored, state):
             cells = [*[html.Td(_summary_text(row["summary"][key])) for key in labels],
                      html.Td(f"{row['seconds']:.2f}")]
         body.append(html.Tr([html.Td(row["label"]), html.Td(row["k"]), *cells]))
-    return (sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure)),
-            html.Table([html.Thead(header), html.Tbody(body)]))
+    figure = sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure))
+    if log_scale:  # measures spanning decades (GP's R_N of 1e-4 beside LTSA's 0.99); values <= 0 are not drawn
+        figure.update_yaxes(type="log")
+    return figure, html.Table([html.Thead(header), html.Tbody(body)])
 
 
 def open_sweep_point(click, state):

@@ -6,14 +6,16 @@ data set, the algorithm and k, so a link reads as what it shows):
 
 - data: ``dataset``, ``n``, ``noise``, ``random_state``, ``d.<parameter>``;
 - method: ``algorithm``, ``k``, ``a.<parameter>``, ``post_refinement``, ``rescale``;
-- display: ``color``, ``view``, ``landmarks``, ``format``; the ``tab``;
+- display: ``color``, ``view``, ``landmarks``, ``format``, ``present`` (presentation mode); the ``tab``;
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
-  ``sweep.measure``; compare: ``compare.algorithms``, ``compare.align``; normalization:
+  ``sweep.measure``, ``sweep.log``; compare: ``compare.algorithms``, ``compare.align``; normalization:
   ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``; pairs: ``pair.algorithm``,
   ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value), ``pair.color``, ``pair.segments``;
-  stability: ``stability.mode``,
-  ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded`` measures the output uploaded with
-  the input.
+  stability: ``stability.mode``, ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded``
+  measures the output uploaded with the input.
+- ``tour``: a step of a paper's tour (:mod:`lab.presets`), e.g. ``?tour=gr-fig1``. The step's view
+  state is then the base of what the link omits: ``?tour=gr-fig1`` alone opens exactly the step.
+  A page's link names the step and every value that differs from the defaults or from the step's.
 
 Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
 state is validated: a link out of range is refused with the controls' message. An uploaded file is
@@ -27,8 +29,7 @@ import algorithms
 import datasets
 
 from . import catalogue
-from .state import (CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, PairChoice,
-                    StabilityChoice, StateError, SweepChoice, ViewState)
+from .state import PARTS, DataChoice, MethodChoice, StateError, ViewState
 
 __all__ = ["from_query", "to_query"]
 
@@ -39,31 +40,25 @@ _KEYS = {
     "algorithm": ("method", "algorithm"), "k": ("method", "n_neighbors"),
     "post_refinement": ("method", "post_refinement"), "rescale": ("method", "rescale"),
     "color": ("display", "color"), "view": ("display", "input_view"), "landmarks": ("display", "landmarks"),
-    "format": ("display", "figure_format"),
+    "format": ("display", "figure_format"), "present": ("display", "presentation"),
     "sweep.algorithms": ("sweep", "algorithms"), "sweep.k_min": ("sweep", "k_min"), "sweep.k_max": ("sweep", "k_max"),
-    "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"),
+    "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"), "sweep.log": ("sweep", "log_scale"),
     "compare.algorithms": ("compare", "algorithms"), "compare.align": ("compare", "align"),
     "norm.shape": ("normalization", "shape"), "norm.aspect": ("normalization", "aspect"),
     "norm.n": ("normalization", "n"), "norm.k": ("normalization", "n_neighbors"),
     "norm.algorithms": ("normalization", "algorithms"),
+    "pair.algorithm": ("pair", "algorithm"), "pair.k": ("pair", "n_neighbors"),
+    "pair.random_state": ("pair", "random_state"), "pair.color": ("pair", "color"),
+    "pair.segments": ("pair", "segments"), "stability.mode": ("stability", "mode"),
+    "stability.runs": ("stability", "n_runs"), "stability.fraction": ("stability", "fraction"),
 }
 _ALWAYS = ("dataset", "algorithm", "k")
 _LEGACY = {"seed": "random_state", "refine": "post_refinement"}
 _LISTS = {"sweep.algorithms", "compare.algorithms", "norm.algorithms"}
-_BOOLS = {"landmarks", "compare.align"}
-_FLOATS = {"noise", "norm.aspect"}
-_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape"}
-_PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
-          "compare": CompareChoice, "normalization": NormalizationChoice}
-# The pairs tab and the stability study.
-_KEYS.update({"pair.algorithm": ("pair", "algorithm"), "pair.k": ("pair", "n_neighbors"),
-              "pair.random_state": ("pair", "random_state"), "pair.color": ("pair", "color"),
-              "pair.segments": ("pair", "segments"), "stability.mode": ("stability", "mode"),
-              "stability.runs": ("stability", "n_runs"), "stability.fraction": ("stability", "fraction")})
-_FLOATS |= {"stability.fraction"}
-_TEXT |= {"pair.algorithm", "pair.color", "stability.mode"}
-_BOOLS |= {"pair.segments"}
-_PARTS.update(pair=PairChoice, stability=StabilityChoice)
+_BOOLS = {"landmarks", "compare.align", "present", "sweep.log", "pair.segments"}
+_FLOATS = {"noise", "norm.aspect", "stability.fraction"}
+_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape", "tour",
+         "pair.algorithm", "pair.color", "stability.mode"}
 
 
 def _flat(state):
@@ -72,11 +67,12 @@ def _flat(state):
     flat.update({f"d.{name}": value for name, value in state.data.params})
     flat.update({f"a.{name}": value for name, value in state.method.params})
     flat["tab"] = state.tab
+    flat["tour"] = state.tour
     return flat
 
 
 def _text(value):
-    if value is None:  # an empty value reads back as None (run B keeping run A's value)
+    if value is None:  # an empty value reads back as None (the set's default size, run B keeping A's value)
         return ""
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -99,8 +95,11 @@ def to_query(state):
     flat = _flat(state)
     defaults = _flat(ViewState(data=DataChoice(state.data.dataset, upload=state.data.upload),
                                method=MethodChoice(state.method.algorithm)).validated())
+    # A tour step's link also names every value that differs from the step's (the base it opens from),
+    # so that it reads as what it shows and opens exactly it.
+    step = _flat(_tour_step_state(state.tour)) if state.tour else defaults
     pairs = [(key, _text(value)) for key, value in sorted(flat.items())
-             if key in _ALWAYS or value != defaults.get(key)]
+             if key in _ALWAYS or value != defaults.get(key) or value != step.get(key, value)]
     return "?" + urllib.parse.urlencode(pairs)
 
 
@@ -151,7 +150,7 @@ def from_query(search, *, upload=None):
     for key, text in urllib.parse.parse_qsl((search or "").lstrip("?"), keep_blank_values=True):
         given[_LEGACY.get(key, key)] = text
     unknown = sorted(key for key in given
-                     if key not in _KEYS and key != "tab" and not key.startswith(("d.", "a.")))
+                     if key not in _KEYS and key not in ("tab", "tour") and not key.startswith(("d.", "a.")))
     if unknown:
         raise StateError([f"The link has no setting {', '.join(map(repr, unknown))}."])
     dataset = given.get("dataset", catalogue.DEFAULT_DATASET)
@@ -161,21 +160,50 @@ def from_query(search, *, upload=None):
         declared.update({f"d.{p.name}": p for p in datasets.spec(dataset).parameters})
     if algorithm in algorithms.available():
         declared.update({f"a.{p.name}": p for p in algorithms.spec(algorithm).parameters})
-    parts = {name: {} for name in _PARTS}
+    parts = {name: {} for name in PARTS}
     params = {"data": {}, "method": {}}
     for key, text in given.items():
         value = None if text == "" and key not in _LISTS else _parse(key, text, declared.get(key))
-        if key == "tab":
+        if key in ("tab", "tour"):
             continue
         if key.startswith(("d.", "a.")):
             params["data" if key[0] == "d" else "method"][key[2:]] = value
         else:
             part, field = _KEYS[key]
             parts[part][field] = value
+    tab = given.get("tab", catalogue.TABS[0])
+    if given.get("tour"):
+        base = _tour_step_state(given["tour"])
+        _fill_from(base, parts, params)
+        tab = given.get("tab", base.tab)
     parts["data"]["params"] = tuple(params["data"].items())
     parts["method"]["params"] = tuple(params["method"].items())
     if parts["data"].get("dataset") == catalogue.UPLOAD:
         parts["data"]["upload"] = upload
-    state = ViewState(**{name: cls(**parts[name]) for name, cls in _PARTS.items()},
-                      tab=given.get("tab", catalogue.TABS[0]))
+    state = ViewState(**{name: cls(**parts[name]) for name, cls in PARTS.items()}, tab=tab,
+                      tour=given.get("tour", ""))
     return state.validated()
+
+
+def _tour_step_state(name):
+    """The view state of tour step ``name`` (a :class:`StateError` naming the steps if there is none)."""
+    from .presets import STEPS  # the tours are made of view states: imported when a link names one
+
+    if name not in STEPS:
+        raise StateError([f"tour: no step {name!r}; the steps are {', '.join(STEPS)}."])
+    return STEPS[name].state
+
+
+def _fill_from(base, parts, params):
+    """Complete a link's ``parts`` and own ``params`` (modified) with the values of state ``base``.
+
+    The base's own parameters count only for its data set and algorithm: a link naming another data
+    set starts that set from its defaults.
+    """
+    flat = _flat(base)
+    for key, (part, field) in _KEYS.items():
+        parts[part].setdefault(field, flat[key])
+    for owner, part, prefix in (("dataset", "data", "d."), ("algorithm", "method", "a.")):
+        if flat[owner] == parts[part][_KEYS[owner][1]]:
+            params[part] = {**{key[2:]: value for key, value in flat.items() if key.startswith(prefix)},
+                            **params[part]}

@@ -21,8 +21,9 @@ import measures
 from . import catalogue
 from .shapes import SHAPES, NormalizationDefaults
 
-__all__ = ["CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice", "OutputRef",
-           "PairChoice", "StabilityChoice", "StateError", "SweepChoice", "UploadRef", "ViewState", "check_run"]
+__all__ = ["PARTS", "CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice",
+           "OutputRef", "PairChoice", "StabilityChoice", "StateError", "SweepChoice", "UploadRef", "ViewState",
+           "check_run"]
 
 
 class StateError(measures.ProcrustesLabError, ValueError):
@@ -335,12 +336,14 @@ class MethodChoice:
 
 @dataclasses.dataclass(frozen=True)
 class DisplayChoice:
-    """How the explore views draw a run: colouring, input view, landmark overlay, image format."""
+    """How the explore views draw a run: colouring, input view, landmark overlay, image format, and
+    presentation mode (no control panel, large type, views filling the window: for a projector)."""
 
     color: str = "normalized"
     input_view: str = "3d"
     landmarks: bool = False
     figure_format: str = catalogue.FIGURE_FORMATS[0]
+    presentation: bool = False
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -362,7 +365,8 @@ class DisplayChoice:
                          f"got {self.figure_format!r}.")
         if problems is None:
             found.raise_any()
-        return DisplayChoice(self.color, self.input_view, bool(self.landmarks), self.figure_format)
+        return DisplayChoice(self.color, self.input_view, bool(self.landmarks), self.figure_format,
+                             bool(self.presentation))
 
 
 _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue.NEIGHBORS.high)
@@ -370,13 +374,14 @@ _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue
 
 @dataclasses.dataclass(frozen=True)
 class SweepChoice:
-    """The sweep tab: algorithms, the k range and step, the plotted measure."""
+    """The sweep tab: algorithms, the k range and step, the plotted measure and its axis (linear or log)."""
 
     algorithms: tuple = catalogue.SWEEP_DEFAULTS["algorithms"]
     k_min: int = catalogue.SWEEP_DEFAULTS["k_min"]
     k_max: int = catalogue.SWEEP_DEFAULTS["k_max"]
     k_step: int = catalogue.SWEEP_DEFAULTS["k_step"]
     measure: str = catalogue.SWEEP_DEFAULTS["measure"]
+    log_scale: bool = False
 
     @property
     def ks(self):
@@ -400,7 +405,7 @@ class SweepChoice:
         k_step = problems.check(_K_STEP, self.k_step, "sweep: k step")
         if k_min > k_max:
             problems.append(f"sweep: the lowest k ({k_min}) exceeds the highest ({k_max}).")
-        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure)
+        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure, bool(self.log_scale))
         cells = len(chosen) * len(swept.ks)
         if cells > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen)} algorithms × {len(swept.ks)} values of k is {cells} runs; at most "
@@ -530,9 +535,10 @@ class PairChoice:
         ('ltsa', 10, 3)
         """
         algorithm = method_a.algorithm if self.algorithm is None else self.algorithm
-        method = MethodChoice(algorithm, method_a.n_neighbors if self.n_neighbors is None else self.n_neighbors,
-                              method_a.params if algorithm == method_a.algorithm else (), method_a.post_refinement,
-                              method_a.rescale, method_a.random_state if self.random_state is None else self.random_state)
+        n_neighbors = method_a.n_neighbors if self.n_neighbors is None else self.n_neighbors
+        random_state = method_a.random_state if self.random_state is None else self.random_state
+        method = MethodChoice(algorithm, n_neighbors, method_a.params if algorithm == method_a.algorithm else (),
+                              method_a.post_refinement, method_a.rescale, random_state)
         return method.validated(problems)
 
 
@@ -582,9 +588,10 @@ def check_run(data, method, problems=None):
         problems.append(message)
 
 
-_PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
-          "compare": CompareChoice, "normalization": NormalizationChoice}
-_PARTS.update(pair=PairChoice, stability=StabilityChoice)
+# The parts of a view state, by field name: to_dict/from_dict and the links iterate over them.
+PARTS = {"data": DataChoice, "method": MethodChoice, "display": DisplayChoice, "sweep": SweepChoice,
+          "compare": CompareChoice, "normalization": NormalizationChoice, "pair": PairChoice,
+          "stability": StabilityChoice}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -614,6 +621,8 @@ class ViewState:
     tab: str = catalogue.TABS[0]
     pair: PairChoice = PairChoice()
     stability: StabilityChoice = StabilityChoice()
+    # The open step of a paper's tour (lab.presets: "gr-fig1"), or "" when no tour is open.
+    tour: str = ""
 
     def replace(self, **parts):
         """A copy with some parts replaced, e.g. ``state.replace(tab="sweep")``."""
@@ -654,7 +663,7 @@ class ViewState:
 
     def to_dict(self):
         """Plain values (JSON): one object per part, and the tab."""
-        return {**{name: getattr(self, name).to_dict() for name in _PARTS}, "tab": self.tab}
+        return {**{name: getattr(self, name).to_dict() for name in PARTS}, "tab": self.tab, "tour": self.tour}
 
     @classmethod
     def from_dict(cls, values):
@@ -666,8 +675,8 @@ class ViewState:
             On an unknown part or setting, or any value :meth:`validated` refuses.
         """
         values = _fields(cls, values, "the view")
-        parts = {name: part.from_dict(values[name]) for name, part in _PARTS.items() if name in values}
-        return cls(**parts, **({"tab": values["tab"]} if "tab" in values else {})).validated()
+        parts = {name: part.from_dict(values[name]) for name, part in PARTS.items() if name in values}
+        return cls(**parts, **{key: values[key] for key in ("tab", "tour") if key in values}).validated()
 
     def validated(self):
         """The canonical state: every omitted value filled from the registries, every value checked.
@@ -689,7 +698,7 @@ class ViewState:
         state = ViewState(data, self.method.validated(problems), self.display.validated(data, problems),
                           self.sweep.validated(problems), self.compare.validated(problems),
                           self.normalization.validated(problems), self.tab, pair=self.pair.validated(data, problems),
-                          stability=self.stability.validated(problems))
+                          stability=self.stability.validated(problems), tour=self.tour)
         check_run(data, state.method, problems)
         if not problems:  # run B builds on a sound run A
             check_run(data, state.pair.method_b(state.method, problems), problems)
@@ -701,5 +710,16 @@ class ViewState:
                             "run in the Two runs tab instead.")
         if self.tab not in catalogue.TABS:
             problems.append(f"tab must be one of {list(catalogue.TABS)}; got {self.tab!r}.")
+        if self.tour:
+            _check_tour_step(self.tour, problems)
         problems.raise_any()
         return state
+
+
+def _check_tour_step(name, problems):
+    """Note a problem unless ``name`` is a step of a paper's tour (:mod:`lab.presets`)."""
+    # Imported here: the tours are made of view states, so lab.presets imports this module.
+    from .presets import STEPS
+
+    if not isinstance(name, str) or name not in STEPS:
+        problems.append(f"tour: no step {name!r}; the steps are {', '.join(STEPS)}.")

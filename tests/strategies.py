@@ -10,6 +10,7 @@ import datasets
 from lab import CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, SweepChoice, ViewState
 from lab.state import PairChoice, StabilityChoice
 from lab import catalogue
+from lab.presets import STEPS
 from lab.shapes import SHAPES, NormalizationDefaults
 
 __all__ = ["ROUND_TRIPS", "states"]
@@ -47,11 +48,12 @@ def states(draw):
                           draw(_value(catalogue.POST_REFINEMENT)), draw(_value(catalogue.RESCALE)))
     colors = [value for value, _ in catalogue.color_choices(entry.truth_labels)]
     display = DisplayChoice(draw(st.sampled_from(colors)), draw(st.sampled_from(list(catalogue.INPUT_VIEWS))),
-                            draw(st.booleans()), draw(st.sampled_from(catalogue.FIGURE_FORMATS)))
+                            draw(st.booleans()), draw(st.sampled_from(catalogue.FIGURE_FORMATS)), draw(st.booleans()))
     chosen = draw(st.lists(st.sampled_from(algorithms.available()), max_size=4, unique=True))
     k_min = draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high))
     sweep = SweepChoice(tuple(chosen), k_min, draw(st.integers(k_min, catalogue.NEIGHBORS.high)),
-                        draw(st.integers(2, 10)), draw(st.sampled_from([key for key, _ in catalogue.SUMMARY_MEASURES])))
+                        draw(st.integers(2, 10)), draw(st.sampled_from([key for key, _ in catalogue.SUMMARY_MEASURES])),
+                        draw(st.booleans()))
     compare = CompareChoice(tuple(draw(st.lists(st.sampled_from(algorithms.available()), unique=True))),
                             draw(st.booleans()))
     shape = draw(st.sampled_from(list(SHAPES)))
@@ -62,10 +64,11 @@ def states(draw):
         draw(st.none() | st.integers(shape_size.low, shape_size.high)),
         draw(st.integers(catalogue.NEIGHBORS.low, catalogue.NEIGHBORS.high)),
         tuple(draw(st.lists(st.sampled_from(normalized), unique=True))))
-    pair = dataclasses.replace(draw(pairs(algorithm, k)), segments=draw(st.booleans()), color=draw(st.sampled_from(
-        [value for value, _ in catalogue.pair_color_choices(entry.truth_labels)])))
+    pair_colors = [value for value, _ in catalogue.pair_color_choices(entry.truth_labels)]
+    pair = dataclasses.replace(draw(pairs(algorithm, k)), segments=draw(st.booleans()),
+                               color=draw(st.sampled_from(pair_colors)))
     state = ViewState(data, method, display, sweep, compare, normalization, draw(st.sampled_from(catalogue.TABS)),
-                      pair=pair, stability=draw(stabilities()))
+                      pair=pair, stability=draw(stabilities()), tour=draw(st.sampled_from(["", *STEPS])))
     return state.validated()
 
 
@@ -80,5 +83,5 @@ def pairs(draw, algorithm, k):
 
 
 def stabilities():
-    return st.builds(StabilityChoice, st.sampled_from(list(catalogue.STABILITY_MODES)), _value(catalogue.STABILITY_RUNS),
-                     _value(catalogue.SUBSAMPLE_FRACTION))
+    return st.builds(StabilityChoice, st.sampled_from(list(catalogue.STABILITY_MODES)),
+                     _value(catalogue.STABILITY_RUNS), _value(catalogue.SUBSAMPLE_FRACTION))

@@ -66,7 +66,8 @@ def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_
 def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(dash_duo, tmp_path):
     start_on_sweep_tab(dash_duo, tmp_path, 1600)
     for name in ("PCA", "Laplacian eigenmaps"):  # more, slower cells: time to cancel
-        dash_duo.find_element(f"#{ids.SWEEP_ALGORITHMS} label:nth-child({[s.label for s in algorithms.specs()].index(name) + 1})").click()
+        position = [spec.label for spec in algorithms.specs()].index(name) + 1
+        dash_duo.find_element(f"#{ids.SWEEP_ALGORITHMS} label:nth-child({position})").click()
     job = ids.job_controls(ids.SWEEP_JOB)
     dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
     dash_duo.wait_for_class_to_equal(f"#{job['box']}", "job running", timeout=WAIT)

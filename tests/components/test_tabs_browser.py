@@ -39,7 +39,8 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
         assert shown[entry.label] == pytest.approx(expected, rel=1e-9)
     # Isometric outputs come first in the grid, normalized ones after.
     titles = dash_duo.driver.execute_script(
-        f"return Array.from(document.querySelectorAll('#{ids.COMPARE_GRID} .annotation-text')).map(a => a.textContent);")
+        f"return Array.from(document.querySelectorAll('#{ids.COMPARE_GRID} .annotation-text'))"
+        ".map(a => a.textContent);")
     kinds = ["isometric" if "(isometric)" in title else "normalized" for title in titles]
     assert kinds == sorted(kinds, key=lambda kind: kind != "isometric") and len(kinds) == len(names)
     assert dash_duo.get_logs() == []
@@ -61,7 +62,8 @@ def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
     # Change the view the way a user does; the address bar follows.
     dash_duo.select_dcc_dropdown(f"#{ids.DATASET}", "Strip")
-    length = dash_duo.find_element(f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']")
+    length_id = json.dumps(ids.dataset_param("strip", "length"), sort_keys=True, separators=(",", ":"))
+    length = dash_duo.find_element(f"[id='{length_id}']")
     length.send_keys(Keys.CONTROL, "a")
     length.send_keys("9\n")
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")

@@ -1,0 +1,274 @@
+"""The papers' tours on the page: the index and presentation toggle, the step's text and claims, its figures.
+
+A step is opened like any view: its whole state goes through :data:`ids.APPLY_STATE` (Back, Next)
+or the index (a control of the view state), so every control is set and the explore run starts.
+:func:`show_step` answers a step whose numbers are cached at once; otherwise a background job
+computes it (:func:`lab.tours.compute_step`, every run through the result cache) and
+:func:`show_computed` draws it. The text and every claim are filled from the computed values; the
+figure draws each panel's output from the cached run. No numerics here.
+"""
+
+import functools
+import secrets
+
+from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
+
+from lab import ViewState
+from lab.presets import PRESETS, STEPS, applied, locate
+from lab.studies import align_to_reference
+from lab.tours import StepResult, Values, class_labels, compute_step, value_label
+
+from . import ids
+from .figures import empty_figure
+from .figures.tours import curve_figure, step_figure
+from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+
+__all__ = ["header_controls", "register", "render_step", "show_step", "step_target", "tour_box", "tour_figures"]
+
+_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"]}
+# A figure out of sight stays laid out (no display: none): Plotly cannot clear WebGL traces from an
+# element that is not displayed. It then holds a blank figure.
+_HIDDEN = {"height": "0px", "visibility": "hidden"}
+_BLANK = empty_figure("")
+
+
+def header_controls(shown):
+    """The tours' index (the former presets menu) and the presentation toggle, in the page's header."""
+    controls = shown["controls"]
+    return html.Div([
+        dcc.Dropdown(id=ids.TOUR_INDEX, value=controls["tour"], clearable=True, className="tour-index",
+                     placeholder="Tours of the papers: reproduce a figure…",
+                     options=[{"label": entry.label, "value": entry.name} for entry in PRESETS]),
+        dcc.Checklist(id=ids.PRESENTATION, value=controls["presentation"], className="presentation-toggle",
+                      options=[{"label": " Presentation", "value": "on"}]),
+    ], className="header-controls")
+
+
+def tour_box():
+    """The open step: its tour and place, Back / Next / Close, its title, text and claims (hidden without one)."""
+    return html.Aside([
+        html.Div([
+            html.Span(id=ids.TOUR_NAME, className="tour-name"),
+            html.Span(id=ids.TOUR_POSITION, className="tour-position"),
+            html.Button("◀ Back", id=ids.TOUR_BACK, className="tour-button"),
+            html.Button("Next ▶", id=ids.TOUR_NEXT, className="tour-button"),
+            html.Button("Close", id=ids.TOUR_CLOSE, className="tour-button close"),
+        ], className="tour-bar"),
+        html.H2(id=ids.TOUR_STEP_TITLE, className="tour-step-title"),
+        html.Div(id=ids.TOUR_TEXT, className="tour-text"),
+        html.Ul(id=ids.TOUR_CLAIMS, className="tour-claims"),
+        job_box(ids.TOUR_JOB),
+        *[dcc.Store(id=store) for store in (ids.TOUR_REQUEST, ids.TOUR_DONE, ids.TOUR_SHOWN)],
+    ], id=ids.TOUR_BOX, className="tour hidden")
+
+
+def tour_figures():
+    """The open step's figure (the paper's panels, recomputed), its curve, or its table beside the paper's."""
+    return html.Section([
+        dcc.Graph(id=ids.TOUR_FIGURE, className="tour-figure", config=_CONFIG, style=_HIDDEN,
+                  figure=empty_figure("")),
+        dcc.Graph(id=ids.TOUR_CURVE, className="tour-curve", config=_CONFIG, style=_HIDDEN, figure=empty_figure("")),
+        html.Div(id=ids.TOUR_TABLE, className="tour-table"),
+    ], id=ids.TOUR_FIGURES, className="tour-figures hidden")
+
+
+def step_target(name, direction):
+    """The step ``direction`` (-1 back, +1 next) of ``name`` in its tour, or None past either end."""
+    tour, index = locate(name)
+    target = index + direction
+    return tour.steps[target].name if 0 <= target < len(tour.steps) else None
+
+
+def _header(name):
+    tour, index = locate(name)
+    return {"name": tour.title, "position": f"step {index + 1} of {len(tour.steps)}",
+            "back_disabled": index == 0, "next_disabled": index == len(tour.steps) - 1,
+            "step_title": STEPS[name].title}
+
+
+def _claims(checked, pending=False):
+    if pending:
+        return [html.Li([html.Span("…", className="claim-mark"), text], className="claim pending")
+                for text, _ in checked]
+    return [html.Li([html.Span("✓" if holds else "✗", className="claim-mark"), text],
+                    className="claim holds" if holds else "claim fails") for text, holds in checked]
+
+
+def _caption(values, names):
+    """The values written under a panel, one each, e.g. ``["R_N 0.0018", "R_C 0.0018"]``."""
+    return [f"{value_label(name)} {values[name]:.3g}" for name in names if name in values]
+
+
+def _outputs(services, step, values, presentation):
+    """The step's figure: the input (the paper's panel A) and each drawn output, read from the result cache."""
+    panels, first = [], None
+    for panel in step.drawn:
+        result = services.results.get(panel.request)
+        if result is None:  # failed, or left the cache since: the panel says so
+            continue
+        first = first or result
+        # Each output turned and scaled onto the truth (display only), so that the panels read alike.
+        Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
+        panels.append({"label": panel.label, "Y": Y, "caption": _caption(values[panel.key], step.captions)})
+    if first is None:
+        return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
+    return step_figure(panels, first.truth[:, 0], first.truth_labels[0], categories=class_labels(first),
+                       input_points=first.drawn_X if step.show_input and first.drawn_X.shape[1] == 3 else None,
+                       input_label=f"A: input, n = {first.n_samples}", presentation=presentation)
+
+
+def _curve(step, values, presentation):
+    series = {}
+    for panel in step.panels:
+        if panel.key in values:
+            series.setdefault(panel.series or "", []).append((panel.position(step.curve_x), values[panel.key]))
+    return curve_figure(series, [(name, value_label(name)) for name in step.curve],
+                        "k" if step.curve_x == "k" else step.curve_x, presentation=presentation)
+
+
+def _table(step, values):
+    """Ours beside the paper's, per cell: minimum R_N [R_C] and the k where each is reached."""
+    paper = dict(step.paper)
+    cells = values.get("step", {})
+
+    def cell(column, row):
+        ours = cells.get(f"{column}_{row}")
+        if ours is None:
+            return html.Td("—")
+        text = f"{ours['normalized']:.3f}"
+        where = f"k = {ours['normalized_k']}"
+        if "conformal" in ours:
+            text += f" [{ours['conformal']:.3f}]"
+            where += f" [{ours['conformal_k']}]"
+        return html.Td([html.Div(text, className="ours"), html.Div(where, className="where"),
+                        html.Div(f"GR {paper.get(f'{column}_{row}', '—')}", className="paper")])
+
+    header = html.Tr([html.Th(""), *[html.Th(label) for _, label in step.columns]])
+    body = [html.Tr([html.Th(label), *[cell(column, row) for column, _ in step.columns]]) for row, label in step.rows]
+    return html.Table([html.Thead(header), html.Tbody(body)])
+
+
+def render_step(services, step, result, presentation):
+    """Every output of the step's box and figures for a computed ``result`` (a :class:`lab.tours.StepResult`)."""
+    text, checked = step.render(result)
+    if result.errors:
+        text += " Failed runs: " + "; ".join(f"{key}: {message}" for key, message in result.errors.items())
+    values = result.values
+    figure_style = curve_style = _HIDDEN
+    figure, curve, table = _BLANK, no_update, None
+    if step.chart == "table":
+        table = _table(step, values)
+    else:
+        figure = _outputs(services, step, values, presentation)
+        # A figure of its own height (more rows than a window holds) is given it; else the page sets it.
+        figure_style = {"height": f"{figure.layout.height}px"} if presentation and figure.layout.height else {}
+        if step.curve:
+            curve, curve_style = _curve(step, values, presentation), {}
+    return {"text": text, "claims": _claims(checked), "figure": figure, "figure_style": figure_style,
+            "curve": curve, "curve_style": curve_style, "table": table}
+
+
+def _pending(step):
+    """The step's text and claims before its numbers are computed (each number a dash)."""
+    empty = Values({})
+    return {"text": empty.fill(step.text), "claims": _claims([claim.check(empty) for claim in step.claims], True),
+            "figure": _BLANK, "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
+
+
+_HIDE = {"box_class": "tour hidden", "figures_class": "tour-figures hidden", "name": "", "position": "",
+         "back_disabled": True, "next_disabled": True, "step_title": "", "text": "", "claims": [], "figure": _BLANK,
+         "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
+
+
+def show_step(services, state, shown, token):
+    """A new view state: open its tour step (cached: drawn at once; else computed by the job), or close the box."""
+    if not state:
+        return {**{key: no_update for key in _HIDE}, "request": no_update, "shown": no_update}
+    view = ViewState.from_dict(state)
+    key = {"name": view.tour, "presentation": view.display.presentation}
+    if shown == key:
+        return {**{name: no_update for name in _HIDE}, "request": no_update, "shown": no_update}
+    if not view.tour:
+        return {**_HIDE, "request": no_update, "shown": key}
+    step = STEPS[view.tour]
+    opened = {**_header(view.tour), "box_class": "tour", "figures_class": "tour-figures", "shown": key}
+    result = services.results.get(step.request())
+    if result is not None:
+        return {**opened, **render_step(services, step, result, view.display.presentation), "request": no_update}
+    # A fresh nonce: reopening a step whose job was cancelled starts a new job.
+    return {**opened, **_pending(step), "request": {"name": view.tour, "nonce": secrets.token_hex(8), "token": token}}
+
+
+def compute(services, request, report):
+    """The job: compute a step (every run through the cache); its values travel back, its arrays stay."""
+    try:
+        result = compute_step(STEPS[request["name"]], services.results, report)
+    except Exception as error:  # a store that failed: the step's text says so
+        return {"name": request["name"], "message": f"The step could not be computed: {error}"}
+    return {"name": request["name"], "result": result.to_value()}
+
+
+def show_computed(services, done, state):
+    """The job's step, drawn if it is still the open one."""
+    if not done or not state:
+        return {key: no_update for key in ("text", "claims", "figure", "figure_style", "curve", "curve_style", "table")}
+    view = ViewState.from_dict(state)
+    if view.tour != done["name"]:
+        return {key: no_update for key in ("text", "claims", "figure", "figure_style", "curve", "curve_style", "table")}
+    if "result" not in done:
+        return {**_pending(STEPS[done["name"]]), "text": done["message"]}
+    return render_step(services, STEPS[done["name"]], StepResult.from_value(done["result"]), view.display.presentation)
+
+
+def navigate(_back, _next, _close, state):
+    """Back, Next or Close: the neighbouring step's whole state (the presentation mode kept), or no tour."""
+    trigger = ctx.triggered_id
+    if not state:
+        return no_update
+    view = ViewState.from_dict(state)
+    if not view.tour:
+        return no_update
+    if trigger == ids.TOUR_CLOSE:
+        target = view.replace(tour="")
+    else:
+        name = step_target(view.tour, -1 if trigger == ids.TOUR_BACK else 1)
+        if name is None:
+            return no_update
+        target = applied(name, view)
+    return {"state": target.to_dict(), "message": "", "nonce": secrets.token_hex(8)}
+
+
+_OUTPUTS = {"text": Output(ids.TOUR_TEXT, "children"), "claims": Output(ids.TOUR_CLAIMS, "children"),
+            "figure": Output(ids.TOUR_FIGURE, "figure"), "figure_style": Output(ids.TOUR_FIGURE, "style"),
+            "curve": Output(ids.TOUR_CURVE, "figure"), "curve_style": Output(ids.TOUR_CURVE, "style"),
+            "table": Output(ids.TOUR_TABLE, "children")}
+
+
+def register(app, services):
+    """Wire the tour's box: open and draw steps, compute them in the background, Back / Next / Close."""
+    app.callback(
+        output={**_OUTPUTS, "box_class": Output(ids.TOUR_BOX, "className"),
+                "figures_class": Output(ids.TOUR_FIGURES, "className"), "name": Output(ids.TOUR_NAME, "children"),
+                "position": Output(ids.TOUR_POSITION, "children"),
+                "back_disabled": Output(ids.TOUR_BACK, "disabled"), "next_disabled": Output(ids.TOUR_NEXT, "disabled"),
+                "step_title": Output(ids.TOUR_STEP_TITLE, "children"), "request": Output(ids.TOUR_REQUEST, "data"),
+                "shown": Output(ids.TOUR_SHOWN, "data")},
+        inputs=dict(state=Input(ids.VIEW_STATE, "data"), shown=State(ids.TOUR_SHOWN, "data"), token=PAGE_TOKEN_STATE),
+        prevent_initial_call=True,
+    )(functools.partial(show_step, services))
+
+    @app.callback(Output(ids.TOUR_DONE, "data"), Input(ids.TOUR_REQUEST, "data"), prevent_initial_call=True,
+                  **job_options(ids.TOUR_JOB))
+    def run_step(set_progress, request):
+        return compute(services, request, progress_reporter(set_progress))
+
+    app.callback(output={key: Output(output.component_id, output.component_property, allow_duplicate=True)
+                         for key, output in _OUTPUTS.items()},
+                 inputs=dict(done=Input(ids.TOUR_DONE, "data"), state=State(ids.VIEW_STATE, "data")),
+                 prevent_initial_call=True)(functools.partial(show_computed, services))
+    # Presentation mode is a class on the page (assets/style.css), set in the browser.
+    app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="presentation"),
+                            Input(ids.VIEW_STATE, "data"))
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(ids.TOUR_BACK, "n_clicks"),
+                 Input(ids.TOUR_NEXT, "n_clicks"), Input(ids.TOUR_CLOSE, "n_clicks"), State(ids.VIEW_STATE, "data"),
+                 prevent_initial_call=True)(navigate)

@@ -1,0 +1,536 @@
+"""Guided tours of the source papers: each figure or table a step whose numbers and claims are computed.
+
+A :class:`Tour` is an ordered sequence of :class:`Step` objects. A step is
+
+- a full, validated :class:`~lab.state.ViewState` (applying it sets every control and starts its
+  run, as a link does) whose ``tour`` names the step;
+- the runs of the paper's panels (:class:`Panel`), in the paper's order, each a
+  :class:`~lab.runs.RunRequest` computed through the result cache;
+- a text template filled from those runs (``"R_N = {isomap.normalized:.2f}"``) and
+  :class:`Claim` objects: each qualitative statement of the step (an ordering, a threshold,
+  "collapses", "keeps the hole") is a plain predicate of the computed values, evaluated where the
+  step is shown and in the tests. Nothing a step says about our numbers is typed in by hand; a
+  paper's own numbers are (``Step.paper``), beside ours.
+
+:func:`compute_step` computes a step: every panel's run, then :func:`run_values`, the numbers a
+step may quote. Their names are the measures' registry names (``normalized`` is R_N; its median
+is ``normalized_median``) and a few global descriptions of an output against the data set's
+ground truth (``shape``, ``aspect``, ``short_circuits``, ``phi_ratio``, ``central_share``). The
+tours themselves are in :mod:`lab.presets`. No Dash here.
+"""
+
+import dataclasses
+import string
+import time
+import typing
+
+import numpy as np
+
+import algorithms
+import measures
+from measures.normalization import NORMALIZED_ALGORITHMS
+
+from .runs import RunRequest, compute_run, failure_message
+from .state import ViewState
+
+__all__ = ["CHARTS", "SHORT_CIRCUIT_RATIO", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult",
+           "Tour", "Values", "affine_residual", "central_share", "class_labels", "compute_step", "principal_aspect",
+           "run_values", "short_circuits", "similarity_residual", "value_label"]
+
+# How a step draws its panels: each output in its own frame (a figure of the paper, with its curve
+# of a measure against k if it has one), or the paper's table beside ours.
+CHARTS = ("outputs", "table")
+# An input kNN edge whose two ends lie this many times farther apart on the manifold (in the
+# ground truth) than in the input short-circuits the manifold: it jumps across a gap, such as
+# between two turns of a swiss roll. Along the manifold the two lengths agree to O(r^2).
+SHORT_CIRCUIT_RATIO = 3.0
+
+
+def similarity_residual(truth, Y):
+    """How far an output is from a similar copy of the ground truth (0: a rotated, scaled truth).
+
+    Parameters
+    ----------
+    truth : ndarray of shape (n_samples, d)
+    Y : ndarray of shape (n_samples, d)
+
+    Returns
+    -------
+    float
+        In [0, 1]: GR's conformal statistic (Eq. 7) with the whole data set as one neighbourhood,
+        ``1 - nuc(T_c' Y_c)^2 / (||T_c||^2 ||Y_c||^2)``. It is 0 when the output has the truth's
+        proportions (rotation, reflection, one scale and a shift apart) and grows when they change:
+        the rectangle of a swiss roll turned into a square by a normalized output scores about 0.3.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.uniform(size=(200, 2)) * [4.0, 1.0]
+    >>> bool(similarity_residual(truth, 3 * truth[:, ::-1] + 1) < 1e-12)
+    True
+    >>> bool(similarity_residual(truth, truth / truth.std(axis=0)) > 0.2)
+    True
+    """
+    everything = np.arange(len(truth))[None, :]
+    return float(measures.local_procrustes(np.asarray(truth, float), np.asarray(Y, float), everything).conformal[0])
+
+
+def principal_aspect(points):
+    """Ratio of the standard deviations along the first and second principal axes of ``points`` (>= 1).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> round(principal_aspect(rng.uniform(size=(20000, 2)) * [6.0, 1.0]), 1)
+    6.0
+    """
+    centred = np.asarray(points, dtype=float) - np.mean(points, axis=0)
+    spread = np.linalg.svd(centred, compute_uv=False)
+    return float(spread[0] / spread[1]) if spread[1] > 0 else float("inf")
+
+
+def short_circuits(X, truth, n_neighbors, ratio=SHORT_CIRCUIT_RATIO):
+    """Number of input kNN edges that short-circuit the manifold (see :data:`SHORT_CIRCUIT_RATIO`).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, q)
+    truth : ndarray of shape (n_samples, d)
+        Intrinsic coordinates, isometric (or nearly) to the manifold's geodesics.
+    n_neighbors : int
+        k of the kNN graph (SPEC §0: the algorithm's graph and every measure's).
+
+    Returns
+    -------
+    int
+        Directed edges ``i -> j`` (j among i's k nearest input neighbours) with
+        ``||t_i - t_j|| > ratio ||x_i - x_j||``.
+
+    Examples
+    --------
+    Two rows of points 0.1 apart, the rows 0.25 apart in the input but 10 apart along the manifold
+    (two turns of a roll): from k = 3 the neighbours of the rows' ends reach across.
+
+    >>> u = np.linspace(0, 1, 11)
+    >>> X = np.r_[np.c_[u, np.zeros(11)], np.c_[u, np.full(11, 0.25)]]
+    >>> truth = np.r_[np.c_[u, np.zeros(11)], np.c_[u, np.full(11, 10.0)]]
+    >>> short_circuits(X, truth, 2), short_circuits(X, truth, 4) > 0
+    (0, True)
+    """
+    neighbors = measures.nearest_neighbors(X, n_neighbors)
+    points, others = neighbors[:, :1], neighbors[:, 1:]
+    input_length = np.linalg.norm(X[points] - X[others], axis=-1)
+    intrinsic_length = np.linalg.norm(truth[points] - truth[others], axis=-1)
+    return int(np.count_nonzero(intrinsic_length > ratio * input_length))
+
+
+def affine_residual(truth, Y):
+    """How far the truth is from an affine image of an output (0: PN's success, an affine copy).
+
+    Parameters
+    ----------
+    truth : ndarray of shape (n_samples, d)
+    Y : ndarray of shape (n_samples, d')
+
+    Returns
+    -------
+    float
+        ``min_{A, b} ||T - Y A - 1 b'||^2 / ||T_c||^2`` in [0, 1], by least squares. PN §3 call a
+        normalized output successful when it is an affine image of the original sample: this is 0
+        then, however the normalization stretched or sheared it. An output folded onto a curve
+        still follows the truth's long axis, so it scores about the short axis's share of the
+        truth's variance (0.03 for a 6 × 1 strip): read it with the collapse score.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.uniform(size=(300, 2)) * [6.0, 1.0]
+    >>> bool(affine_residual(truth, truth @ [[0.2, 1.0], [3.0, -1.0]] + 5) < 1e-20)
+    True
+    """
+    truth = np.asarray(truth, dtype=float)
+    design = np.column_stack([np.asarray(Y, dtype=float), np.ones(len(truth))])
+    coefficients = np.linalg.lstsq(design, truth, rcond=None)[0]
+    residual = truth - design @ coefficients
+    centred = truth - truth.mean(axis=0)
+    return float(np.einsum("ij,ij->", residual, residual) / np.einsum("ij,ij->", centred, centred))
+
+
+def central_share(Y):
+    """Share of an output's points within half the median distance of its centre, after whitening.
+
+    About 0.125 for a filled disc or rectangle (uniform), near 0 for a ring around an empty centre
+    (a cylinder unrolled around its axis), so it tells a ring from a filled shape whatever the
+    output's scale.
+
+    Examples
+    --------
+    >>> angle = np.linspace(0, 2 * np.pi, 400, endpoint=False)
+    >>> ring = np.c_[np.cos(angle), np.sin(angle)] * np.linspace(1, 1.2, 400)[:, None]
+    >>> central_share(ring)
+    0.0
+    >>> disc = np.random.default_rng(0).uniform(-1, 1, size=(40000, 2))
+    >>> abs(central_share(disc[(disc ** 2).sum(1) < 1]) - 0.125) < 0.01
+    True
+    """
+    centred = np.asarray(Y, dtype=float) - np.mean(Y, axis=0)
+    covariance = centred.T @ centred / len(centred)
+    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
+    kept = eigenvalues > eigenvalues.max() * 1e-12  # a direction of no variance carries no shape
+    whitened = centred @ eigenvectors[:, kept] / np.sqrt(eigenvalues[kept])
+    radius = np.linalg.norm(whitened, axis=1)
+    return float(np.mean(radius < 0.5 * np.median(radius)))
+
+
+def run_values(request, result):
+    """The numbers a step may quote about one run.
+
+    Parameters
+    ----------
+    request : lab.runs.RunRequest
+    result : lab.runs.RunResult
+
+    Returns
+    -------
+    dict of str to float or None
+        Every computed measure's mean under its registry name and its median as
+        ``<name>_median``; ``k``, ``n`` and ``seconds``; ``aspect`` (:func:`principal_aspect` of
+        the output) and ``central_share``. With a two-dimensional ground truth also
+        ``truth_aspect``, ``shape`` (:func:`similarity_residual`), ``affine``
+        (:func:`affine_residual`), ``short_circuits`` (:func:`short_circuits`), ``input_collapse``
+        (PN's collapse score against the input's first two principal axes instead of the truth's)
+        and, for the algorithms whose cost PN §2 writes down (LEM, LLE, LTSA), ``phi_ratio``: PN's
+        ``Φ(Y)/Φ(Z)`` (above 1 the collapsed curve costs less).
+    """
+    k = request.method.n_neighbors
+    values = {"k": k, "n": int(result.n_samples), "seconds": float(result.seconds),
+              "aspect": principal_aspect(result.Y), "central_share": central_share(result.Y)}
+    for name, (mean, median) in result.summary.items():
+        values[name] = mean
+        values[f"{name}_median"] = median
+    intrinsic = result.truth.shape[1] >= 2  # a single column is a colouring (the digits' classes)
+    if intrinsic:
+        truth = result.truth[:, :2]
+        values.update(truth_aspect=principal_aspect(truth), short_circuits=short_circuits(result.X, truth, k))
+        values["affine"] = affine_residual(truth, result.Y)
+        if result.Y.shape[1] == truth.shape[1]:
+            values["shape"] = similarity_residual(truth, result.Y)
+        # A stretched round surface (PN's fishbowl) is long along the input's first principal axis,
+        # not along its truth chart's: its collapse is measured against the input's own axes.
+        values["input_collapse"] = measures.collapse_score(
+            algorithms.embed("pca", result.X, n_neighbors=1, n_components=2), result.Y)
+        if request.method.algorithm in NORMALIZED_ALGORITHMS:
+            values["phi_ratio"] = measures.normalization_cost(truth, result.X, request.method.algorithm, k).ratio
+    return values
+
+
+# Names of the values of :func:`run_values` that are not registry measures (those have their labels).
+VALUE_LABELS = {"shape": "shape residual", "affine": "affine residual", "aspect": "aspect",
+                "truth_aspect": "aspect of the truth", "short_circuits": "short circuits",
+                "central_share": "central share", "input_collapse": "collapse (input axes)", "phi_ratio": "Φ(Y)/Φ(Z)",
+                "k": "k", "n": "n", "seconds": "seconds"}
+
+
+def value_label(name):
+    """The label of a value of :func:`run_values`: a measure's registry label, or :data:`VALUE_LABELS`'."""
+    return measures.spec(name).label if name in measures.available() else VALUE_LABELS[name]
+
+
+def class_labels(result):
+    """A run's class labels (its one-column colouring) when its measures treated them as classes, else None.
+
+    The digits are coloured by class: the run then computed the measures that need labels.
+    """
+    labelled = any(measures.spec(name).needs_labels for name in result.summary if name in measures.available())
+    return result.truth[:, 0] if labelled and result.truth.shape[1] == 1 else None
+
+
+class _Missing:
+    """A value a failed run did not produce: formats as a dash, and any claim using it does not hold."""
+
+    def __format__(self, spec):
+        return "—"
+
+    def __getattr__(self, name):
+        return self
+
+    def _fails(self, *_):
+        raise _NotComputed()
+
+    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fails
+    __truediv__ = __rtruediv__ = __float__ = __abs__ = __neg__ = _fails
+
+
+class _NotComputed(Exception):
+    pass
+
+
+class Values:
+    """A step's computed numbers, by panel: ``values.gp.normalized``, ``values["gp"]["normalized"]``.
+
+    Used both by the text templates (``"{gp.normalized:.3f}"``, see :meth:`fill`) and by the
+    claims' predicates. A value a failed panel did not produce reads as a missing value: it prints
+    as "—" and a claim that uses it does not hold.
+
+    Examples
+    --------
+    >>> values = Values({"gp": {"normalized": 0.00213}})
+    >>> values.fill("R_N of GP: {gp.normalized:.3f}; PSA: {psa.normalized:.3f}.")
+    'R_N of GP: 0.002; PSA: —.'
+    """
+
+    def __init__(self, values):
+        self._values = {key: Values(value) if isinstance(value, dict) else value for key, value in values.items()}
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, name):
+        value = self._values.get(name)
+        return _Missing() if value is None else value
+
+    def __contains__(self, name):
+        return self._values.get(name) is not None
+
+    def fill(self, template):
+        """``template`` with each ``{panel.value:format}`` replaced by its value."""
+        return string.Formatter().vformat(template, (), self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One qualitative statement of a step, and the predicate that checks it.
+
+    Attributes
+    ----------
+    text : str
+        A template filled from the step's values (:meth:`Values.fill`).
+    holds : callable
+        ``holds(values) -> bool`` of the step's :class:`Values`.
+    """
+
+    text: str
+    holds: typing.Callable = dataclasses.field(compare=False)
+
+    def check(self, values):
+        """``(filled text, whether it holds)``; a claim on a value a failed run lacks does not hold."""
+        try:
+            holds = bool(self.holds(values))
+        except _NotComputed:
+            holds = False
+        return values.fill(self.text), holds
+
+
+@dataclasses.dataclass(frozen=True)
+class Panel:
+    """One panel of a paper's figure (or one cell of its table): a run, and what the paper calls it.
+
+    Attributes
+    ----------
+    key : str
+        The name the step's templates and claims use, e.g. ``"gp"``.
+    label : str
+        The panel's caption, e.g. ``"B: GP"``.
+    request : lab.runs.RunRequest
+    series : str
+        For a curve: the line the panel belongs to (e.g. ``"cylinder 1 × 1"``), its k on the x axis.
+    """
+
+    key: str
+    label: str
+    request: RunRequest
+    series: str = ""
+
+    def position(self, name):
+        """The panel's place on a curve's x axis: its k (``name == "k"``) or its data set's parameter ``name``."""
+        return self.request.method.n_neighbors if name == "k" else self.request.data.kwargs[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One figure or table of a paper as a view state, its panels, a text and claims.
+
+    Attributes
+    ----------
+    name : str
+        Unique over every tour (a link's ``tour`` value); former preset names are kept.
+    title : str
+        E.g. ``"GR Fig. 1 (A–F): a swiss roll, five algorithms at k = 12"``.
+    state : lab.state.ViewState
+        The whole view, validated; its ``tour`` is ``name``. Its explore run is one of the panels.
+    text : str
+        What to see and why, a template filled from the panels' values.
+    claims : tuple of Claim
+    panels : tuple of Panel
+        In the paper's order.
+    reproduced : str
+        ``"yes"``, ``"partly"`` or ``"no"``: whether our computation shows what the paper shows (the
+        text and the claims say where and why not).
+    chart : str
+        One of :data:`CHARTS`.
+    show_input : bool
+        Draw the input (the paper's panel A) before the outputs.
+    captions : tuple of str
+        The values written under each panel (R_N and R_C, or the paper's own measure).
+    outputs : tuple of str
+        The panels drawn as outputs (all when empty).
+    curve : tuple of str
+        Measures drawn against the panels' ``curve_x``, one line per panel series (nothing when empty).
+    curve_x : str
+        ``"k"``, or a data-set parameter of the panels' runs (a strip's ``"length"``).
+    rows, columns : tuple of (str, str)
+        For a table: ``(key, label)`` of its rows and columns; cell ``<column>_<row>`` of
+        ``values.step`` holds our numbers.
+    paper : tuple of (str, str)
+        For a table: the paper's text of each cell, ``("swissroll_gp", "0.00 [0.00]")``.
+    derive : callable, optional
+        ``derive(panel_values) -> dict``: step-wide values (a best k, a ranking), readable as
+        ``values.step.<name>``.
+    """
+
+    name: str
+    title: str
+    state: ViewState
+    text: str
+    claims: tuple
+    panels: tuple
+    reproduced: str = "yes"
+    chart: str = "outputs"
+    show_input: bool = True
+    captions: tuple = ("normalized", "conformal")
+    outputs: tuple = ()
+    curve: tuple = ()
+    curve_x: str = "k"
+    rows: tuple = ()
+    columns: tuple = ()
+    paper: tuple = ()
+    derive: typing.Callable | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def drawn(self):
+        """The panels drawn as outputs, in order."""
+        return tuple(panel for panel in self.panels if not self.outputs or panel.key in self.outputs)
+
+    def request(self):
+        """The :class:`StepRequest` of this step (its cache key names every panel's run)."""
+        return StepRequest(self.name, tuple(panel.request for panel in self.panels))
+
+    def values(self, result):
+        """The step's :class:`Values`: each panel's numbers, and ``step`` (``derive``'s) if any."""
+        return Values(result.values)
+
+    def render(self, result):
+        """``(text, ((claim text, holds), ...))`` of a computed step."""
+        values = self.values(result)
+        return values.fill(self.text), tuple(claim.check(values) for claim in self.claims)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tour:
+    """A paper (or lecture) as an ordered sequence of steps.
+
+    Attributes
+    ----------
+    key : str
+        ``"gr"``, ``"nq"``, ...
+    title : str
+    source : str
+        The paper's citation.
+    steps : tuple of Step
+    """
+
+    key: str
+    title: str
+    source: str
+    steps: tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class StepRequest:
+    """What a step computes: its name and every panel's run (the cache key of its values)."""
+
+    KIND: typing.ClassVar[str] = "tour_step"
+    step: str
+    runs: tuple
+
+    def to_dict(self):
+        return {"step": self.step, "runs": [run.to_dict() for run in self.runs]}
+
+
+@dataclasses.dataclass(frozen=True)
+class StepResult:
+    """A computed step: each panel's values (:func:`run_values`), ``step`` for derived ones, and errors.
+
+    Attributes
+    ----------
+    values : dict
+        Panel key -> ``{name: number}``; ``"step"`` -> the step's derived values.
+    errors : dict
+        Panel key -> the message of a run that failed.
+    computed, cached : int
+        Runs computed for this step, and read from the cache.
+    """
+
+    values: dict
+    errors: dict
+    computed: int = 0
+    cached: int = 0
+
+    @property
+    def cacheable(self):
+        """Only a step whose every run succeeded is kept (a failure may be passing: a store busy)."""
+        return not self.errors
+
+    def to_value(self):
+        return {"values": self.values, "errors": self.errors, "computed": self.computed, "cached": self.cached}
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(value["values"], value["errors"], value["computed"], value["cached"])
+
+
+StepRequest.RESULT = StepResult
+
+
+def compute_step(step, cache, progress=None):
+    """Every panel of ``step`` through ``cache``, and the numbers its text and claims read.
+
+    Parameters
+    ----------
+    step : Step
+    cache : lab.cache.ResultCache
+        Each run goes through it (a panel shared with another step, or with the explore view, is
+        computed once), and so does the step's result.
+    progress : callable, optional
+        ``progress(fraction, stage)``.
+
+    Returns
+    -------
+    StepResult
+        A failed run is reported in ``errors`` and does not stop the others.
+    """
+    report = progress or (lambda fraction, stage: None)
+
+    def compute(request):
+        values, errors, computed, cached = {}, {}, 0, 0
+        for done, panel in enumerate(step.panels):
+            label = algorithms.spec(panel.request.method.algorithm).label
+            report(done / len(step.panels), f"{step.title}: {panel.label} ({label}, {done + 1} of {len(step.panels)})")
+            try:
+                result, hit = cache.get_or_compute(panel.request, compute_run)
+                values[panel.key] = run_values(panel.request, result)
+            except Exception as error:  # one failing run is reported in its panel; the others go on
+                errors[panel.key] = failure_message(error)
+                continue
+            cached += hit
+            computed += not hit
+        if step.derive is not None and not errors:
+            values["step"] = step.derive(Values(values))
+        return StepResult(values, errors, computed, cached)
+
+    started = time.perf_counter()
+    result, _ = cache.get_or_compute(step.request(), compute)
+    report(1.0, f"{step.title}: done in {time.perf_counter() - started:.1f} s")
+    return result

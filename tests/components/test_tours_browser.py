@@ -1,0 +1,242 @@
+"""The tours in a browser, and what a lecturer needs on a projector (issue 13).
+
+Every step of every tour is reached by Next and checked: the renderer holds the step's view state,
+its explore run is shown, and every claim the page states holds (the page evaluates the claims'
+predicates on the computed runs; nothing is compared with a typed number). Presentation mode fits
+1280 × 720; a clicked point's neighbours and kNN edges appear in both views; a digit's image never
+squeezes the views; the image format applies to the next download without redrawing anything.
+
+The steps' runs come from the result cache the slow lab test fills (pytest's cache folder, keyed by
+the code version), so the walk computes only what is not there yet.
+"""
+
+import numpy as np
+import pytest
+from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
+
+import algorithms
+import datasets
+import measures
+from app import create_app
+from components import ids
+from lab import ResultCache, RunRequest, from_query, to_query
+from lab.presets import STEPS, TOURS
+from lab.tours import compute_step
+
+from .test_app_browser import WAIT, severe_logs, wait_for_output_title
+from .test_state_browser import layout_props, wait_for_run
+
+VIEWPORT = (1280, 720)
+
+
+@pytest.fixture
+def app_directory(request, tmp_path, tmp_path_factory):
+    """An app folder whose result cache is the one the tour tests share (its keys carry the code version)."""
+    cache = getattr(request.config, "cache", None)
+    shared = cache.mkdir("procrustes-tour-results") if cache is not None else tmp_path_factory.mktemp("tours")
+    (tmp_path / "results").symlink_to(shared, target_is_directory=True)
+    return tmp_path
+
+
+def set_viewport(dash_duo, width, height):
+    """The window's inner size: the page as a projector of ``width`` × ``height`` shows it."""
+    dash_duo.driver.set_window_size(width, height)
+    inner = dash_duo.driver.execute_script("return [window.innerWidth, window.innerHeight];")
+    dash_duo.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
+def claims(dash_duo):
+    """``(class, text)`` of each claim the page shows."""
+    return dash_duo.driver.execute_script(
+        f"return Array.from(document.querySelectorAll('#{ids.TOUR_CLAIMS} li')).map((li) => [li.className, "
+        "li.textContent]);")
+
+
+def computed_claims(dash_duo):
+    """The claims once the step is computed (none pending), else None."""
+    found = claims(dash_duo)
+    return found if found and all(kind != "claim pending" for kind, _ in found) else None
+
+
+def view_state(dash_duo):
+    return layout_props(dash_duo).get(ids.VIEW_STATE, {}).get("data")
+
+
+def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo, app_directory):
+    results = ResultCache(app_directory / "results")
+    for step in STEPS.values():
+        compute_step(step, results)
+    dash_duo.start_server(create_app(app_directory))
+    wait_for_output_title(dash_duo, "k = 10")
+    for tour in TOURS:
+        dash_duo.driver.get(dash_duo.server_url + f"/?tour={tour.steps[0].name}")
+        for index, step in enumerate(tour.steps):
+            if index:
+                dash_duo.find_element(f"#{ids.TOUR_NEXT}").click()
+            expected, link = step.state.to_dict(), to_query(step.state)
+            until(lambda: view_state(dash_duo) == expected, timeout=WAIT)  # noqa: B023 (waited for here)
+            until(lambda: dash_duo.driver.current_url.endswith(link), timeout=WAIT)  # noqa: B023
+            dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_POSITION}", f"step {index + 1} of {len(tour.steps)}",
+                                            timeout=WAIT)
+            dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_STEP_TITLE}", step.title, timeout=WAIT)
+            shown = until(lambda: computed_claims(dash_duo), timeout=WAIT)
+            assert len(shown) == len(step.claims), step.name
+            assert [kind for kind, _ in shown] == ["claim holds"] * len(step.claims), (step.name, shown)
+            assert "—" not in "".join(text for _, text in shown), step.name  # every number computed
+            wait_for_run(dash_duo, step.state)
+        assert dash_duo.find_element(f"#{ids.TOUR_NEXT}").get_attribute("disabled") == "true"
+    dash_duo.find_element(f"#{ids.TOUR_CLOSE}").click()
+    dash_duo.wait_for_class_to_equal(f"#{ids.TOUR_BOX}", "tour hidden", timeout=WAIT)
+    until(lambda: "tour=" not in dash_duo.driver.current_url, timeout=WAIT)
+    assert severe_logs(dash_duo) == []
+
+
+def rect(dash_duo, selector):
+    return dash_duo.driver.execute_script(
+        f"const r = document.querySelector('{selector}').getBoundingClientRect();"
+        "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};")
+
+
+def inside_viewport(box):
+    return box["left"] >= 0 and box["top"] >= 0 and box["right"] <= VIEWPORT[0] and box["bottom"] <= VIEWPORT[1]
+
+
+def font_size(dash_duo, selector):
+    return dash_duo.driver.execute_script(
+        f"return parseFloat(getComputedStyle(document.querySelector('{selector}')).fontSize);")
+
+
+def overlaps(first, second):
+    return not (first["right"] <= second["left"] or second["right"] <= first["left"]
+                or first["bottom"] <= second["top"] or second["bottom"] <= first["top"])
+
+
+def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_visible(dash_duo, app_directory):
+    compute_step(STEPS["gr-fig1"], ResultCache(app_directory / "results"))
+    dash_duo.start_server(create_app(app_directory))
+    set_viewport(dash_duo, *VIEWPORT)
+    dash_duo.driver.get(dash_duo.server_url + "/?present=1")
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    assert dash_duo.driver.execute_script("return document.documentElement.classList.contains('presentation');")
+    assert not dash_duo.find_element(".panel").is_displayed()  # the control panel is hidden
+    for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH):
+        assert inside_viewport(rect(dash_duo, f"#{graph}")), graph
+        assert rect(dash_duo, f"#{graph}")["bottom"] - rect(dash_duo, f"#{graph}")["top"] >= 400
+        until(lambda: font_size(dash_duo, f"#{graph} .gtitle") >= 18, timeout=WAIT)  # noqa: B023
+        assert not overlaps(rect(dash_duo, f"#{graph} .gtitle"), rect(dash_duo, f"#{graph} .modebar"))
+    for label in (".card-title", ".tab", f"#{ids.PRESENTATION} label"):
+        assert font_size(dash_duo, label) >= 18, label
+    figure = layout_props(dash_duo)[ids.OUTPUT_GRAPH]["figure"]
+    hovered = next(trace for trace in figure["data"] if trace.get("name") == "hovered")
+    assert figure["layout"]["font"]["size"] >= 18 and hovered["marker"]["line"]["width"] >= 5
+
+    # A tour step: its text and claims beside its figure, every panel in the window.
+    dash_duo.driver.get(dash_duo.server_url + "/?tour=gr-fig1&present=1")
+    dash_duo.wait_for_element(f"#{ids.TOUR_CLAIMS} li.claim.holds", timeout=WAIT)
+    until(lambda: layout_props(dash_duo)[ids.TOUR_FIGURE].get("style") == {}, timeout=WAIT)
+    for element in (ids.TOUR_FIGURE, ids.TOUR_BOX):
+        assert inside_viewport(rect(dash_duo, f"#{element}")), element
+    assert font_size(dash_duo, f"#{ids.TOUR_TEXT}") >= 18 and font_size(dash_duo, f"#{ids.TOUR_CLAIMS} li") >= 18
+    assert layout_props(dash_duo)[ids.TOUR_FIGURE]["figure"]["layout"]["font"]["size"] >= 18
+    # Next keeps the presentation mode.
+    dash_duo.find_element(f"#{ids.TOUR_NEXT}").click()
+    until(lambda: "tour=gr-short-circuit" in dash_duo.driver.current_url, timeout=WAIT)
+    assert "present=1" in dash_duo.driver.current_url
+    assert severe_logs(dash_duo) == []
+
+
+def neighbour_marks(dash_duo, graph_id, axes):
+    """The points and edge segments a view draws for the clicked point's neighbourhood."""
+    script = (f"const gd = document.getElementById('{graph_id}').querySelector('.js-plotly-plot');"
+              "const pick = (name) => gd.data.find((trace) => trace.name === name);"
+              f"return [{','.join(f'pick(arguments[0]).{axis}' for axis in axes)}];")
+    points = dash_duo.driver.execute_script(script, "neighbours")
+    edges = dash_duo.driver.execute_script(script, "kNN edges")
+    return np.array(points, dtype=float).T, np.array([[np.nan if v is None else v for v in axis] for axis in edges]).T
+
+
+def test_clicking_a_point_draws_its_k_neighbours_and_knn_edges_in_both_views(dash_duo, app_directory, mouse_at):
+    link = "?dataset=swissroll&algorithm=isomap&k=12&view=02"  # GR's short circuit at random state 0
+    state = from_query(link)
+    data = datasets.load("swissroll", 1600, random_state=0)
+    Y = algorithms.embed("isomap", data.X, n_neighbors=12)
+    neighbors = measures.nearest_neighbors(data.X, 12)
+    dash_duo.start_server(create_app(app_directory))
+    dash_duo.driver.get(dash_duo.server_url + "/" + link)
+    wait_for_run(dash_duo, state)
+    wait_for_output_title(dash_duo, "Isomap, k = 12")
+    mouse_at(ids.OUTPUT_GRAPH, *Y[321], ("mousemove", "mousedown", "mouseup", "click"))
+    dash_duo.wait_for_contains_text(f"#{ids.INSPECTOR_TEXT}", "input neighbours", timeout=WAIT)
+    clicked = int(dash_duo.find_element(f"#{ids.INSPECTOR_TEXT}").text.split()[1])
+    expected = neighbors[clicked, 1:]
+    until(lambda: len(neighbour_marks(dash_duo, ids.OUTPUT_GRAPH, "xy")[0]) == 12, timeout=WAIT)
+    points, edges = neighbour_marks(dash_duo, ids.OUTPUT_GRAPH, "xy")
+    np.testing.assert_allclose(points, Y[expected].astype(np.float32), rtol=1e-6)
+    np.testing.assert_allclose(edges[0::3], np.repeat(Y[[clicked]], 12, 0).astype(np.float32), rtol=1e-6)
+    np.testing.assert_allclose(edges[1::3], Y[expected].astype(np.float32), rtol=1e-6)
+    assert np.isnan(edges[2::3]).all()
+    points, _ = neighbour_marks(dash_duo, ids.INPUT_GRAPH, "xy")  # the input on coordinates 1 and 3
+    np.testing.assert_allclose(points, data.X[expected][:, [0, 2]].astype(np.float32), rtol=1e-6)
+    # The inspector below is scrolled into view.
+    until(lambda: rect(dash_duo, f"#{ids.INSPECTOR_GRAPH}")["top"] < dash_duo.driver.execute_script(
+        "return window.innerHeight;"), timeout=WAIT)
+    assert severe_logs(dash_duo) == []
+
+
+def drawn_with_legend(dash_duo):
+    """The output view's figure once its legend traces are drawn, else None."""
+    figure = layout_props(dash_duo)[ids.OUTPUT_GRAPH].get("figure")
+    return figure if figure and len(figure["data"]) > 3 else None
+
+
+def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_the_views(dash_duo, app_directory,
+                                                                                       mouse_at):
+    link = "?dataset=digits&algorithm=mlle&k=12&d.classes=2-5&color=truth-0"
+    state = from_query(link)
+    dash_duo.start_server(create_app(app_directory))
+    dash_duo.driver.get(dash_duo.server_url + "/" + link)
+    wait_for_run(dash_duo, state)
+    wait_for_output_title(dash_duo, "MLLE, k = 12")
+    figure = until(lambda: drawn_with_legend(dash_duo), timeout=WAIT)
+    legend = [trace["name"] for trace in figure["data"] if trace.get("name", "").startswith("digit class")]
+    assert legend == [f"digit class {digit}" for digit in (2, 3, 4, 5)] and figure["layout"]["showlegend"]
+    assert figure["data"][0]["marker"].get("showscale") is False  # a legend, not a colour bar
+    widths = [rect(dash_duo, f"#{graph}")["right"] - rect(dash_duo, f"#{graph}")["left"]
+              for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH)]
+    result = ResultCache(app_directory / "results").get(RunRequest.from_state(state))
+    ActionChains(dash_duo.driver).move_to_element(dash_duo.find_element(f"#{ids.OUTPUT_GRAPH}")).perform()
+    mouse_at(ids.OUTPUT_GRAPH, *result.Y[10][:2])
+    until(lambda: dash_duo.find_element(f"#{ids.POINT_IMAGE}").is_displayed(), timeout=WAIT)
+    image = rect(dash_duo, f"#{ids.POINT_IMAGE}")
+    assert (round(image["right"] - image["left"]), round(image["bottom"] - image["top"])) == (200, 230)
+    assert [rect(dash_duo, f"#{graph}")["right"] - rect(dash_duo, f"#{graph}")["left"]
+            for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH)] == widths
+    # The pointer leaves the views: the image goes.
+    dash_duo.driver.execute_script("window.scrollTo(0, 0);")
+    ActionChains(dash_duo.driver).move_to_element(dash_duo.find_element("header h1")).perform()
+    until(lambda: not dash_duo.find_element(f"#{ids.POINT_IMAGE}").is_displayed(), timeout=WAIT)
+    assert severe_logs(dash_duo) == []
+
+
+def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_keeps_vector_points(
+        dash_duo, app_directory, choose):
+    dash_duo.start_server(create_app(app_directory))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    graph = f"document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
+    # Count redraws of the output view, and catch what a download would save.
+    dash_duo.driver.execute_script(
+        f"const gd = {graph}; window.redraws = 0; gd.on('plotly_afterplot', () => {{ window.redraws += 1; }});"
+        "window.saved = []; window.Plotly.downloadImage = (figure, options) => {"
+        "  window.saved.push({format: options.format, types: figure.data.map((trace) => trace.type),"
+        "                     svg: null}); return Promise.resolve(options.filename); };")
+    dash_duo.find_element(f"#{ids.FIGURE_FORMAT} input[value='svg']").click()
+    until(lambda: "format=svg" in dash_duo.driver.current_url, timeout=WAIT)
+    dash_duo.driver.execute_script("return new Promise((done) => setTimeout(done, 2000));")
+    assert dash_duo.driver.execute_script("return window.redraws;") == 0  # nothing redrawn
+    dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .modebar-btn[data-title^='Download plot']").click()
+    saved = until(lambda: dash_duo.driver.execute_script("return window.saved;"), timeout=WAIT)
+    assert saved[0]["format"] == "svg"
+    assert "scattergl" not in saved[0]["types"] and "scatter" in saved[0]["types"]  # SVG markers, not an image
+    assert not dash_duo.find_elements(".modebar-btn[data-title*='Cloud'], .modebar-btn[data-title*='cloud']")
+    assert severe_logs(dash_duo) == []

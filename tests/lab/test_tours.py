@@ -1,0 +1,182 @@
+"""The papers' tours: the step machinery, the index, and every step computed with its claims checked.
+
+The slow test computes every step (every run through one result cache, kept between sessions in
+pytest's cache folder under the code version's key, which the browser walk reuses) and checks that
+each claim holds and that every number of the text was filled in.
+"""
+
+import dataclasses
+import re
+import string
+
+import numpy as np
+import pytest
+import scipy.spatial
+from sklearn.linear_model import LinearRegression
+
+import datasets
+from lab import ResultCache, RunRequest, ViewState, from_query, to_query
+from lab.presets import STEPS, TOURS, applied, locate
+from lab.tours import (Claim, Values, affine_residual, central_share, compute_step, principal_aspect, run_values,
+                       short_circuits, similarity_residual)
+
+
+@pytest.fixture(scope="session")
+def tour_cache(request, tmp_path_factory):
+    """One result cache for every step, kept in pytest's cache folder when there is one (keys carry the code
+    version: a changed checkout computes afresh)."""
+    cache = getattr(request.config, "cache", None)
+    folder = cache.mkdir("procrustes-tour-results") if cache is not None else tmp_path_factory.mktemp("tours")
+    return ResultCache(folder)
+
+
+# ------------------------------------------------------------------ the numbers a step quotes
+
+def test_similarity_residual_is_scipy_s_procrustes_disparity_and_zero_for_a_similar_copy():
+    rng = np.random.default_rng(3)
+    truth = rng.uniform(size=(300, 2)) * [5.0, 1.0]
+    rotation = np.linalg.qr(rng.normal(size=(2, 2)))[0]
+    assert similarity_residual(truth, 0.3 * truth @ rotation + 7) < 1e-12
+    for Y in (truth / truth.std(axis=0), rng.normal(size=truth.shape), truth ** 2):
+        assert similarity_residual(truth, Y) == pytest.approx(scipy.spatial.procrustes(truth, Y)[2], abs=1e-12)
+
+
+def test_affine_residual_is_one_minus_the_pooled_r_squared_of_a_linear_regression():
+    rng = np.random.default_rng(4)
+    truth = rng.uniform(size=(400, 2)) * [6.0, 1.0]
+    assert affine_residual(truth, truth @ [[1.0, 2.0], [-3.0, 0.5]] - 4) < 1e-20
+    Y = np.c_[np.cos(truth[:, 0]), truth[:, 1] ** 3]
+    fitted = LinearRegression().fit(Y, truth).predict(Y)
+    expected = ((truth - fitted) ** 2).sum() / ((truth - truth.mean(axis=0)) ** 2).sum()
+    assert affine_residual(truth, Y) == pytest.approx(expected, rel=1e-10)
+
+
+def test_principal_aspect_is_the_ratio_of_the_principal_standard_deviations_whatever_the_rotation():
+    rng = np.random.default_rng(5)
+    points = rng.normal(size=(5000, 2)) * [3.0, 0.5]
+    rotation = np.linalg.qr(rng.normal(size=(2, 2)))[0]
+    assert principal_aspect(points @ rotation) == pytest.approx(principal_aspect(points), rel=1e-10)
+    assert principal_aspect(points) == pytest.approx(points[:, 0].std() / points[:, 1].std(), rel=0.01)
+
+
+def test_no_edge_short_circuits_a_flat_sheet_and_one_does_cross_two_turns_of_a_roll():
+    data = datasets.load("strip", 500, random_state=1)
+    assert all(short_circuits(data.X, data.truth, k) == 0 for k in (4, 12, 30))
+    roll = datasets.load("swissroll", 1600, random_state=0)  # GR's k = 12 edge between two turns
+    assert short_circuits(roll.X, roll.truth, 9) == 0 and short_circuits(roll.X, roll.truth, 12) >= 1
+
+
+def test_central_share_tells_a_ring_from_a_filled_shape_whatever_its_scale():
+    rng = np.random.default_rng(6)
+    angle = rng.uniform(0, 2 * np.pi, 2000)
+    ring = np.c_[np.cos(angle), np.sin(angle)] * rng.uniform(0.9, 1.0, 2000)[:, None]
+    square = rng.uniform(size=(2000, 2))
+    assert central_share(ring) == central_share(1e6 * ring) == 0.0
+    assert 0.1 < central_share(square * [40.0, 0.1]) < 0.2
+
+
+def test_run_values_quote_the_run_s_summary_and_describe_its_output_against_the_truth():
+    from lab import compute_run
+
+    request = RunRequest.create("strip", "pca", n=300, n_neighbors=8, dataset_params={"length": 3.0})
+    result = compute_run(request)
+    values = run_values(request, result)
+    assert values["normalized"] == result.summary["normalized"][0]
+    assert values["normalized_median"] == result.summary["normalized"][1]
+    assert values["shape"] < 1e-20 and values["affine"] < 1e-20 and values["short_circuits"] == 0
+    assert values["truth_aspect"] == pytest.approx(values["aspect"], rel=1e-9)  # PCA of a flat strip: the strip
+    assert "phi_ratio" not in values  # PCA has no Φ (PN §2 writes LEM's, LLE's and LTSA's)
+
+
+def test_a_template_is_filled_by_panel_and_a_claim_on_a_missing_value_does_not_hold():
+    values = Values({"gp": {"normalized": 0.0021}, "step": {"best": 12}})
+    assert values.fill("{gp.normalized:.3f} at k = {step.best}; {lle.normalized:.2f}") == "0.002 at k = 12; —"
+    assert Claim("GP below {gp.normalized:.2f}", lambda v: v.gp.normalized < 0.01).check(values) == \
+        ("GP below 0.00", True)
+    assert Claim("LLE {lle.normalized}", lambda v: v.lle.normalized < 1).check(values) == ("LLE —", False)
+    assert Claim("LLE", lambda v: 1 > v.lle.normalized).check(values)[1] is False
+
+
+# ------------------------------------------------------------------ the index
+
+STEP_NAMES = list(STEPS)
+
+
+def test_there_is_a_tour_per_paper_and_the_lecture_and_step_names_are_unique():
+    assert [tour.key for tour in TOURS] == ["gr", "nq", "pn", "ml", "lecture"]
+    names = [step.name for tour in TOURS for step in tour.steps]
+    assert len(names) == len(set(names)) == len(STEPS)
+    assert all(len(tour.steps) >= 3 for tour in TOURS)
+
+
+@pytest.mark.parametrize("name", STEP_NAMES)
+def test_a_step_is_a_valid_state_that_a_link_opens_and_its_explore_run_is_one_of_its_panels(name):
+    step = STEPS[name]
+    assert step.state.tour == name and step.state.validated() == step.state
+    assert from_query(f"?tour={name}") == step.state == from_query(to_query(step.state))
+    assert ViewState.from_dict(step.state.to_dict()) == step.state
+    assert RunRequest.from_state(step.state) in [panel.request for panel in step.panels]
+    assert len({panel.key for panel in step.panels}) == len(step.panels)
+    assert locate(name)[0].steps[locate(name)[1]] is step
+
+
+@pytest.mark.parametrize("name", STEP_NAMES)
+def test_a_step_s_templates_name_only_its_panels_and_the_values_they_have(name):
+    step = STEPS[name]
+    keys = {panel.key for panel in step.panels} | {"step"}
+    for template in (step.text, *(claim.text for claim in step.claims)):
+        for _, field, _, _ in string.Formatter().parse(template):
+            if field:
+                assert field.split(".")[0].split("[")[0] in keys, (name, field)
+    assert step.claims and step.reproduced in ("yes", "partly", "no") and step.chart in ("outputs", "table")
+    if step.reproduced != "yes":  # a step that does not reproduce the paper says so, and a claim checks it
+        assert "not reproduced" in step.text.lower()
+        assert any(claim.text.startswith("Not reproduced") for claim in step.claims)
+    assert set(step.outputs) <= {panel.key for panel in step.panels}
+
+
+def test_opening_a_step_keeps_the_presentation_mode_and_the_image_format():
+    current = from_query("?present=1&format=svg&dataset=digits")
+    opened = applied("gr-fig1", current)
+    assert opened.display.presentation and opened.display.figure_format == "svg"
+    step_display = STEPS["gr-fig1"].state.display
+    assert dataclasses.replace(opened.display, presentation=False, figure_format="png") == step_display
+    assert opened.replace(display=STEPS["gr-fig1"].state.display) == STEPS["gr-fig1"].state
+    with pytest.raises(KeyError, match="no tour step 'nope'"):
+        applied("nope")
+
+
+def test_a_link_naming_a_step_and_a_change_opens_the_step_with_that_change():
+    state = from_query("?tour=gr-fig1&k=9")
+    assert state.method.n_neighbors == 9 and state.data == STEPS["gr-fig1"].state.data and state.tour == "gr-fig1"
+    assert from_query(to_query(state)) == state and "tour=gr-fig1" in to_query(state)
+
+
+def test_the_readme_lists_every_step_with_whether_it_reproduces():
+    readme = (__import__("pathlib").Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## What the tours reproduce"):]
+    section = section[:section.index("\n## ", 3)]
+    for step in STEPS.values():
+        row = re.search(rf"^\|[^|\n]*\|\s*{re.escape(step.title)}\s*\|\s*(\w+)", section, flags=re.MULTILINE)
+        assert row is not None, step.title
+        assert row.group(1) == step.reproduced, step.title
+
+
+# ------------------------------------------------------------------ every step computed
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", STEP_NAMES)
+def test_every_claim_of_the_step_holds_on_its_computed_runs(name, tour_cache):
+    step = STEPS[name]
+    result = compute_step(step, tour_cache)
+    assert result.errors == {}
+    values = step.values(result)
+    for template in (step.text, *(claim.text for claim in step.claims)):  # every number quoted was computed
+        for _, field, _, _ in string.Formatter().parse(template):
+            if field:
+                found = values
+                for part in field.split("."):
+                    assert part in found, (name, field)
+                    found = found[part]
+    failing = [claim for claim, holds in step.render(result)[1] if not holds]
+    assert failing == [], failing
