@@ -15,6 +15,7 @@ def test_readme_opens_with_start_and_test_commands():
     assert start.rstrip().endswith("python app.py")
     assert "pytest --headless" in test and "chromium-driver" in test
     assert "redis-server" in test  # the Celery-mode tests fail in CI without it
+    assert "ruff check ." in test  # lint first (ruff.toml)
     # Nothing but prose and these two commands precedes the tour.
     assert (ROOT / "README.md").read_text().index(test) < (ROOT / "README.md").read_text().index("## ")
 
