@@ -20,9 +20,6 @@ TOUR_TABLE = "tour-table"
 TOUR_REQUEST = "tour-request"
 TOUR_DONE = "tour-done"
 TOUR_SHOWN = "tour-shown"
-# The former names: the presets menu is the tours' index, a preset's caption the step's text.
-PRESET = TOUR_INDEX
-PRESET_CAPTION = TOUR_TEXT
 
 # Data-set controls.
 DATASET = "dataset-select"

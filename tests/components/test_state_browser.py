@@ -69,15 +69,15 @@ PRIOR_VIEWS = ("?dataset=cylinder&n=900&noise=0.02&k=7&algorithm=pca&d.radius=2&
                "?dataset=grid&d.half_width=20&k=5&algorithm=laplacian&tab=sweep&sweep.k_step=4&norm.shape=grid")
 
 
-def test_every_preset_sets_every_control_whatever_was_shown_before(dash_duo, tmp_path, choose):
-    dash_duo.start_server(create_app(tmp_path))
+def test_every_preset_sets_every_control_whatever_was_shown_before(dash_duo, tour_app_directory, choose):
+    dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "k = 10")
     for entry in PRESETS:
         seen = []
         for prior in PRIOR_VIEWS:
             dash_duo.driver.get(dash_duo.server_url + "/" + prior)
             wait_for_run(dash_duo, from_query(prior))
-            choose(ids.PRESET, entry.name)
+            choose(ids.TOUR_INDEX, entry.name)
             record = wait_for_run(dash_duo, entry.state)
             until(lambda: dash_duo.driver.current_url.endswith(to_query(entry.state)), timeout=WAIT)
             seen.append((controls(dash_duo), record["summary"]["normalized"]))

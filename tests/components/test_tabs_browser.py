@@ -93,8 +93,8 @@ def test_a_paper_preset_sets_the_controls_and_shows_its_caption(dash_duo, tmp_pa
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
     chosen = preset("pn-fig4-grid39")
-    choose(ids.PRESET, chosen.name)
-    dash_duo.wait_for_contains_text(f"#{ids.PRESET_CAPTION}", "aspect 2", timeout=WAIT)
+    choose(ids.TOUR_INDEX, chosen.name)
+    dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "aspect 2", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Diffusion maps, k = 8", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 3159", timeout=WAIT)  # 81 x 39
     height = dash_duo.find_element(
@@ -122,8 +122,8 @@ def test_pn_fig5_preset_opens_the_normalization_study_where_lem_just_fails(dash_
     folded curve, and it collapses. The preset sets the tab and its controls through the URL."""
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
-    choose(ids.PRESET, "pn-fig5-random-grid")
-    dash_duo.wait_for_contains_text(f"#{ids.PRESET_CAPTION}", "81/39", timeout=WAIT)
+    choose(ids.TOUR_INDEX, "pn-fig5-random-grid")
+    dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "81/39", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.TABS} .tab--selected").text == "Normalization", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.NORMALIZATION_SIZE}").get_attribute("value") == "3000", timeout=WAIT)
     dash_duo.find_element(f"#{ids.NORMALIZATION_RUN}").click()

@@ -11,7 +11,6 @@ the code version), so the walk computes only what is not there yet.
 """
 
 import numpy as np
-import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 
@@ -28,15 +27,6 @@ from .test_app_browser import WAIT, severe_logs, wait_for_output_title
 from .test_state_browser import layout_props, wait_for_run
 
 VIEWPORT = (1280, 720)
-
-
-@pytest.fixture
-def app_directory(request, tmp_path, tmp_path_factory):
-    """An app folder whose result cache is the one the tour tests share (its keys carry the code version)."""
-    cache = getattr(request.config, "cache", None)
-    shared = cache.mkdir("procrustes-tour-results") if cache is not None else tmp_path_factory.mktemp("tours")
-    (tmp_path / "results").symlink_to(shared, target_is_directory=True)
-    return tmp_path
 
 
 def set_viewport(dash_duo, width, height):
@@ -63,11 +53,11 @@ def view_state(dash_duo):
     return layout_props(dash_duo).get(ids.VIEW_STATE, {}).get("data")
 
 
-def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo, app_directory):
-    results = ResultCache(app_directory / "results")
+def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo, tour_app_directory):
+    results = ResultCache(tour_app_directory / "results")
     for step in STEPS.values():
         compute_step(step, results)
-    dash_duo.start_server(create_app(app_directory))
+    dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "k = 10")
     for tour in TOURS:
         dash_duo.driver.get(dash_duo.server_url + f"/?tour={tour.steps[0].name}")
@@ -112,9 +102,9 @@ def overlaps(first, second):
                 or first["bottom"] <= second["top"] or second["bottom"] <= first["top"])
 
 
-def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_visible(dash_duo, app_directory):
-    compute_step(STEPS["gr-fig1"], ResultCache(app_directory / "results"))
-    dash_duo.start_server(create_app(app_directory))
+def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_visible(dash_duo, tour_app_directory):
+    compute_step(STEPS["gr-fig1"], ResultCache(tour_app_directory / "results"))
+    dash_duo.start_server(create_app(tour_app_directory))
     set_viewport(dash_duo, *VIEWPORT)
     dash_duo.driver.get(dash_duo.server_url + "/?present=1")
     wait_for_output_title(dash_duo, "Isomap, k = 10")
@@ -156,13 +146,13 @@ def neighbour_marks(dash_duo, graph_id, axes):
     return np.array(points, dtype=float).T, np.array([[np.nan if v is None else v for v in axis] for axis in edges]).T
 
 
-def test_clicking_a_point_draws_its_k_neighbours_and_knn_edges_in_both_views(dash_duo, app_directory, mouse_at):
+def test_clicking_a_point_draws_its_k_neighbours_and_knn_edges_in_both_views(dash_duo, tour_app_directory, mouse_at):
     link = "?dataset=swissroll&algorithm=isomap&k=12&view=02"  # GR's short circuit at random state 0
     state = from_query(link)
     data = datasets.load("swissroll", 1600, random_state=0)
     Y = algorithms.embed("isomap", data.X, n_neighbors=12)
     neighbors = measures.nearest_neighbors(data.X, 12)
-    dash_duo.start_server(create_app(app_directory))
+    dash_duo.start_server(create_app(tour_app_directory))
     dash_duo.driver.get(dash_duo.server_url + "/" + link)
     wait_for_run(dash_duo, state)
     wait_for_output_title(dash_duo, "Isomap, k = 12")
@@ -190,11 +180,11 @@ def drawn_with_legend(dash_duo):
     return figure if figure and len(figure["data"]) > 3 else None
 
 
-def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_the_views(dash_duo, app_directory,
+def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_the_views(dash_duo, tour_app_directory,
                                                                                        mouse_at):
     link = "?dataset=digits&algorithm=mlle&k=12&d.classes=2-5&color=truth-0"
     state = from_query(link)
-    dash_duo.start_server(create_app(app_directory))
+    dash_duo.start_server(create_app(tour_app_directory))
     dash_duo.driver.get(dash_duo.server_url + "/" + link)
     wait_for_run(dash_duo, state)
     wait_for_output_title(dash_duo, "MLLE, k = 12")
@@ -204,7 +194,7 @@ def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_th
     assert figure["data"][0]["marker"].get("showscale") is False  # a legend, not a colour bar
     widths = [rect(dash_duo, f"#{graph}")["right"] - rect(dash_duo, f"#{graph}")["left"]
               for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH)]
-    result = ResultCache(app_directory / "results").get(RunRequest.from_state(state))
+    result = ResultCache(tour_app_directory / "results").get(RunRequest.from_state(state))
     ActionChains(dash_duo.driver).move_to_element(dash_duo.find_element(f"#{ids.OUTPUT_GRAPH}")).perform()
     mouse_at(ids.OUTPUT_GRAPH, *result.Y[10][:2])
     until(lambda: dash_duo.find_element(f"#{ids.POINT_IMAGE}").is_displayed(), timeout=WAIT)
@@ -220,8 +210,8 @@ def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_th
 
 
 def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_keeps_vector_points(
-        dash_duo, app_directory, choose):
-    dash_duo.start_server(create_app(app_directory))
+        dash_duo, tour_app_directory, choose):
+    dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     graph = f"document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
     # Count redraws of the output view, and catch what a download would save.
