@@ -9,13 +9,10 @@ from selenium.webdriver.common.keys import Keys
 
 
 @pytest.fixture
-def tour_app_directory(request, tmp_path, tmp_path_factory):
-    """An app folder whose result cache is the one every test of the tours' runs shares (kept in pytest's
-    cache folder when there is one; its keys carry the code version, so a changed checkout computes
-    afresh): the 190 runs of the tours are computed once per suite, not once per test."""
-    cache = getattr(request.config, "cache", None)
-    shared = cache.mkdir("procrustes-tour-results") if cache is not None else tmp_path_factory.mktemp("tours")
-    (tmp_path / "results").symlink_to(shared, target_is_directory=True)
+def tour_app_directory(tmp_path, computed_tours):
+    """An app folder whose result cache is the tours' shared one, every step's runs computed (the
+    ``computed_tours`` fixture): the page reads them, the test waits for no computation."""
+    (tmp_path / "results").symlink_to(computed_tours.directory, target_is_directory=True)
     return tmp_path
 
 

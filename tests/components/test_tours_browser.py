@@ -20,8 +20,7 @@ import measures
 from app import create_app
 from components import ids
 from lab import ResultCache, RunRequest, from_query, to_query
-from lab.presets import STEPS, TOURS
-from lab.tours import compute_step
+from lab.presets import TOURS
 
 from .test_app_browser import WAIT, severe_logs, wait_for_output_title
 from .test_state_browser import layout_props, wait_for_run
@@ -54,9 +53,6 @@ def view_state(dash_duo):
 
 
 def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo, tour_app_directory):
-    results = ResultCache(tour_app_directory / "results")
-    for step in STEPS.values():
-        compute_step(step, results)
     dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "k = 10")
     for tour in TOURS:
@@ -103,7 +99,6 @@ def overlaps(first, second):
 
 
 def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_visible(dash_duo, tour_app_directory):
-    compute_step(STEPS["gr-fig1"], ResultCache(tour_app_directory / "results"))
     dash_duo.start_server(create_app(tour_app_directory))
     set_viewport(dash_duo, *VIEWPORT)
     dash_duo.driver.get(dash_duo.server_url + "/?present=1")

@@ -15,19 +15,10 @@ import scipy.spatial
 from sklearn.linear_model import LinearRegression
 
 import datasets
-from lab import ResultCache, RunRequest, ViewState, from_query, to_query
+from lab import RunRequest, ViewState, from_query, to_query
 from lab.presets import STEPS, TOURS, applied, locate
 from lab.tours import (Claim, Values, affine_residual, central_share, compute_step, principal_aspect, run_values,
                        short_circuits, similarity_residual)
-
-
-@pytest.fixture(scope="session")
-def tour_cache(request, tmp_path_factory):
-    """One result cache for every step, kept in pytest's cache folder when there is one (keys carry the code
-    version: a changed checkout computes afresh)."""
-    cache = getattr(request.config, "cache", None)
-    folder = cache.mkdir("procrustes-tour-results") if cache is not None else tmp_path_factory.mktemp("tours")
-    return ResultCache(folder)
 
 
 # ------------------------------------------------------------------ the numbers a step quotes
