@@ -133,7 +133,9 @@
       return;
     }
     const format = chosenFormat();
-    const options = Object.assign({}, gd._context.toImageButtonOptions || {},
+    // A figure naming what it shows (a run's views: layout.meta.filename) is saved under that name.
+    const named = gd.layout && gd.layout.meta && gd.layout.meta.filename;
+    const options = Object.assign({}, gd._context.toImageButtonOptions || {}, named ? {filename: named} : {},
                                   {format: format, scale: IMAGE_SCALE[format]});
     gd._context.toImageButtonOptions = options;  // Plotly's own handler reads it next
     if (format === 'svg' && (gd.data || []).some((trace) => trace.type === 'scattergl') && window.Plotly) {
@@ -150,11 +152,6 @@
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     procrustes: {
-      // The explore run shown: whichever record arrived last, from the cache or from a job.
-      latestRun: function (fromCache, fromJob) {
-        const triggered = window.dash_clientside.callback_context.triggered_id;
-        return triggered === 'explore-run-cached' ? fromCache : fromJob;
-      },
       markHovered: function (inputHover, outputHover, inputFigure, outputFigure) {
         const noUpdate = window.dash_clientside.no_update;
         const hover = triggeredEvent(inputHover, outputHover);

@@ -30,9 +30,8 @@ How a user talks to the server is read from the live app, as the browser's Dash 
   server kills it, and the old job is no longer polled.
 
 Simplifications: each user waits for one request at a time (a browser sends independent callbacks
-at once), clientside callbacks (hover, selection) are not run except the one that passes the
-explore run on (``procrustes.latestRun``: the run shown is the last record from the cache or from
-a job), and ``MATCH``/``ALLSMALLER`` callbacks are not fired (the app has none on the controls used).
+at once), clientside callbacks (hover, selection, neighbour marks) are not run (none feeds a server
+callback), and ``MATCH``/``ALLSMALLER`` callbacks are not fired (the app has none on the controls used).
 
 Counted as errors (target 0): HTTP status >= 500, a 200 answer that is not JSON, an answer
 carrying the app's "Internal error (...)" message (a bug reported to the user), a background job
@@ -532,21 +531,12 @@ class DashUser:
             callback, callback_triggers = ready[0]
             del pending[id(callback)]
             changed = self._fire(callback, callback_triggers)
-            changed |= self._latest_run(changed)
             fired += 1
             for other in self.callbacks:
                 hits = {prop_id for prop_id in changed if other.listens_to(prop_id)}
                 if hits and self._present(other):
                     entry = pending.setdefault(id(other), (other, set()))
                     entry[1].update(hits)
-
-    def _latest_run(self, changed):
-        """The clientside ``procrustes.latestRun``: the explore run record that arrived becomes the run shown."""
-        for source in (ids.RUN_FROM_CACHE, ids.RUN_FROM_JOB):
-            if f"{source}.data" in changed:
-                self.recorder.count("runs shown")
-                return {self._set(f"{ids.RUN_SHOWN}.data", self.prop(source, "data"))}
-        return set()
 
     def changed(self, prop_id, value):
         """A user's change of one prop (a dropdown, a slider, a click): set it and run what it triggers."""

@@ -12,7 +12,7 @@ import measures
 from lab import CompareRequest, ViewState, catalogue, compare
 
 from . import ids
-from .controls import export_buttons, labelled
+from .controls import export_buttons, graph_config, labelled
 from .figures import comparison_grid, empty_figure, measure_bars
 from .jobs import job_box, register_study_job
 
@@ -41,9 +41,9 @@ def compare_tab(shown):
         export_buttons(
             (ids.EXPORT_COMPARE_CSV, "Comparison table (CSV)", "One row per algorithm, every measure, with the view."),
             (ids.EXPORT_COMPARE_JSON, "Comparison (JSON)", "Every algorithm's measures, the request and the view.")),
-        dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config={"displaylogo": False},
+        dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config=graph_config("comparison-measures"),
                   figure=empty_figure("Press Compare.")),
-        dcc.Graph(id=ids.COMPARE_GRID, config={"displaylogo": False}, figure=empty_figure("Press Compare.")),
+        dcc.Graph(id=ids.COMPARE_GRID, config=graph_config("comparison"), figure=empty_figure("Press Compare.")),
         dcc.Store(id=ids.COMPARE_STORE),
     ])
 

@@ -5,6 +5,18 @@ from dash import dcc, html
 __all__ = ["export_buttons", "labelled", "parameter_controls", "read_parameter_values"]
 
 
+def graph_config(name):
+    """A graph's mode bar: no logo, no "send to cloud", the camera saving ``procrustes-lab_<name>``.
+
+    Set once in the layout, never by a callback (a new config redraws the graph). A figure whose
+    ``layout.meta.filename`` names what it shows (a run's views) is saved under that name instead, and
+    the chosen format (PNG, or SVG with vector points) is applied when the camera is pressed
+    (assets/linked_views.js).
+    """
+    return {"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"],
+            "toImageButtonOptions": {"filename": f"procrustes-lab_{name}"}}
+
+
 def labelled(label, control, help_text=""):
     """A control under its label, with the help text as a tooltip."""
     return html.Div([html.Label(label, title=help_text, className="control-label"), control],

@@ -1,16 +1,17 @@
 """The explore tab: one run's headline cards, its linked input and output views, the inspector.
 
-A new view state (:data:`ids.VIEW_STATE`) asks for a run. :func:`resolve` answers a cached run in the
-request itself; only a miss starts the background job (:func:`compute_record`), with a progress bar
-and a cancel button. Either way a small record of the run (its state, request and cards) reaches
-:data:`ids.RUN_SHOWN`; the arrays stay on the server, and :func:`show_run` sends only what the views
-draw (a new colouring: one array per view). Cancelling puts the controls back on the run shown.
+A new view state (:data:`ids.VIEW_STATE`) is drawn by :func:`show_state` in the same request when its
+run is shown or cached; only a miss starts the background job (:func:`compute_record`), with a progress
+bar and a cancel button, whose record :func:`show_computed` draws. Either way a small record of the run
+(its state, request and cards) becomes :data:`ids.RUN_SHOWN`; the arrays stay on the server, and
+:func:`draw_run` sends only what the views draw (a new colouring: one array per view; a change on
+another tab: nothing, without reading the cache). Cancelling puts the controls back on the run shown.
 """
 
 import functools
 import secrets
 
-from dash import ClientsideFunction, Input, Output, Patch, State, dcc, html, no_update
+from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
 from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
@@ -18,13 +19,13 @@ from lab.tours import class_labels
 from lab.views import coloring, explore_view
 
 from . import ids, point_events
-from .controls import export_buttons
+from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 from .managers import job_deadline
 
-__all__ = ["compute_record", "direction_key", "explore_tab", "register", "resolve", "show_run"]
+__all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
 
 NO_RESULT = "—"
 TIME_CARD = "time"
@@ -62,9 +63,9 @@ def explore_tab():
             (ids.EXPORT_CONFIG, "Run configuration (JSON)",
              "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
         html.Div([
-            dcc.Graph(id=ids.INPUT_GRAPH, className="view", config={"displaylogo": False},
+            dcc.Graph(id=ids.INPUT_GRAPH, className="view", config=graph_config("input"),
                       figure=empty_figure("Computing the first run…")),
-            dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config={"displaylogo": False},
+            dcc.Graph(id=ids.OUTPUT_GRAPH, className="view", config=graph_config("output"),
                       figure=empty_figure("Computing the first run…")),
             # Image data sets: the image of the hovered point.
             dcc.Graph(id=ids.POINT_IMAGE, className="point-image", style={"display": "none"},
@@ -76,9 +77,8 @@ def explore_tab():
         html.H3("Neighbourhood inspector"),
         html.Div("Click a point in either view.", id=ids.INSPECTOR_TEXT, className="help"),
         dcc.Graph(id=ids.INSPECTOR_GRAPH, figure=empty_figure("Click a point in either view."),
-                  className="inspector", config={"displaylogo": False}),
-        *[dcc.Store(id=store) for store in (ids.RUN_FROM_CACHE, ids.RUN_FROM_JOB, ids.RUN_SHOWN, ids.EXPLORE_REQUEST,
-                                            ids.DRAWN)],
+                  className="inspector", config=graph_config("inspector")),
+        *[dcc.Store(id=store) for store in (ids.RUN_FROM_JOB, ids.RUN_SHOWN, ids.EXPLORE_REQUEST, ids.DRAWN)],
     ])
 
 
@@ -91,25 +91,6 @@ def _record(state, request, result, cached):
 
 def _failure(state_dict, error):
     return {"status": "failed", "state": state_dict, "message": failure_message(error)}
-
-
-def resolve(services, state, shown, session, token):
-    """A new view state: answer a cached run at once, or hand the request to the background job."""
-    if not state:
-        return {"cached": no_update, "request": no_update}
-    try:
-        state_value = ViewState.from_dict(state)
-        request = RunRequest.from_state(state_value)
-        if shown and shown.get("request") == request.to_dict():  # the view's display changed, not its run
-            return {"cached": no_update, "request": no_update}
-        services.uploads.for_session(session).authorize(request.data)
-        result = services.results.get(request)
-    except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
-        return {"cached": _failure(state, error), "request": no_update}
-    if result is not None:
-        return {"cached": _record(state_value, request, result, True), "request": no_update}
-    # A fresh nonce: two equal requests in a row are two jobs (Dash keys a job by its arguments).
-    return {"cached": no_update, "request": {"state": state, "nonce": secrets.token_hex(8), "token": token}}
 
 
 def compute_record(services, job, session, report):
@@ -153,35 +134,79 @@ def _cards_of(record):
             TIME_CARD: f"{record['seconds']:.2f} s" + (" (cached)" if record["cached"] else "")}
 
 
-def show_run(services, shown, state, drawn, session):
-    """Draw the shown run in the view's display settings; a colouring alone is patched in."""
-    unchanged = {"input": no_update, "output": no_update, "cards": {name: no_update for name in CARDS},
-                 "message": no_update, "message_class": no_update, "drawn": no_update}
-    if not shown or not state:
-        return unchanged
-    if shown["status"] != "done":
-        blank = empty_figure("No result: see the message above.")
-        return {"input": blank, "output": blank, "cards": _cards_of(shown), "message": shown["message"],
-                "message_class": "message error", "drawn": None}
-    display = ViewState.from_dict(state).display
-    layout = {"request": shown["request"], "landmarks": display.landmarks, "view": display.input_view,
-              "presentation": display.presentation}
+def _unchanged():
+    return {"input": no_update, "output": no_update, "cards": {name: no_update for name in CARDS},
+            "message": no_update, "message_class": no_update, "drawn": no_update, "shown": no_update,
+            "request": no_update}
+
+
+def show_state(services, state, shown, drawn, session, token):
+    """A new view state, in one request: its run shown already, only what its display changed is redrawn;
+    its run cached, it is drawn at once (no job); otherwise the background job computes it, and the views
+    keep the run they show until it arrives (:func:`show_computed`)."""
+    if not state:
+        return _unchanged()
     try:
-        request, result = point_events.shown_result(services, shown, session)
-    except measures.ProcrustesLabError as error:
-        return {**unchanged, "message": str(error), "message_class": "message error"}
+        state_value = ViewState.from_dict(state)
+        request = RunRequest.from_state(state_value)
+        if shown and shown.get("status") == "done" and shown.get("request") == request.to_dict():
+            return draw_run(services, shown, state_value.display, drawn, session)
+        services.uploads.for_session(session).authorize(request.data)
+        result = services.results.get(request)
+    except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
+        return draw_run(services, _failure(state, error), None, drawn, session, new=True)
     if result is None:
-        return {**unchanged, "message": "This run has left the cache: change a control, or reload, to compute it "
-                                        "again.", "message_class": "message warning"}
+        # A fresh nonce: two equal requests in a row are two jobs (Dash keys a job by its arguments).
+        return {**_unchanged(), "request": {"state": state, "nonce": secrets.token_hex(8), "token": token}}
+    record = _record(state_value, request, result, True)
+    return draw_run(services, record, state_value.display, drawn, session, loaded=(request, result), new=True)
+
+
+def show_computed(services, record, state, drawn, session):
+    """A job's record (a run, a failure, or the report of a lost job) becomes the run shown, unless the view
+    has moved on to another run since the job started."""
+    if not record or not state:
+        return _unchanged()
+    try:
+        current = ViewState.from_dict(state)
+        if record["status"] == "done" and RunRequest.from_state(current).to_dict() != record["request"]:
+            return _unchanged()
+    except Exception as error:  # the current view is invalid: say why
+        return draw_run(services, _failure(state, error), None, drawn, session, new=True)
+    return draw_run(services, record, current.display, drawn, session, new=True)
+
+
+def draw_run(services, record, display, drawn, session, *, loaded=None, new=False):
+    """The explore outputs drawing run ``record`` in ``display``: the whole views, a colouring patched in
+    (one array per view), or nothing when what the views show is unchanged.
+
+    ``loaded`` is the run's (request, result) when already read; ``new`` makes the record the run shown
+    (its cards written).
+    """
+    outputs = {**_unchanged(), "shown": record if new else no_update}
+    if record["status"] != "done":
+        blank = empty_figure("No result: see the message above.")
+        return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record), "message": record["message"],
+                "message_class": "message error", "drawn": None}
+    layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
+              "presentation": display.presentation}
+    same_views = bool(drawn) and not new and {key: drawn.get(key) for key in layout} == layout
+    if same_views and drawn.get("color") == display.color:
+        return outputs  # another tab's setting changed: nothing to read, nothing to draw
+    try:
+        request, result = loaded or point_events.shown_result(services, record, session)
+    except measures.ProcrustesLabError as error:
+        return {**outputs, "message": str(error), "message_class": "message error"}
+    if result is None:
+        return {**outputs, "message": "This run has left the cache: change a control, or reload, to compute it "
+                                      "again.", "message_class": "message warning"}
     view = explore_view(request, result, display.landmarks, display.input_view)
     output_color, title, _ = coloring(result, display.color, view.output.rows)
     colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
     color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
     classes = class_labels(result) if display.color.startswith("truth-") else None
-    layout["classes"] = classes is not None  # a class colouring has a legend, not a colour bar: redrawn
-    if drawn and {key: drawn.get(key) for key in layout} == layout:
-        if drawn.get("color") == display.color:
-            return unchanged
+    layout.update(classes=classes is not None, color=display.color)  # a class legend is redrawn, not patched
+    if same_views and drawn.get("classes") == layout["classes"]:
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
                                                ("output", OUTPUT_AXES, view.output, True)):
@@ -189,8 +214,8 @@ def show_run(services, shown, state, drawn, session):
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale).items():
                 patch["data"][0][key] = value
             patches[name] = patch
-        return {**unchanged, **patches, "drawn": {**layout, "color": display.color}}
-    revision = shown["request"]
+        return {**outputs, **patches, "drawn": layout}
+    revision = record["request"]
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     figures = {
         "input": input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
@@ -202,9 +227,10 @@ def show_run(services, shown, state, drawn, session):
                                 landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display)
-    return {**figures, "cards": _cards_of(shown), "message": view.notes,
-            "message_class": "message warning" if view.notes else "message",
-            "drawn": {**layout, "color": display.color}}
+    for key, figure in figures.items():  # the camera saves each view under the run's name
+        figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
+    return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
+            "message_class": "message warning" if view.notes else "message", "drawn": layout}
 
 
 def _finish(figures, drawn, classes, title, display):
@@ -234,31 +260,31 @@ def revert_cancelled(services, _clicks, shown, state, job):
 def register(app, services):
     """Wire the explore tab to ``app``, computing and reading through ``services``."""
     session = State(ids.SESSION, "data")
-    app.callback(
-        output=dict(cached=Output(ids.RUN_FROM_CACHE, "data"), request=Output(ids.EXPLORE_REQUEST, "data")),
-        inputs=dict(state=Input(ids.VIEW_STATE, "data"), shown=State(ids.RUN_SHOWN, "data"), session=session,
-                    token=PAGE_TOKEN_STATE),
-        prevent_initial_call=True,
-    )(functools.partial(resolve, services))
+    def outputs(duplicate):
+        return dict(
+            input=Output(ids.INPUT_GRAPH, "figure", allow_duplicate=duplicate),
+            output=Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=duplicate),
+            cards={name: Output(ids.card_value(name), "children", allow_duplicate=duplicate) for name in CARDS},
+            message=Output(ids.MESSAGE, "children", allow_duplicate=duplicate),
+            message_class=Output(ids.MESSAGE, "className", allow_duplicate=duplicate),
+            drawn=Output(ids.DRAWN, "data", allow_duplicate=duplicate),
+            shown=Output(ids.RUN_SHOWN, "data", allow_duplicate=duplicate),
+            request=Output(ids.EXPLORE_REQUEST, "data", allow_duplicate=duplicate))
+
+    app.callback(output=outputs(False),
+                 inputs=dict(state=Input(ids.VIEW_STATE, "data"), shown=State(ids.RUN_SHOWN, "data"),
+                             drawn=State(ids.DRAWN, "data"), session=session, token=PAGE_TOKEN_STATE),
+                 prevent_initial_call=True)(functools.partial(show_state, services))
 
     @app.callback(Output(ids.RUN_FROM_JOB, "data"), Input(ids.EXPLORE_REQUEST, "data"), session,
                   prevent_initial_call=True, **job_options(ids.EXPLORE_JOB))
     def run_explore(set_progress, job, session_id):
         return compute_record(services, job, session_id, progress_reporter(set_progress))
 
-    # The run shown is whichever arrived last, from the cache or from a job (in the browser: no round trip).
-    app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="latestRun"),
-                            Output(ids.RUN_SHOWN, "data"), Input(ids.RUN_FROM_CACHE, "data"),
-                            Input(ids.RUN_FROM_JOB, "data"), prevent_initial_call=True)
-    app.callback(
-        output=dict(input=Output(ids.INPUT_GRAPH, "figure"), output=Output(ids.OUTPUT_GRAPH, "figure"),
-                    cards={name: Output(ids.card_value(name), "children") for name in CARDS},
-                    message=Output(ids.MESSAGE, "children"), message_class=Output(ids.MESSAGE, "className"),
-                    drawn=Output(ids.DRAWN, "data")),
-        inputs=dict(shown=Input(ids.RUN_SHOWN, "data"), state=Input(ids.VIEW_STATE, "data"),
-                    drawn=State(ids.DRAWN, "data"), session=session),
-        prevent_initial_call=True,
-    )(functools.partial(show_run, services))
+    app.callback(output=outputs(True),
+                 inputs=dict(record=Input(ids.RUN_FROM_JOB, "data"), state=State(ids.VIEW_STATE, "data"),
+                             drawn=State(ids.DRAWN, "data"), session=session),
+                 prevent_initial_call=True)(functools.partial(show_computed, services))
     job_ids = ids.job_controls(ids.EXPLORE_JOB)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
                  State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), State(ids.EXPLORE_REQUEST, "data"),

@@ -25,9 +25,6 @@ __all__ = ["decode_contents", "register"]
 
 MALFORMED_CONTENTS = "The browser sent the file in an unexpected form: upload it again."
 # Graphs whose image downloads are named after the explore run, and what each name adds.
-FIGURES = ((ids.INPUT_GRAPH, "input"), (ids.OUTPUT_GRAPH, "output"), (ids.INSPECTOR_GRAPH, "inspector"),
-           (ids.SWEEP_GRAPH, "sweep"), (ids.COMPARE_GRID, "comparison"), (ids.COMPARE_BARS, "comparison-measures"),
-           (ids.NORMALIZATION_GRID, "normalization"), (ids.NORMALIZATION_CURVE, "phi-ratio"))
 _OPTION_NAMES = ("columns", "color_column", "truth_columns", "drop_nonfinite", "array")
 
 
@@ -229,23 +226,6 @@ def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
     return dcc.send_string(*files["csv" if ctx.triggered_id == ids.EXPORT_COMPARE_CSV else "json"])
 
 
-def figure_configs(shown, state, current):
-    """Every graph's mode bar: the camera saves under a name that says what it shows.
-
-    A new config redraws a graph, so nothing is sent unless the name changed. The chosen format
-    (PNG or SVG, with vector points) is applied in the browser when the camera is pressed
-    (assets/linked_views.js): choosing it redraws nothing.
-    """
-    if not state:
-        return [no_update] * len(FIGURES)
-    stem = (f"procrustes-lab_{RunRequest.from_dict(shown['request']).slug()}"
-            if shown and shown.get("status") == "done" else "procrustes-lab")
-    configs = [{"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"],
-                "toImageButtonOptions": {"filename": f"{stem}_{name}"}}
-               for _, name in FIGURES]
-    return [no_update] * len(FIGURES) if configs[0] == current else configs
-
-
 def register(app, services):
     """Wire the upload box, the download buttons and the figures' image names to ``app``."""
     session = State(ids.SESSION, "data")
@@ -304,5 +284,3 @@ def register(app, services):
     app.callback(Output(ids.DOWNLOAD, "data", allow_duplicate=True), Input(ids.EXPORT_COMPARE_CSV, "n_clicks"),
                  Input(ids.EXPORT_COMPARE_JSON, "n_clicks"), State(ids.COMPARE_STORE, "data"), session,
                  prevent_initial_call=True)(functools.partial(export_comparison, services))
-    app.callback(*[Output(graph, "config") for graph, _ in FIGURES], Input(ids.RUN_SHOWN, "data"),
-                 Input(ids.VIEW_STATE, "data"), State(FIGURES[0][0], "config"))(figure_configs)

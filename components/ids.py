@@ -90,7 +90,6 @@ INPUT_GRAPH = "view-input-graph"
 OUTPUT_GRAPH = "view-output-graph"
 # The explore run: a cache hit and a computed run arrive in their own stores; RUN_SHOWN is the run
 # the views show (its state, request, cards), DRAWN what they draw now (for colour-only patches).
-RUN_FROM_CACHE = "explore-run-cached"
 RUN_FROM_JOB = "explore-run-computed"
 RUN_SHOWN = "explore-run-shown"
 EXPLORE_REQUEST = "explore-request"

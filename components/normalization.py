@@ -12,7 +12,7 @@ from lab import NormalizationRequest, ViewState, normalization_study
 from lab.shapes import SHAPES, NormalizationDefaults
 
 from . import ids
-from .controls import labelled
+from .controls import graph_config, labelled
 from .figures import comparison_grid, empty_figure, phi_ratio_figure
 from .jobs import job_box, register_study_job
 
@@ -57,8 +57,8 @@ def normalization_tab(shown):
         job_box(ids.NORMALIZATION_JOB),
         html.Div(id=ids.NORMALIZATION_MESSAGE, className="message", role="status"),
         html.Div(id=ids.NORMALIZATION_TABLE, className="sweep-table"),
-        dcc.Graph(id=ids.NORMALIZATION_CURVE, config={"displaylogo": False}, figure=empty_figure("Press Run.")),
-        dcc.Graph(id=ids.NORMALIZATION_GRID, config={"displaylogo": False}, figure=empty_figure("Press Run.")),
+        dcc.Graph(id=ids.NORMALIZATION_CURVE, config=graph_config("phi-ratio"), figure=empty_figure("Press Run.")),
+        dcc.Graph(id=ids.NORMALIZATION_GRID, config=graph_config("normalization"), figure=empty_figure("Press Run.")),
         dcc.Store(id=ids.NORMALIZATION_STORE),
     ])
 

@@ -85,7 +85,9 @@ def inspect(services, input_click, output_click, shown, drawn, session):
             f"{view.conformal_value:.4f}, ASIM {view.asim_value:.4f}, lower bound {view.lower_bound:.4f}. Circles: "
             "the input on its two principal axes; dots: the output after each measure's best alignment; each "
             "segment's squared length is what the measure sums (over the patch's squared size).")
-    return inspector_figure(view), text, {"point": index, "neighbours": view.neighbors[1:].tolist()}
+    figure = inspector_figure(view).update_layout(
+        meta={"filename": f"procrustes-lab_{request.slug()}_inspector_point{index}"})
+    return figure, text, {"point": index, "neighbours": view.neighbors[1:].tolist()}
 
 
 def summarize_selection(services, input_selection, output_selection, shown, drawn, session):

@@ -15,7 +15,7 @@ from lab import MethodChoice, SweepRequest, SweepResult, ViewState, catalogue, s
 from lab.studies import best_cells
 
 from . import ids
-from .controls import export_buttons, labelled
+from .controls import export_buttons, graph_config, labelled
 from .figures import empty_figure, sweep_figure
 from .jobs import job_box, register_study_job
 
@@ -54,7 +54,7 @@ def sweep_tab(shown):
         export_buttons(
             (ids.EXPORT_SWEEP_CSV, "Sweep table (CSV)", "One row per algorithm and k, every measure, with the view."),
             (ids.EXPORT_SWEEP_JSON, "Sweep (JSON)", "The cells, the sweep's request and its view state.")),
-        dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config={"displaylogo": False},
+        dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config=graph_config("sweep"),
                   figure=empty_figure("Run a sweep to see quality against k.")),
         html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
         dcc.Store(id=ids.SWEEP_STORE),

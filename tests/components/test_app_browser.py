@@ -177,8 +177,11 @@ def test_nieqa_cards_asim_colouring_and_landmark_overlay(dash_duo, tmp_path):
     np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
                                   nieqa.asim_values.astype(np.float32))
     dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
-    count = f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot').data.length;"
-    until(lambda: dash_duo.driver.execute_script(count) == 6, timeout=WAIT)
+    names = (f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
+             ".data.map((trace) => trace.name);")
+    until(lambda: "landmarks" in dash_duo.driver.execute_script(names), timeout=WAIT)
+    drawn = dash_duo.driver.execute_script(names)
+    assert drawn[3:6] == ["to MDS reference", "landmarks", "MDS of landmark geodesics"], drawn
     landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[4].x")
     np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-6)
     assert severe_logs(dash_duo) == []

@@ -61,11 +61,17 @@ def test_box_selection_in_the_output_marks_the_same_points_in_the_input(dash_duo
     drag(ids.OUTPUT_GRAPH, low, high)
     until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) > 0, timeout=WAIT)
     low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
-    inside = np.flatnonzero(np.all((Y >= low) & (Y <= high), axis=1))
-    assert 20 < len(inside) < len(Y) // 2
     X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+
+    def inside(margin):  # points of the box grown (or shrunk) by ``margin`` of its size
+        pad = margin * (high - low)
+        return set(np.flatnonzero(np.all((Y32 >= low - pad) & (Y32 <= high + pad), axis=1)))
+
+    assert 20 < len(inside(0)) < len(Y) // 2
     selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
-    np.testing.assert_array_equal(selected, inside)
+    # Plotly tests the box in pixels: a point within a millionth of the box's size of its edge may fall
+    # either way; every other point is marked exactly when it lies inside.
+    assert inside(-1e-6) <= set(selected) <= inside(1e-6)
     np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
     np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
     # The summary is the selection's mean local R_N beside every point's.

@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from components import jobs
-from components.explore import compute_record, resolve
+from components.explore import compute_record, show_state
 from components.sweep import run_sweep
 from lab import ViewState, StateError
 
@@ -41,7 +41,8 @@ def test_a_forged_explore_request_is_refused_before_anything_runs(services, chan
     state = forged(**changes)
     record = compute_record(services, {"state": state, "nonce": "n1"}, "session", lambda *args: None)
     assert record["status"] == "failed" and message in record["message"]
-    assert resolve(services, state, None, "session", "token")["cached"]["message"] == record["message"]
+    shown = show_state(services, state, None, None, "session", "token")
+    assert shown["shown"]["message"] == record["message"] and shown["message"] == record["message"]
     assert services.results.stats() == {"hits": 0, "computed": 0}
 
 

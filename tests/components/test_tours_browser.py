@@ -213,7 +213,8 @@ def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_
     dash_duo.driver.execute_script(
         f"const gd = {graph}; window.redraws = 0; gd.on('plotly_afterplot', () => {{ window.redraws += 1; }});"
         "window.saved = []; window.Plotly.downloadImage = (figure, options) => {"
-        "  window.saved.push({format: options.format, types: figure.data.map((trace) => trace.type),"
+        "  window.saved.push({format: options.format, filename: options.filename,"
+        "                     types: figure.data.map((trace) => trace.type),"
         "                     svg: null}); return Promise.resolve(options.filename); };")
     dash_duo.find_element(f"#{ids.FIGURE_FORMAT} input[value='svg']").click()
     until(lambda: "format=svg" in dash_duo.driver.current_url, timeout=WAIT)
@@ -221,7 +222,7 @@ def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_
     assert dash_duo.driver.execute_script("return window.redraws;") == 0  # nothing redrawn
     dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .modebar-btn[data-title^='Download plot']").click()
     saved = until(lambda: dash_duo.driver.execute_script("return window.saved;"), timeout=WAIT)
-    assert saved[0]["format"] == "svg"
+    assert saved[0]["format"] == "svg" and saved[0]["filename"] == "procrustes-lab_swissroll_n1600_isomap_k10_output"
     assert "scattergl" not in saved[0]["types"] and "scatter" in saved[0]["types"]  # SVG markers, not an image
     assert not dash_duo.find_elements(".modebar-btn[data-title*='Cloud'], .modebar-btn[data-title*='cloud']")
     assert severe_logs(dash_duo) == []

@@ -1,0 +1,102 @@
+"""The explore tab's server side without a browser: a view state is drawn in one request when its run is
+cached, a display change redraws only what changed, a change elsewhere reads nothing, a miss starts the job,
+and a job's record for a run the view has left is not drawn."""
+
+import dash
+import pytest
+
+from components import jobs
+from components.explore import compute_record, show_computed, show_state
+from lab import RunRequest, ViewState, from_query
+
+LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
+
+
+@pytest.fixture
+def services(tmp_path):
+    return jobs.Services.in_directory(tmp_path)
+
+
+@pytest.fixture
+def reads(services, monkeypatch):
+    """How often the result cache was read."""
+    count = {"get": 0}
+    original = services.results.get
+
+    def counted(request):
+        count["get"] += 1
+        return original(request)
+
+    monkeypatch.setattr(services.results, "get", counted)
+    return count
+
+
+def computed(services, link):
+    state = from_query(link).to_dict()
+    record = compute_record(services, {"state": state, "nonce": "n"}, "session", lambda *args: None)
+    assert record["status"] == "done"
+    return state, record
+
+
+def unchanged(outputs, *names):
+    return all(outputs[name] is dash.no_update for name in names)
+
+
+def test_a_cached_run_is_drawn_in_the_request_that_brings_its_state(services):
+    state, record = computed(services, LINK)
+    outputs = show_state(services, state, None, None, "session", "token")
+    assert outputs["request"] is dash.no_update  # no job
+    assert outputs["shown"]["cached"] and outputs["shown"]["request"] == record["request"]
+    assert outputs["shown"]["summary"] == record["summary"]
+    assert len(outputs["output"].data[0].x) == 300 and outputs["drawn"]["request"] == record["request"]
+    # The camera saves each view under the run's name (assets/linked_views.js reads layout.meta).
+    assert outputs["input"].layout.meta["filename"] == "procrustes-lab_swissroll_n300_pca_k8_input"
+    assert outputs["output"].layout.meta["filename"] == "procrustes-lab_swissroll_n300_pca_k8_output"
+
+
+def test_a_miss_starts_the_job_and_leaves_the_views(services):
+    state = from_query(LINK).to_dict()
+    outputs = show_state(services, state, None, None, "session", "token")
+    assert outputs["request"]["state"] == state and outputs["request"]["token"] == "token"
+    assert unchanged(outputs, "input", "output", "shown", "drawn")
+    again = show_state(services, state, None, None, "session", "token")
+    assert again["request"]["nonce"] != outputs["request"]["nonce"]  # a retry is a new job
+
+
+def test_a_change_on_another_tab_reads_nothing_and_draws_nothing(services, reads):
+    state, _ = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    read = reads["get"]
+    elsewhere = ViewState.from_dict(state).replace(tab="sweep").to_dict()
+    outputs = show_state(services, elsewhere, first["shown"], first["drawn"], "session", "token")
+    assert unchanged(outputs, "input", "output", "shown", "drawn", "request", "message")
+    assert reads["get"] == read
+
+
+def test_a_new_colouring_patches_one_array_per_view(services):
+    state, _ = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    recoloured = from_query(LINK + "&color=truth-0").to_dict()
+    outputs = show_state(services, recoloured, first["shown"], first["drawn"], "session", "token")
+    assert isinstance(outputs["output"], dash.Patch) and isinstance(outputs["input"], dash.Patch)
+    assert outputs["drawn"]["color"] == "truth-0" and outputs["shown"] is dash.no_update
+    # The landmarks overlay adds traces: the whole views are drawn again.
+    marked = from_query(LINK + "&color=truth-0&landmarks=1").to_dict()
+    redrawn = show_state(services, marked, first["shown"], outputs["drawn"], "session", "token")
+    assert not isinstance(redrawn["output"], dash.Patch) and redrawn["drawn"]["landmarks"] is True
+
+
+def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(services):
+    state, record = computed(services, LINK)
+    outputs = show_computed(services, record, state, None, "session")
+    assert outputs["shown"] == record and len(outputs["output"].data[0].x) == 300
+    other = from_query(LINK.replace("k=8", "k=9")).to_dict()
+    assert unchanged(show_computed(services, record, other, None, "session"), "input", "output", "shown")
+    assert RunRequest.from_state(ViewState.from_dict(other)).to_dict() != record["request"]
+
+
+def test_a_failed_record_blanks_the_views_and_says_why(services):
+    failed = {"status": "failed", "state": from_query(LINK).to_dict(), "message": "It broke."}
+    outputs = show_computed(services, failed, failed["state"], None, "session")
+    assert outputs["message"] == "It broke." and outputs["message_class"] == "message error"
+    assert outputs["shown"] == failed and outputs["drawn"] is None
