@@ -9,8 +9,8 @@ times. A switch is timed from the option's click to the output view's title nami
 responses in that interval (Chromium's performance log).
 
 With ``--million``, also one run of a million points explored (GP on the swiss roll, k = 10): how
-long until both views are drawn, how many points each draws, and whether a hover rings the point in
-both views. It takes several minutes.
+long until both views are drawn, how many points each draws, and whether a hover and a box selection
+in the output mark the same data-set rows in the input view. It takes several minutes.
 
     python bench/browser.py [--quick] [--million]     (or: python -m bench --only browser)
 
@@ -189,19 +189,65 @@ def million_rows():
             started = time.perf_counter()
             driver.get(server.url + "/?dataset=swissroll&n=1000000&algorithm=gp&view=02")
             _wait(lambda: "n = 1000000" in driver.execute_script(
-                "const g = document.getElementById('view-input-graph').querySelector('.js-plotly-plot');"
+                "const e = document.getElementById('view-input-graph'), g = e && e.querySelector('.js-plotly-plot');"
                 "return g && g.layout && g.layout.title ? g.layout.title.text : '';"), timeout=3600, step=1)
             _wait(lambda: "GP" in _output_title(driver), timeout=3600, step=1)
             seconds = time.perf_counter() - started
-            counts = driver.execute_script(
-                "return ['view-input-graph', 'view-output-graph'].map((id) => {"
-                "const g = document.getElementById(id).querySelector('.js-plotly-plot');"
-                "const x = g.data[0].x; return x.length !== undefined ? x.length : (x.bdata.length * 3 / 4) / 4; });")
+            counts = driver.execute_script(_COLUMNS + "return ['view-input-graph', 'view-output-graph'].map("
+                                           "(id) => column(graph(id).data[0].x).length);")
+            hovered = _hover_and_select(driver, counts[1] // 3)
         finally:
             driver.quit()
             server.stop()
     return [Row(SUITE, "a million-point run (GP), page open to both views drawn", 1_000_000, seconds, 1, None,
-                note=f"points drawn: input plane {int(counts[0]):,}, output {int(counts[1]):,}")]
+                note=f"points drawn: input plane {int(counts[0]):,}, output {int(counts[1]):,}; {hovered}")]
+
+
+# Browser helpers: a graph's Plotly element, a trace column decoded (plain, or Plotly's typed-array spec).
+_COLUMNS = (
+    "const graph = (id) => document.getElementById(id).querySelector('.js-plotly-plot');"
+    "const column = (v) => { if (v.bdata === undefined) { return v; }"
+    "  const bytes = Uint8Array.from(atob(v.bdata), (c) => c.charCodeAt(0));"
+    "  return new ({f4: Float32Array, f8: Float64Array, i4: Int32Array}[v.dtype])(bytes.buffer); };"
+    "const events = (gd, kinds, points) => { const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;"
+    "  const box = gd.getBoundingClientRect(), drag = gd.querySelector('.nsewdrag');"
+    "  kinds.forEach((kind, i) => drag.dispatchEvent(new MouseEvent(kind, {bubbles: true, buttons: 1,"
+    "    clientX: box.left + xa._offset + xa.l2p(points[i][0]), clientY: box.top + ya._offset + ya.l2p(points[i][1])"
+    "  }))); };")
+
+
+def _hover_and_select(driver, index):
+    """Hover point ``index`` of the output view, then box-select around it, as a pointer does; whether the
+    ring and the selection land on the same data-set rows in the input view (drawn in the plane of its
+    coordinates 0 and 2, every point in data-set order)."""
+    driver.execute_script(_COLUMNS + "const gd = graph('view-output-graph'), i = arguments[0];"
+                          "const x = column(gd.data[0].x), y = column(gd.data[0].y);"
+                          "events(gd, ['mousemove'], [[x[i], y[i]]]);", index)
+    ring = _COLUMNS + (
+        "const out = graph('view-output-graph'), inp = graph('view-input-graph');"
+        "const trace = arguments[0];"
+        "if (!out.data[trace].x || !out.data[trace].x.length) { return null; }"
+        "const ox = column(out.data[0].x), oy = column(out.data[0].y);"
+        "const ix = column(inp.data[0].x), iy = column(inp.data[0].y);"
+        "const rows = Array.from(out.data[trace].x, (x, j) => {"
+        "  for (let r = 0; r < ox.length; r += 1) { if (ox[r] === x && oy[r] === out.data[trace].y[j]) { return r; } }"
+        "  return -1; });"
+        "const same = rows.every((r, j) => r >= 0 && ix[r] === inp.data[trace].x[j] && iy[r] === inp.data[trace].y[j]);"
+        "return [rows.length, inp.data[trace].x.length, same];")
+    hover = _wait(lambda: driver.execute_script(ring, 1), timeout=120, step=0.5)
+    driver.execute_script(_COLUMNS + "const gd = graph('view-output-graph'), i = arguments[0];"
+                          "window.Plotly.relayout(gd, {dragmode: 'select'}).then(() => {"
+                          "const x = column(gd.data[0].x), y = column(gd.data[0].y);"
+                          "const dx = 0.01 * (gd._fullLayout.xaxis.range[1] - gd._fullLayout.xaxis.range[0]);"
+                          "const dy = 0.01 * (gd._fullLayout.yaxis.range[1] - gd._fullLayout.yaxis.range[0]);"
+                          "const path = [0, 0.25, 0.5, 0.75, 1].map("
+                          "  (t) => [x[i] - dx + 2 * t * dx, y[i] - dy + 2 * t * dy]);"
+                          "events(gd, ['mousedown', 'mousemove', 'mousemove', 'mousemove', 'mouseup'], path); });",
+                          index)
+    selection = _wait(lambda: driver.execute_script(ring, 2), timeout=600, step=1)
+    return (f"hover ringed {hover[0]} point in the output and {hover[1]} in the input, the same row: {hover[2]}; "
+            f"a box selection marked {selection[0]:,} points in the output and {selection[1]:,} in the input, "
+            f"the same rows: {selection[2]}")
 
 
 def rows(quick=False, million=False):
