@@ -1,6 +1,7 @@
 """Browser tests over the whole catalogue: every data set and algorithm selectable without a page error."""
 
 from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 import algorithms
@@ -51,6 +52,8 @@ def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose, mouse_at):
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "PCA", timeout=WAIT)
     data = datasets.load("digits")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    # The pointer over the views (the image box shows only while it is there), then at the point.
+    ActionChains(dash_duo.driver).move_to_element(dash_duo.find_element(f"#{ids.OUTPUT_GRAPH}")).perform()
     mouse_at(ids.OUTPUT_GRAPH, *Y[5])
     dash_duo.wait_for_style_to_equal(f"#{ids.POINT_IMAGE}", "display", "block", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.POINT_IMAGE} .gtitle", "digit class", timeout=WAIT)
