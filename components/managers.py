@@ -21,6 +21,7 @@ keeps one cache, one key, and an exact record of hits.
 """
 
 import contextlib
+import functools
 import json
 import os
 import pathlib
@@ -37,6 +38,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from dash import CeleryManager, DiskcacheManager
 
 import measures
+from lab.stores import no_fork_inside
 
 __all__ = ["JOB_DEADLINE_SECONDS", "JobDeadlineError", "job_deadline", "make_background_manager",
            "make_celery_app"]
@@ -263,7 +265,7 @@ class _DiskcacheManager(DiskcacheManager):
         return f"procrustes-job-started:{int(job)}"
 
     def call_job_fn(self, key, job_fn, args, context):
-        job = super().call_job_fn(key, job_fn, args, context)
+        job = super().call_job_fn(key, functools.partial(_watched, job_fn), args, context)
         try:
             self.handle.set(self._started_key(job), psutil.Process(job).create_time(), expire=24 * 3600)
         except psutil.NoSuchProcess:  # already done: nothing of it to stop
@@ -297,28 +299,75 @@ class _DiskcacheManager(DiskcacheManager):
         return running or (key is not None and self.result_ready(key))
 
 
+# Seconds past the job deadline after which an embedded job's process ends itself, whatever it is doing.
+WATCHDOG_GRACE_SECONDS = 60.0
+
+
+def _watched(job_fn, *args):
+    """Run an embedded job under a watchdog thread that ends its process a minute past the deadline.
+
+    The deadline's alarm (:func:`job_deadline`) is a Python exception: it cannot reach a job stuck in
+    C code, such as a mutex held across the fork. The watchdog's ``os._exit`` ends the process
+    anyway, and the page reports the job lost instead of polling it for ever.
+    """
+    watchdog = threading.Timer(JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        return job_fn(*args)
+    finally:
+        watchdog.cancel()
+
+
 # Seconds a hand-over write waits for the store's lock, in all.
 HANDOVER_LOCK_SECONDS = 60.0
 
 
 class _HandoverCache(diskcache.Cache):
-    """Dash's hand-over store (one SQLite database), whose writes wait for the lock, for a while.
+    """Dash's hand-over store (one SQLite database), whose writes wait for the lock, for a while,
+    and whose calls are never split by a fork.
 
     A job writes its result once, with Dash's ``cache.set(key, value)``: under 20 concurrent jobs
     that write timed out on the contended lock (``diskcache.Timeout``, the result lost, the page
     left waiting). A write now retries for :data:`HANDOVER_LOCK_SECONDS`, then raises: a store that
     stays locked (or turned read-only, which raises at once) ends the job instead of spinning, and
     the page reports the job lost.
+
+    Every SQLite call holds off a fork of the process (:func:`lab.stores.no_fork_inside`): request
+    threads use this store while others fork jobs, and a job forked in the middle of such a call
+    inherited a held SQLite mutex and hung on its first store operation.
     """
 
     def set(self, key, value, expire=None, read=False, tag=None, retry=True):
         deadline = time.monotonic() + HANDOVER_LOCK_SECONDS
         while True:
             try:
-                return super().set(key, value, expire=expire, read=read, tag=tag, retry=False)
+                with no_fork_inside():
+                    return super().set(key, value, expire=expire, read=read, tag=tag, retry=False)
             except diskcache.Timeout:
                 if not retry or time.monotonic() > deadline:
                     raise
+
+    def get(self, *args, **kwargs):
+        with no_fork_inside():
+            return super().get(*args, **kwargs)
+
+    def add(self, *args, **kwargs):
+        with no_fork_inside():
+            return super().add(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        with no_fork_inside():
+            return super().delete(*args, **kwargs)
+
+    def touch(self, *args, **kwargs):
+        with no_fork_inside():
+            return super().touch(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def transact(self, retry=False):
+        with no_fork_inside(), super().transact(retry=retry) as connection:
+            yield connection
 
 
 def make_background_manager(directory, celery_app=None):

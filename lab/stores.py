@@ -23,7 +23,7 @@ import diskcache
 
 import measures
 
-__all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "store_for"]
+__all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "no_fork_inside", "store_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,18 @@ def _renew_after_fork_in_child():
 
 os.register_at_fork(before=lambda: _OPEN.acquire(), after_in_parent=lambda: _OPEN.release(),
                     after_in_child=_renew_after_fork_in_child)
+
+
+@contextlib.contextmanager
+def no_fork_inside():
+    """Hold off a fork of this process while the block runs (SQLite calls of any other on-disk store).
+
+    A fork in the middle of another thread's SQLite call hands the child a mutex that no thread of
+    the child will release: a job forked while a request thread used Dash's hand-over store hung
+    for good on its first store operation.
+    """
+    with _OPEN:
+        yield
 
 
 class StoreUnavailableError(measures.ProcrustesLabError, RuntimeError):
