@@ -69,9 +69,10 @@ def test_box_selection_in_the_output_marks_the_same_points_in_the_input(dash_duo
 
     assert 20 < len(inside(0)) < len(Y) // 2
     selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
-    # Plotly tests the box in pixels: a point within a millionth of the box's size of its edge may fall
-    # either way; every other point is marked exactly when it lies inside.
-    assert inside(-1e-6) <= set(selected) <= inside(1e-6)
+    # Plotly tests the box in pixels (one is about 1% of this box's size): a point within 2% of the box's
+    # size of its edge may fall either way; every other point is marked exactly when it lies inside.
+    assert inside(-0.02) <= set(selected) <= inside(0.02)
+    assert len(inside(0.02) - inside(-0.02)) < 0.2 * len(selected)  # few points are that close to the edge
     np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
     np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
     # The summary is the selection's mean local R_N beside every point's.
