@@ -531,6 +531,8 @@ class DashUser:
             callback, callback_triggers = ready[0]
             del pending[id(callback)]
             changed = self._fire(callback, callback_triggers)
+            if f"{ids.RUN_SHOWN}.data" in changed:  # a run reached the views, from the cache or a job
+                self.recorder.count("runs shown")
             fired += 1
             for other in self.callbacks:
                 hits = {prop_id for prop_id in changed if other.listens_to(prop_id)}

@@ -31,8 +31,10 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
     data = datasets.load("swissroll")
     shown = {}
     for trace in bars:
-        if trace["xaxis"] in ("x", None):  # the first chart: R_N
-            shown.update(zip(trace["x"], trace["y"]))
+        if trace.get("xaxis") in ("x", None):  # the first chart: R_N
+            # Past four algorithms the bars lie horizontal: names on y, values on x.
+            labels, values = ("y", "x") if trace.get("orientation") == "h" else ("x", "y")
+            shown.update(zip(trace[labels], trace[values]))
     for name in names:
         entry = algorithms.spec(name)
         expected = measures.procrustes(data.X, algorithms.embed(name, data.X, n_neighbors=10), 10)
