@@ -57,6 +57,11 @@ def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose, mouse_at):
     mouse_at(ids.OUTPUT_GRAPH, *Y[5])
     dash_duo.wait_for_style_to_equal(f"#{ids.POINT_IMAGE}", "display", "block", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.POINT_IMAGE} .gtitle", "digit class", timeout=WAIT)
-    index = int(dash_duo.find_element(f"#{ids.POINT_IMAGE} .gtitle").text.split(":")[0].split()[-1])
-    assert abs(Y[index] - Y[5]).max() < abs(Y).max() / 5  # the hovered point, or one drawn on top of it
+
+    def shown_index():
+        return int(dash_duo.find_element(f"#{ids.POINT_IMAGE} .gtitle").text.split(":")[0].split()[-1])
+
+    # Entering the views may have hovered another point first (the pointer lands at their centre): wait
+    # for the image of the point under the pointer, or of one drawn on top of it.
+    until(lambda: abs(Y[shown_index()] - Y[5]).max() < abs(Y).max() / 5, timeout=WAIT)
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
