@@ -15,8 +15,7 @@ from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
 from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
-from lab.tours import class_labels
-from lab.views import coloring, explore_view
+from lab.views import class_labels, coloring, explore_view
 
 from . import ids, point_events
 from .controls import export_buttons, graph_config

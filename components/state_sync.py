@@ -27,10 +27,6 @@ from .controls import parameter_controls, read_parameter_values
 __all__ = ["CONTROLS", "Control", "controls_from_state", "register", "state_from_controls", "sync"]
 
 
-def _checklist(flag):
-    return lambda value: [flag] if value else []
-
-
 @dataclasses.dataclass(frozen=True)
 class Control:
     """One control: where its value sits in the state and how it converts.
@@ -63,6 +59,17 @@ def _control(component, part, field, show=lambda value: value, parse=lambda valu
     return Control(component, *_field(part, field, show, parse))
 
 
+def _flag(component, part, field, option):
+    """A one-box checklist showing a boolean field: ``[option]`` when it is set."""
+    return _control(component, part, field, lambda value: [option] if value else [],
+                    lambda value: option in (value or []))
+
+
+def _choices(component, part, field):
+    """A multi-choice control showing a tuple field as a list."""
+    return _control(component, part, field, list, lambda value: tuple(value or ()))
+
+
 def _k_range(value):
     low, high = (list(value) + [None, None])[:2] if isinstance(value, (list, tuple)) else (value, value)
     return "sweep", {"k_min": low, "k_max": high}
@@ -79,41 +86,33 @@ CONTROLS = {
     "rescale": _control(ids.ALGORITHM_RESCALE, "method", "rescale"),
     "color": _control(ids.COLOR_BY, "display", "color"),
     "input_view": _control(ids.INPUT_VIEW, "display", "input_view"),
-    "landmarks": _control(ids.SHOW_LANDMARKS, "display", "landmarks", _checklist("show"),
-                          lambda value: "show" in (value or [])),
+    "landmarks": _flag(ids.SHOW_LANDMARKS, "display", "landmarks", "show"),
     "figure_format": _control(ids.FIGURE_FORMAT, "display", "figure_format"),
-    "presentation": _control(ids.PRESENTATION, "display", "presentation", _checklist("on"),
-                             lambda value: "on" in (value or [])),
+    "presentation": _flag(ids.PRESENTATION, "display", "presentation", "on"),
     "tour": _control(ids.TOUR_INDEX, None, "tour", lambda value: value or None, lambda value: value or ""),
     "tab": _control(ids.TABS, None, "tab"),
-    "sweep_algorithms": _control(ids.SWEEP_ALGORITHMS, "sweep", "algorithms", list, lambda value: tuple(value or ())),
+    "sweep_algorithms": _choices(ids.SWEEP_ALGORITHMS, "sweep", "algorithms"),
     "sweep_k_range": Control(ids.SWEEP_K_RANGE, lambda state: [state.sweep.k_min, state.sweep.k_max], _k_range),
     "sweep_k_step": _control(ids.SWEEP_K_STEP, "sweep", "k_step"),
     "sweep_measure": _control(ids.SWEEP_MEASURE, "sweep", "measure"),
-    "sweep_log": _control(ids.SWEEP_LOG, "sweep", "log_scale", _checklist("log"), lambda value: "log" in (value or [])),
-    "compare_algorithms": _control(ids.COMPARE_ALGORITHMS, "compare", "algorithms", list,
-                                   lambda value: tuple(value or ())),
-    "compare_align": _control(ids.COMPARE_ALIGN, "compare", "align", _checklist("align"),
-                              lambda value: "align" in (value or [])),
+    "sweep_log": _flag(ids.SWEEP_LOG, "sweep", "log_scale", "log"),
+    "compare_algorithms": _choices(ids.COMPARE_ALGORITHMS, "compare", "algorithms"),
+    "compare_align": _flag(ids.COMPARE_ALIGN, "compare", "align", "align"),
     "normalization_shape": _control(ids.NORMALIZATION_SHAPE, "normalization", "shape"),
     "normalization_aspect": _control(ids.NORMALIZATION_ASPECT, "normalization", "aspect"),
     "normalization_n": _control(ids.NORMALIZATION_SIZE, "normalization", "n"),
     "normalization_n_neighbors": _control(ids.NORMALIZATION_NEIGHBORS, "normalization", "n_neighbors"),
-    "normalization_algorithms": _control(ids.NORMALIZATION_ALGORITHMS, "normalization", "algorithms", list,
-                                         lambda value: tuple(value or ())),
-}
-# The pairs tab (run B and its views) and the stability study.
-CONTROLS.update({
+    "normalization_algorithms": _choices(ids.NORMALIZATION_ALGORITHMS, "normalization", "algorithms"),
+    # The pairs tab (run B and its views) and the stability study.
     "pair_algorithm": _control(ids.PAIR_ALGORITHM, "pair", "algorithm"),
     "pair_n_neighbors": _control(ids.PAIR_NEIGHBORS, "pair", "n_neighbors"),
     "pair_random_state": _control(ids.PAIR_RANDOM_STATE, "pair", "random_state"),
     "pair_color": _control(ids.PAIR_COLOR, "pair", "color"),
-    "pair_segments": _control(ids.PAIR_SEGMENTS, "pair", "segments", _checklist("show"),
-                              lambda value: "show" in (value or [])),
+    "pair_segments": _flag(ids.PAIR_SEGMENTS, "pair", "segments", "show"),
     "stability_mode": _control(ids.STABILITY_MODE, "stability", "mode"),
     "stability_n_runs": _control(ids.STABILITY_RUNS, "stability", "n_runs"),
     "stability_fraction": _control(ids.STABILITY_FRACTION, "stability", "fraction"),
-})
+}
 _DATASET_PARAMS = {"type": "dataset-param", "owner": ALL, "index": ALL}
 _ALGORITHM_PARAMS = {"type": "algorithm-param", "owner": ALL, "index": ALL}
 

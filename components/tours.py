@@ -16,7 +16,8 @@ from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_up
 from lab import ViewState
 from lab.presets import PRESETS, STEPS, applied, locate
 from lab.studies import align_to_reference
-from lab.tours import StepResult, Values, class_labels, compute_step, value_label
+from lab.tours import StepResult, Values, compute_step, value_label
+from lab.views import class_labels
 
 from . import ids
 from .figures import empty_figure

@@ -34,7 +34,7 @@ from .runs import RunRequest, compute_run, failure_message
 from .state import ViewState
 
 __all__ = ["CHARTS", "SHORT_CIRCUIT_RATIO", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult",
-           "Tour", "Values", "affine_residual", "central_share", "class_labels", "compute_step", "principal_aspect",
+           "Tour", "Values", "affine_residual", "central_share", "compute_step", "principal_aspect",
            "run_values", "short_circuits", "similarity_residual", "value_label"]
 
 # How a step draws its panels: each output in its own frame (a figure of the paper, with its curve
@@ -234,15 +234,6 @@ VALUE_LABELS = {"shape": "shape residual", "affine": "affine residual", "aspect"
 def value_label(name):
     """The label of a value of :func:`run_values`: a measure's registry label, or :data:`VALUE_LABELS`'."""
     return measures.spec(name).label if name in measures.available() else VALUE_LABELS[name]
-
-
-def class_labels(result):
-    """A run's class labels (its one-column colouring) when its measures treated them as classes, else None.
-
-    The digits are coloured by class: the run then computed the measures that need labels.
-    """
-    labelled = any(measures.spec(name).needs_labels for name in result.summary if name in measures.available())
-    return result.truth[:, 0] if labelled and result.truth.shape[1] == 1 else None
 
 
 class _Missing:

@@ -16,8 +16,8 @@ import measures
 from . import catalogue
 from .runs import display_indices
 
-__all__ = ["DrawnPoints", "ExploreView", "coloring", "data_rows", "drawn_rows", "explore_view", "inspect_point",
-           "selection_summary"]
+__all__ = ["DrawnPoints", "ExploreView", "class_labels", "coloring", "data_rows", "drawn_rows", "explore_view",
+           "inspect_point", "selection_summary"]
 
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
@@ -60,6 +60,15 @@ class ExploreView:
     input_title: str
     output_title: str
     notes: str
+
+
+def class_labels(result):
+    """A run's class labels (its one-column colouring) when its measures treated them as classes, else None.
+
+    The digits are coloured by class: the run then computed the measures that need labels.
+    """
+    labelled = any(measures.spec(name).needs_labels for name in result.summary if name in measures.available())
+    return result.truth[:, 0] if labelled and result.truth.shape[1] == 1 else None
 
 
 def coloring(result, color, rows=None):
