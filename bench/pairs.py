@@ -2,7 +2,7 @@
 
 Rows, each timed against a baseline measured in the same run on the same arrays:
 
-- **align**: :func:`lab.pairs.align` (B onto A by orthogonal Procrustes with scale, every point's
+- **align**: :func:`measures.similarity_procrustes` (B onto A by orthogonal Procrustes with scale, every point's
   displacement) against :func:`scipy.spatial.procrustes` (the same fit, both sets standardized),
   n = 20 000, 200 000, 1 000 000 points in 2-D. The note gives the largest difference of the two
   distances (ours equals scipy's disparity).
@@ -32,7 +32,7 @@ import scipy.spatial  # noqa: E402
 import datasets  # noqa: E402
 import measures  # noqa: E402
 from bench.harness import Row, measure, run_standalone, time_call  # noqa: E402
-from lab.pairs import align, compare_outputs  # noqa: E402
+from lab.pairs import compare_outputs  # noqa: E402
 from lab.stability import consensus  # noqa: E402
 
 SUITE = "pairs"
@@ -54,7 +54,7 @@ def _pair(n, rng):
 def _rows_at(n, rng, repeats):
     """The rows of one size (a function of its own: the timed lambdas close over this call's arrays)."""
     X, A, B = _pair(n, rng)
-    ours = measure(lambda: align(A, B), repeats)
+    ours = measure(lambda: measures.similarity_procrustes(A, B), repeats)
     scipy_timing = time_call(lambda: scipy.spatial.procrustes(A, B), repeats)
     difference = abs(ours.result.distance - scipy_timing.result[2])
     result = [Row.from_timing(SUITE, "align (B onto A, displacement, distance)", n, ours, "scipy.spatial.procrustes",

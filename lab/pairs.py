@@ -1,9 +1,9 @@
 """Two embeddings of the same points side by side: B moved onto A, how far each point moved, and how
 each neighbourhood of B differs from the same neighbourhood of A.
 
-:func:`align` moves B onto A by the similarity transform (a rotation or reflection, one scale, a
-shift) that fits best in least squares: orthogonal Procrustes with scale [SC]_. What is left, over
-A's centred size, is the global Procrustes distance (``disparity`` of :func:`scipy.spatial.procrustes`).
+:func:`measures.similarity_procrustes` moves B onto A by the similarity transform (a rotation or
+reflection, one scale, a shift) that fits best in least squares. What is left, over A's centred size,
+is the global Procrustes distance (``disparity`` of :func:`scipy.spatial.procrustes`).
 :func:`compare_outputs` adds, per point, the local Procrustes statistics of B's neighbourhood against
 the same neighbourhood of A, with A in the input's place (GR Eqs. 4 and 7), from the one kernel,
 :func:`measures.local_procrustes`. :class:`PairRequest` and :func:`compute_pair` do it for two runs
@@ -11,8 +11,6 @@ of the dashboard, each computed (or read) through the result cache. No Dash here
 
 References
 ----------
-.. [SC] P. H. Schönemann and R. M. Carroll, "Fitting one matrix to another under choice of a central
-   dilation and a rigid motion", Psychometrika 35 (1970) 245-255.
 .. [GR] Y. Goldberg and Y. Ritov, "Local Procrustes for manifold embedding: a measure of embedding
    quality and embedding algorithms", Machine Learning 77 (2009) 1-25.
 """
@@ -23,131 +21,13 @@ import typing
 import numpy as np
 
 import measures
-from measures.kernels import coincident
 
 from . import catalogue
 from .runs import RunRequest, compute_run
 from .state import StateError
 
-__all__ = ["Alignment", "PairComparison", "PairRequest", "PairResult", "align", "compare_outputs", "compute_pair",
+__all__ = ["PairComparison", "PairRequest", "PairResult", "compare_outputs", "compute_pair",
            "pair_coloring", "selection_summary"]
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class Alignment:
-    """B moved onto A by the best similarity transform: ``aligned = scale * B @ rotation + translation``.
-
-    Attributes
-    ----------
-    aligned : ndarray of shape (n_samples, d)
-        B after the transform, ``d = max(d_A, d_B)`` (the narrower of the two padded with zero columns).
-    rotation : ndarray of shape (d, d)
-        Orthogonal; a reflection when its determinant is -1.
-    scale : float
-        The one factor applied to B (> 0).
-    translation : ndarray of shape (d,)
-    displacement : ndarray of shape (n_samples,)
-        ``||a_i - aligned_i||``: how far each point of B lies from its place in A after the transform.
-    distance : float
-        The global Procrustes distance ``sum_i ||a_i - aligned_i||^2 / ||A - mean A||_F^2`` in [0, 1]:
-        0 when B is a similarity image of A, 1 when no similarity explains any of A. Its square root is
-        the root-mean-square displacement over A's root-mean-square radius.
-    """
-
-    aligned: np.ndarray
-    rotation: np.ndarray
-    scale: float
-    translation: np.ndarray
-    displacement: np.ndarray
-    distance: float
-
-    @property
-    def reflection(self):
-        """Whether the transform mirrors B (the rotation's determinant is -1)."""
-        return bool(np.linalg.det(self.rotation) < 0)
-
-    def transform(self, points):
-        """Other points of B's space (rows of width ``d_B``) moved by the same transform."""
-        return self.scale * (_padded(np.asarray(points, dtype=float), self.rotation.shape[0]) @ self.rotation) \
-            + self.translation
-
-
-def _padded(points, width):
-    """``points`` with zero columns appended up to ``width`` (a d-dimensional set inside R^width)."""
-    return np.pad(points, ((0, 0), (0, width - points.shape[1])))
-
-
-def _centred(points, name):
-    """``points`` minus their mean, and the mean; refuses a set that is one repeated point."""
-    mean = points.mean(axis=0)
-    centred = points - mean
-    if coincident(np.array([np.einsum("ij,ij->", centred, centred)]), points, len(points))[0]:
-        raise measures.MeasureError(f"{name} puts every point at one place (its spread is rounding of its "
-                                    "coordinates): there is no shape to align. Check that the run did not collapse.")
-    return centred, mean
-
-
-def align(A: np.ndarray, B: np.ndarray) -> Alignment:
-    """Move ``B`` onto ``A`` by the rotation or reflection, scale and shift that fit best.
-
-    Parameters
-    ----------
-    A : array-like of shape (n_samples, d_A)
-        The reference embedding.
-    B : array-like of shape (n_samples, d_B)
-        Another embedding of the same points, row for row.
-
-    Returns
-    -------
-    Alignment
-
-    Raises
-    ------
-    MeasureError
-        On NaN or infinite values, different numbers of rows, or a set of one repeated point.
-
-    Notes
-    -----
-    With the centred ``A_c``, ``B_c`` (the narrower padded with zero columns) and the SVD
-    ``A_c' B_c = U L V'``, the minimum over orthogonal Q, s > 0 and t of ``||A - s B Q - t||_F^2`` is
-    attained at ``Q = V U'`` (reflections allowed), ``s = tr(L) / ||B_c||^2`` and
-    ``t = mean A - s (mean B) Q`` [SC]_, and
-
-    .. math::
-
-        \\frac{\\|A_c - s B_c Q\\|_F^2}{\\|A_c\\|_F^2}
-        = 1 - \\frac{\\mathrm{nuc}(A_c' B_c)^2}{\\|A_c\\|_F^2\\,\\|B_c\\|_F^2},
-
-    R_C's statistic (GR Eq. 7) with all points as one neighbourhood, symmetric in A and B. The
-    distance is computed from the residual itself (no cancellation near 0). The rotation is
-    :func:`measures.procrustes_rotation`, the kernel every local measure uses.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> A = rng.normal(size=(50, 2))
-    >>> Q = np.array([[0.0, 1.0], [1.0, 0.0]])  # a reflection
-    >>> fit = align(A, 3.0 * A @ Q + [5.0, -2.0])
-    >>> bool(np.allclose(fit.aligned, A)), round(fit.scale, 12), fit.reflection, fit.distance < 1e-24
-    (True, 0.333333333333, True, True)
-    """
-    A, B = measures.check_pair(A, B, names=("A", "B"))
-    width = max(A.shape[1], B.shape[1])
-    A, B = _padded(A, width), _padded(B, width)
-    A_centred, a_mean = _centred(A, "A")
-    B_centred, b_mean = _centred(B, "B")
-    if np.array_equal(A, B):  # one run beside itself: the identity, exactly (an SVD would leave rounding)
-        return Alignment(aligned=B, rotation=np.eye(width), scale=1.0, translation=np.zeros(width),
-                         displacement=np.zeros(len(A)), distance=0.0)
-    rotation = measures.procrustes_rotation(A_centred, B_centred).T
-    rotated = B_centred @ rotation
-    scale = float(np.einsum("ij,ij->", rotated, A_centred) / np.einsum("ij,ij->", B_centred, B_centred))
-    aligned = scale * rotated + a_mean
-    residual = A - aligned
-    squared = np.einsum("ij,ij->i", residual, residual)
-    return Alignment(aligned=aligned, rotation=rotation, scale=scale, translation=a_mean - scale * (b_mean @ rotation),
-                     displacement=np.sqrt(squared),
-                     distance=float(squared.sum() / np.einsum("ij,ij->", A_centred, A_centred)))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -156,7 +36,7 @@ class PairComparison:
 
     Attributes
     ----------
-    alignment : Alignment
+    alignment : measures.SimilarityFit
     local : measures.LocalProcrustes
         :func:`measures.local_procrustes` with A in the input's place and aligned B as the output:
         ``local.normalized`` is R_N of each neighbourhood of B against the same one of A (B at the
@@ -164,7 +44,7 @@ class PairComparison:
         [0, 1] and symmetric in A and B).
     """
 
-    alignment: Alignment
+    alignment: measures.SimilarityFit
     local: measures.LocalProcrustes
 
 
@@ -193,9 +73,8 @@ def compare_outputs(A: np.ndarray, B: np.ndarray, neighbors: np.ndarray) -> Pair
     >>> bool(np.abs(pair.local.conformal).max() < 1e-12), bool(np.abs(pair.local.normalized).max() < 1e-12)
     (True, True)
     """
-    alignment = align(A, B)
-    A = _padded(np.asarray(A, dtype=float), alignment.aligned.shape[1])
-    return PairComparison(alignment, measures.local_procrustes(A, alignment.aligned, neighbors))
+    alignment = measures.similarity_procrustes(A, B)
+    return PairComparison(alignment, measures.local_procrustes(alignment.reference, alignment.aligned, neighbors))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -248,7 +127,8 @@ class PairResult:
     Attributes
     ----------
     A, aligned : ndarray of shape (n_samples, d)
-        Run A's output and run B's after :func:`align` (the narrower padded with zero columns).
+        Run A's output and run B's after :func:`measures.similarity_procrustes` (the narrower padded with
+        zero columns).
     displacement, local_normalized, local_conformal : ndarray of shape (n_samples,)
         Per point: the distance B's point lies from A's, and R_N, R_C of its neighbourhood in B
         against the same one in A (:class:`PairComparison`).
@@ -335,7 +215,7 @@ def compute_pair(request, cache, progress=None, *, uploads=None):
     pair = compare_outputs(result_a.Y, result_b.Y, measures.nearest_neighbors(result_a.X, request.n_neighbors))
     alignment = pair.alignment
     return PairResult(
-        A=_padded(result_a.Y, alignment.aligned.shape[1]), aligned=alignment.aligned,
+        A=alignment.reference, aligned=alignment.aligned,
         displacement=alignment.displacement, local_normalized=pair.local.normalized,
         local_conformal=pair.local.conformal, distance=alignment.distance, scale=alignment.scale,
         reflection=alignment.reflection, truth=result_a.truth, truth_labels=result_a.truth_labels,

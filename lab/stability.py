@@ -2,7 +2,7 @@
 their consensus, and each point's spread.
 
 :func:`consensus` is generalized Procrustes analysis [G]_ with similarity transforms (the alignment of
-:func:`lab.pairs.align`), for runs that may each hold only some of the points (subsamples): every run
+:func:`measures.similarity_procrustes`), for runs that may each hold only some of the points (subsamples): every run
 is moved onto the consensus over the points it holds, the consensus is the mean of the moved runs,
 and the two steps alternate until the consensus stops moving. A point's spread is how far its
 positions in the runs lie from its mean position, in units of the consensus's size, so a region the
@@ -23,7 +23,6 @@ import numpy as np
 import measures
 
 from . import catalogue
-from .pairs import align
 from .runs import algorithm_random_state, failure_message, load_data, output_of
 from .state import DataChoice, MethodChoice, StateError
 
@@ -52,7 +51,7 @@ class Consensus:
     counts : ndarray of shape (n_samples,), int
         How many runs hold each point.
     distances : ndarray of shape (n_runs,)
-        Each run's Procrustes distance to the consensus (:attr:`lab.pairs.Alignment.distance`).
+        Each run's Procrustes distance to the consensus (:attr:`measures.SimilarityFit.distance`).
     n_iterations : int
     converged : bool
         Whether the consensus moved less than :data:`CONSENSUS_TOLERANCE` in the last iteration.
@@ -122,7 +121,7 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
     -----
     Generalized Procrustes analysis [G]_: starting from the first run, repeat (1) move each run
     ``Y_r`` onto the consensus ``C`` over the points it holds by the best similarity
-    (:func:`lab.pairs.align`), (2) set ``C`` to the mean of the moved runs, centred and rescaled to
+    (:func:`measures.similarity_procrustes`), (2) set ``C`` to the mean of the moved runs, centred and rescaled to
     unit root-mean-square radius (without the rescaling, averaging shrinks it towards 0). The sum of
     squared deviations from the mean never grows. Spread of point i:
 
@@ -165,7 +164,7 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
             if known.sum() < 3:
                 raise measures.MeasureError(f"Run {index} shares {known.sum()} points with the first run; aligning "
                                             "needs at least 3: draw larger subsamples.")
-            fit = align(reference[held][known], values[known])
+            fit = measures.similarity_procrustes(reference[held][known], values[known])
             aligned.append(fit.transform(values))
             distances.append(fit.distance)
         mean, _ = _mean_position(aligned, rows, counts, reference.shape)

@@ -256,13 +256,10 @@ def align_to_reference(Y, reference):
     Returns
     -------
     ndarray of shape (n_samples, d)
-        ``c (Y - mean Y) A' + mean(reference)`` with ``A`` the Procrustes rotation (GR Eq. 1) and
-        ``c = tr(A' Rc' Yc) / ||Yc||^2`` the least-squares scale.
+        :attr:`measures.SimilarityFit.aligned` of :func:`measures.similarity_procrustes`; an output
+        with no shape to fit (every point at one place) is returned as it is, to be drawn where it lies.
     """
-    Yc = Y - Y.mean(axis=0)
-    Rc = reference - reference.mean(axis=0)
-    rotation = measures.procrustes_rotation(Rc, Yc)
-    rotated = Yc @ rotation.T
-    norm = np.einsum("ij,ij->", Yc, Yc)
-    scale = np.einsum("ij,ij->", rotated, Rc) / norm if norm > 0 else 0.0
-    return scale * rotated + reference.mean(axis=0)
+    try:
+        return measures.similarity_procrustes(reference, Y, names=("The ground truth", "The output")).aligned
+    except measures.MeasureError:  # a collapsed output: nothing to turn or scale, and the panel still shows it
+        return Y

@@ -9,7 +9,8 @@ the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the m
 (PN); the distance measures :func:`stress`, :func:`scale_normalized_stress`,
 :func:`kl_divergence`, :func:`distance_spearman` (DEMaP), :func:`triplet_accuracy`; with labels
 :func:`label_trust_continuity` and :func:`silhouette`; :func:`inspect_neighbourhood`, one
-neighbourhood aligned as each measure aligns it; the per-neighbourhood kernels
+neighbourhood aligned as each measure aligns it; :func:`similarity_procrustes`, one point set moved
+onto another by the best rotation, scale and shift (two runs, an output onto its truth); the per-neighbourhood kernels
 (:func:`local_procrustes`, :func:`local_pca_procrustes`, :func:`local_pca_residual`,
 :func:`local_asim`), the one kNN routine :func:`nearest_neighbors` (and :func:`neighbor_search`,
 which switches to an approximate index for many columns), and the error hierarchy.
@@ -103,6 +104,7 @@ from .procrustes import (
 from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
+from .similarity import SimilarityFit, similarity_procrustes
 
 __all__ = [
     "COINCIDENCE_TOLERANCE",
@@ -124,6 +126,7 @@ __all__ = [
     "ProcrustesLabError",
     "ProcrustesLabWarning",
     "SeedError",
+    "SimilarityFit",
     "SolverError",
     "asim",
     "asim_fit",
@@ -168,6 +171,7 @@ __all__ = [
     "seed_int",
     "shortest_path_counts",
     "silhouette",
+    "similarity_procrustes",
     "spec",
     "specs",
     "stress",

@@ -39,7 +39,8 @@ def pair_figures(A, aligned, color, color_range, color_title, *, point_ids=None,
     Parameters
     ----------
     A, aligned : ndarray of shape (n_drawn, d)
-        The drawn rows of A and of B after :func:`lab.pairs.align` (their first two coordinates are drawn).
+        The drawn rows of A and of B after :func:`measures.similarity_procrustes` (their first two
+        coordinates are drawn).
     color : ndarray of shape (n_drawn,)
         One colouring for both views.
     color_range : (float, float)

@@ -8,12 +8,12 @@ from dash.testing.wait import until
 
 import algorithms
 import datasets
+import measures
 from app import create_app
 from components import ids
 from components.figures.pairs import MORPH_FRAMES
 from components.notebook import notebook_app
 from lab import ViewState
-from lab.pairs import align
 from lab.stability import StabilityRequest, stability_study
 from lab.state import DataChoice, MethodChoice, StabilityChoice
 
@@ -51,7 +51,7 @@ def strip_pair():
     data = datasets.load("strip", 400)
     A = algorithms.embed("isomap", data.X, n_neighbors=8)
     B = algorithms.embed("lle", data.X, n_neighbors=8)
-    return data, A, align(A, B)
+    return data, A, measures.similarity_procrustes(A, B)
 
 
 def test_two_algorithms_are_aligned_with_their_distance_and_linked_views(dash_duo, tmp_path, choose, mouse_at, drag,
@@ -135,7 +135,7 @@ def test_an_uploaded_output_is_paired_with_a_run_on_its_input(dash_duo, tmp_path
     tab.click()
     choose(ids.PAIR_ALGORITHM, "isomap")
     start_job(dash_duo, ids.PAIR_RUN)
-    fit = align(Y, algorithms.embed("isomap", data.X, n_neighbors=10))
+    fit = measures.similarity_procrustes(Y, algorithms.embed("isomap", data.X, n_neighbors=10))
     assert float(card_text(dash_duo, "distance")) == pytest.approx(fit.distance, rel=1e-3)
     dash_duo.wait_for_contains_text(f"#{ids.PAIR_A_GRAPH} .gtitle", "your uploaded output (columns 4, 5)",
                                     timeout=WAIT)

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import measures
+
 from components.figures import HIGHLIGHT_TRACE, SELECTION_TRACE
 from components.figures.pairs import (
     MORPH_FRAMES,
@@ -12,7 +14,7 @@ from components.figures.pairs import (
     stability_figure,
 )
 from components.pairs import pair_cards, stability_cards
-from lab.pairs import PairResult, align
+from lab.pairs import PairResult
 from lab.stability import StabilityResult
 
 
@@ -21,7 +23,7 @@ def pair():
     rng = np.random.default_rng(0)
     A = rng.normal(size=(50, 2))
     B = 3.0 * A[:, ::-1] + rng.normal(scale=0.1, size=(50, 2))  # mirrored, scaled, a little noise
-    return A, align(A, B)
+    return A, measures.similarity_procrustes(A, B)
 
 
 def test_both_views_share_one_scale_and_b_draws_each_displacement(pair):

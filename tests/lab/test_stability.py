@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 import algorithms
 import measures
 from lab import ResultCache, StateError, ViewState
-from lab.pairs import align
 from lab.runs import output_of
 from lab.stability import StabilityRequest, StabilityResult, consensus, stability_study
 from lab.state import DataChoice, MethodChoice, OutputRef, StabilityChoice, UploadRef
@@ -82,7 +81,7 @@ def test_the_consensus_is_a_fixed_point_and_the_spread_its_definition():
     fit = consensus(runs, rows, n_samples=80)
     assert fit.converged
     for values, held in zip(fit.aligned, rows):
-        refit = align(fit.consensus[held], values)
+        refit = measures.similarity_procrustes(fit.consensus[held], values)
         np.testing.assert_allclose(refit.rotation, np.eye(2), atol=1e-8)
     expected = spread_oracle(fit.aligned, rows, 80)
     np.testing.assert_allclose(fit.spread, expected, rtol=1e-9, equal_nan=True)
