@@ -37,24 +37,14 @@ share, :func:`upload_sha256`), :mod:`.columns` (column choice, the output's colu
 entry points.
 """
 
-import dataclasses
 import warnings
 from collections.abc import Sequence
-
-import numpy as np
 
 from measures.errors import DatasetError, ProcrustesLabWarning
 from measures.parameters import check_integer, validate_parameters
 
 from ..registry import Dataset
-from .columns import (
-    _check_output_columns,
-    _check_output_rows,
-    _column_index,
-    _column_indices,
-    _columns_by_name,
-    _resolve_output,
-)
+from .columns import _check_output_rows, _choose_columns
 from .limits import _OPTION_PARAMETERS, UploadLimits
 from .messages import (  # noqa: F401  the messages are this package's public constants, as they were upload.py's
     ALL_NONFINITE,
@@ -103,9 +93,9 @@ from .messages import (  # noqa: F401  the messages are this package's public co
     UNREADABLE_LINE,
     _count,
 )
-from .points import _check_embeddable, _check_output_spread, _numeric_columns
+from .points import _check_points, _chosen_values, _dataset, _drop_nonfinite
 from .reader import _check_read_arguments, _read, upload_sha256
-from .tables import OutputFile, UploadTable, _column_label, _where
+from .tables import OutputFile, UploadTable
 
 __all__ = ["OutputFile", "UploadLimits", "UploadTable", "inspect_output", "inspect_upload", "parse_upload",
            "upload_sha256"]
@@ -296,6 +286,7 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     >>> data = parse_upload(table, "run.csv", output_columns=["u", "v"])
     >>> data.X.shape, data.Y.tolist()[0], data.output_labels, data.params["output"]["source"]
     ((3, 3), [0.1, 0.2], ('u', 'v'), 'columns')
+    >>> import numpy as np
     >>> second = OutputFile(b"0.1 0.2\\n0.9 0.1\\n0.2 0.8\\n", "umap.txt")
     >>> bool(np.array_equal(parse_upload(table, "run.csv", columns=[0, 1, 2], output=second).Y, data.Y))
     True
@@ -304,111 +295,14 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     options = validate_parameters(_OPTION_PARAMETERS, {"drop_nonfinite": drop_nonfinite, "n_neighbors": n_neighbors},
                                   "parse_upload", DatasetError)
     contents = _read(content, filename, limits, array)
-    table = contents.table
-
-    by_name = _columns_by_name(table)
-    truth = None
-    if truth_columns is not None:
-        truth = _column_indices(table, by_name, truth_columns, "truth_columns")
-        if not 1 <= len(truth) <= 3:
-            raise DatasetError(f"truth_columns must name 1 to 3 columns (a chart of dimension 1 to 3); "
-                               f"got {len(truth)}.")
-    color = None if color_column is None else _column_index(table, by_name, color_column, "color_column")
-    output_contents, output_indices, output_record = _resolve_output(table, by_name, contents, output_columns,
-                                                                     output, limits)
-    output_in_input = output_contents is contents
-    if columns is None:
-        set_aside = {color, *(truth or ()), *(output_indices if output_in_input else ())}
-        coordinates = [index for index in table.number_columns if index not in set_aside]
-    else:
-        coordinates = _column_indices(table, by_name, columns, "columns")
-    if not coordinates:
-        raise DatasetError(NO_COORDINATES)
-    if len(coordinates) == 1:
-        raise DatasetError(SINGLE_COORDINATE.format(column=_column_label(table, coordinates[0])))
-    if output_contents is not None:
-        _check_output_columns(table, coordinates, output_indices, output_in_input)
-
-    X = _numeric_columns(contents, coordinates)
-    truth_values = None if truth is None else _numeric_columns(contents, truth)
-    Y = None
-    if output_contents is not None:
-        Y = (_numeric_columns(output_contents, output_indices) if output_in_input else
-             _numeric_columns(output_contents, output_indices, OUTPUT_NON_NUMERIC, OUTPUT_EMPTY_CELL))
-    categories = None
-    if color is None:
-        color_values = (X if truth_values is None else truth_values)[:, 0].copy()
-    elif isinstance(contents.cells[color], np.ndarray):
-        color_values = contents.cells[color].copy()
-    else:
-        color_values = contents.cells[color].codes.astype(np.float64)
-        categories = list(contents.cells[color].labels)
-
-    used = [X, color_values[:, None]] + ([] if truth_values is None else [truth_values])
-    finite = np.all([np.isfinite(values).all(axis=1) for values in used], axis=0)
-    finite_output = np.ones_like(finite) if Y is None else np.isfinite(Y).all(axis=1)
-    keep = finite & finite_output
-    dropped = int(keep.size - keep.sum())
-    if dropped:
-        if not options["drop_nonfinite"]:
-            if not finite.all():
-                raise DatasetError(NONFINITE.format(rows=_count(int(np.sum(~finite)), "row"),
-                                                    where=_where(contents, np.flatnonzero(~finite)[0])))
-            where = _where(output_contents, np.flatnonzero(~finite_output)[0])
-            if not output_in_input:
-                where += " of the output file"
-            raise DatasetError(OUTPUT_NONFINITE.format(rows=_count(int(np.sum(~finite_output)), "row"), where=where))
-        if dropped == keep.size:
-            raise DatasetError(ALL_NONFINITE)
-        X, color_values = X[keep], color_values[keep]
-        truth_values = None if truth_values is None else truth_values[keep]
-        Y = None if Y is None else Y[keep]
-        line_numbers = None if contents.line_numbers is None else contents.line_numbers[keep]
-        contents = dataclasses.replace(contents, line_numbers=line_numbers)
-    n_points, dim = X.shape
-    if dim > n_points:
-        raise DatasetError(MORE_COLUMNS_THAN_ROWS.format(dim=dim, rows=_count(n_points, "row")))
-    k = options["n_neighbors"]
-    if k is not None and n_points < k + 2:
-        raise DatasetError(TOO_FEW_POINTS.format(points=_count(n_points, "point"), n_neighbors=k, needed=k + 2))
-    _check_embeddable(X, contents, coordinates)
-    if Y is not None:
-        _check_output_spread(Y)
-
+    choice = _choose_columns(contents, columns, color_column, truth_columns, output_columns, output, limits)
+    points = _chosen_values(contents, choice)
+    points, contents, dropped = _drop_nonfinite(points, contents, choice.output, options["drop_nonfinite"])
+    _check_points(points, contents, choice.coordinates, options["n_neighbors"])
     given_warnings = []
+    dim = points.X.shape[1]
     if dim > limits.suggest_pca_above:
         given_warnings.append(PCA_SUGGESTED.format(dim=dim, limit=limits.suggest_pca_above))
+        # Warned here, not in a helper, so that stacklevel=2 names the caller of parse_upload.
         warnings.warn(given_warnings[-1], ProcrustesLabWarning, stacklevel=2)
-
-    if truth is not None:
-        truth_labels = tuple(table.columns[index] for index in truth)
-    else:
-        truth_labels = (table.columns[coordinates[0] if color is None else color],)
-    output_labels = () if Y is None else tuple(output_contents.table.columns[index] for index in output_indices)
-    description = f"Uploaded file '{filename}': {_count(n_points, 'point')} in {dim} dimensions"
-    if Y is not None:
-        source = "its columns" if output_in_input else f"'{output_record['filename']}'"
-        description += f", with a {Y.shape[1]}-dimensional output from {source}"
-    if dropped:
-        description += f" ({_count(dropped, 'row')} with NaN or infinite values dropped)"
-    if output_record is not None:
-        output_record = {**output_record, "columns": output_indices, "column_names": list(output_labels),
-                         "dim": len(output_indices)}
-    return Dataset(
-        X=np.ascontiguousarray(X),
-        truth=None if truth_values is None else np.ascontiguousarray(truth_values),
-        color=color_values,
-        name="upload",
-        description=description + ".",
-        isometric=False,
-        params={"n": n_points, "dim": dim, "filename": filename, "sha256": table.sha256, "format": table.format,
-                "array": table.array, "columns": coordinates, "column_names": [table.columns[i] for i in coordinates],
-                "color_column": color, "truth_columns": truth, "drop_nonfinite": options["drop_nonfinite"],
-                "n_neighbors": k, "dropped_rows": dropped, "color_categories": categories,
-                "warnings": given_warnings, "output": output_record},
-        conformal=False,
-        truth_labels=truth_labels,
-        image_shape=None,
-        Y=None if Y is None else np.ascontiguousarray(Y),
-        output_labels=output_labels,
-    )
+    return _dataset(contents.table, choice, points, dropped, options, given_warnings)
