@@ -1,4 +1,4 @@
-"""Tests of datasets/upload.py: every refusal's exact message, round trips of each format, and fuzzing."""
+"""Tests of the package datasets/upload/: every refusal's exact message, round trips of each format, and fuzzing."""
 
 import csv
 import hashlib
@@ -624,10 +624,10 @@ def _npz_of_member(name, data):
 
 def test_npz_members_are_counted_before_the_archive_is_opened(monkeypatch):
     content = _npz(**{f"a{index}": np.zeros(1) for index in range(1001)})
-    assert upload._zip_entry_count(content[:-10], 1000) == 0  # no end record: zipfile says it is damaged
-    assert upload._zip_entry_count(b"junk" + content, 5) == 6  # data before the archive, counting stops early
+    assert upload.arrays._zip_entry_count(content[:-10], 1000) == 0  # no end record: zipfile says it is damaged
+    assert upload.arrays._zip_entry_count(b"junk" + content, 5) == 6  # data before the archive, counting stops early
     opened = []
-    monkeypatch.setattr(upload.zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
+    monkeypatch.setattr(upload.arrays.zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
     assert _message(content, "points.npz") == upload.NPZ_TOO_MANY_ARRAYS.format(limit=1000)
     assert opened == []
 
@@ -689,7 +689,7 @@ def test_reading_memory_grows_like_the_file_not_like_its_cells():
 def test_wide_line_test_agrees_with_the_csv_reader(cells, separator, limit):
     line = "".join(cells)
     rows = list(csv.reader([line], delimiter=separator, skipinitialspace=True))
-    assert upload._is_too_wide(line, separator, limit) == (len(rows[0]) > limit if rows else False)
+    assert upload.text._is_too_wide(line, separator, limit) == (len(rows[0]) > limit if rows else False)
 
 
 @st.composite
@@ -723,11 +723,11 @@ def mixed_tables(draw):
 @given(table=mixed_tables(), chunk=st.integers(1, 12), segment=st.integers(1, 40))
 def test_reading_does_not_depend_on_chunk_or_segment_size(table, chunk, segment):
     content, kinds, expected = table
-    whole = upload._read(content, "t.csv", UploadLimits(), None)
+    whole = upload.reader._read(content, "t.csv", UploadLimits(), None)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(upload, "_CHUNK_CELLS", chunk)
-        patch.setattr(upload, "_SEGMENT_CHARACTERS", segment)
-        chunked = upload._read(content, "t.csv", UploadLimits(), None)
+        patch.setattr(upload.text, "_CHUNK_CELLS", chunk)
+        patch.setattr(upload.text, "_SEGMENT_CHARACTERS", segment)
+        chunked = upload.reader._read(content, "t.csv", UploadLimits(), None)
     for contents in (whole, chunked):
         assert contents.table.kinds == tuple(kinds)
         for cells, kind, values in zip(contents.cells, kinds, expected):
@@ -741,7 +741,7 @@ def test_reading_does_not_depend_on_chunk_or_segment_size(table, chunk, segment)
 
 def test_a_late_non_number_is_reported_at_its_line_whatever_the_chunk(monkeypatch):
     content = b"x,y\n" + b"".join(b"%d,%d\n" % (i, i * i) for i in range(50)) + b"7,oops\n8,9\n"
-    monkeypatch.setattr(upload, "_CHUNK_CELLS", 10)
+    monkeypatch.setattr(upload.text, "_CHUNK_CELLS", 10)
     assert _message(content) == upload.NON_NUMERIC.format(line=52, column='column 2 ("y")', text="oops")
     assert inspect_upload(content, "t.csv").kinds == ("numeric", "mixed")
 
