@@ -517,14 +517,20 @@ def test_params_echo_the_values_used():
     assert data.X.shape == (300, 3)
 
 
-@pytest.mark.parametrize("module_name", sorted(path.stem for path in DATASETS_DIR.glob("*.py")))
+def _module_name(path):
+    """``datasets.<name>`` of a source file below the package (a subpackage's ``__init__`` is the subpackage)."""
+    parts = path.relative_to(DATASETS_DIR).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@pytest.mark.parametrize("module_name", sorted(filter(None, map(_module_name, DATASETS_DIR.rglob("*.py")))))
 def test_doctests_pass(module_name):
     module = importlib.import_module(f"datasets.{module_name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 def test_no_dash_or_plotly_import():
-    for path in DATASETS_DIR.glob("*.py"):
+    for path in DATASETS_DIR.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 roots = {alias.name.split(".")[0] for alias in node.names}
