@@ -49,8 +49,8 @@ class _Problems(list):
         """``value`` checked against ``parameter`` (None: its default); a failure is noted, the default kept."""
         if value is None:
             return parameter.default
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS:
-            self.append(f"{name} must be a number of at most {MAX_DIGITS} digits; got one of {len(str(abs(value)))}.")
+        if _overlong(value):
+            self.append(_overlong_message(name, value))
             return parameter.default
         try:
             return parameter.check(value, name, StateError)
@@ -74,10 +74,24 @@ def _validated(part, problems):
     return value
 
 
+def _overlong(value):
+    """Whether ``value`` is an integer of more than :data:`MAX_DIGITS` digits (no float holds it exactly)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+
+
+def _overlong_message(name, value):
+    return f"{name} must be a number of at most {MAX_DIGITS} digits; got one of {len(str(abs(value)))}."
+
+
 def _parameters(declared, given, owner, error, problems):
     """``given`` (pairs or a dict) validated against ``declared``: every parameter, sorted by name."""
+    given = dict(given or ())
+    for name, value in list(given.items()):
+        if _overlong(value):
+            problems.append(_overlong_message(f"{owner}: {name}", value))
+            del given[name]
     try:
-        values = measures.validate_parameters(declared, dict(given or ()), owner, error)
+        values = measures.validate_parameters(declared, given, owner, error)
     except error as problem:
         problems.append(str(problem))
         values = {parameter.name: parameter.default for parameter in declared}
