@@ -30,7 +30,7 @@ from components.explore import compute_record
 from components.jobs import Services
 from lab import RunRequest, ViewState, catalogue, links
 from lab.presets import STEPS
-from tests.strategies import mutations
+from tests.strategies import mutations, states
 
 DEFAULT_STATE = ViewState().validated().to_dict()
 # Values the page itself holds, beyond the layout's initial ones, so that one forged value meets
@@ -269,3 +269,25 @@ def test_the_explore_job_refuses_a_forged_request_with_a_message(tmp_path, job):
     """The job's own request is not fuzzed above (jobs are recorded, not run): it is given the same values here."""
     record = compute_record(Services.in_directory(tmp_path), job, "session", lambda *args: None)
     assert record["status"] == "failed" and record["message"] and not LEAKS.search(record["message"])
+
+
+def test_the_pages_own_requests_pass_the_entry_check(fuzz_app, page):
+    """The entry check refuses nothing the page sends: each callback's request with the page's values."""
+    dash_app, _, _ = fuzz_app
+    for key, callback in _server_callbacks(dash_app):
+        declared = callback["inputs"] + callback["state"]
+        entry.check_request(_request(key, callback, [_page_value(page, d) for d in declared], declared[0]),
+                            dash_app.callback_map)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(state=states())
+def test_every_valid_view_state_passes_the_entry_check(fuzz_app, page, state):
+    dash_app, _, _ = fuzz_app
+    key, callback = next((key, callback) for key, callback in _server_callbacks(dash_app)
+                         if _name(callback) == ("show_state", "components.explore"))
+    declared = callback["inputs"] + callback["state"]
+    values = [state.to_dict() if (d["id"], d["property"]) == (ids.VIEW_STATE, "data") else _page_value(page, d)
+              for d in declared]
+    entry.check_request(_request(key, callback, values, declared[0]), dash_app.callback_map)
