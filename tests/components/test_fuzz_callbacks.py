@@ -21,6 +21,7 @@ import urllib.parse
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from dash import Input, Output
 
 import algorithms
 import app as app_module
@@ -291,3 +292,20 @@ def test_every_valid_view_state_passes_the_entry_check(fuzz_app, page, state):
     values = [state.to_dict() if (d["id"], d["property"]) == (ids.VIEW_STATE, "data") else _page_value(page, d)
               for d in declared]
     entry.check_request(_request(key, callback, values, declared[0]), dash_app.callback_map)
+
+
+def test_a_failure_behind_the_entry_check_is_logged_whole_and_shown_as_a_short_message(tmp_path, caplog):
+    """The on_error guard (components.entry.report_failure): a bug's traceback goes to the log, the page gets
+    the generic message in its state message, the answer names neither the error nor a file."""
+    dash_app = app_module.create_app(tmp_path)
+    dash_app.callback(Output(ids.TOUR_NAME, "children", allow_duplicate=True), Input(ids.TOUR_CLOSE, "n_clicks"),
+                      prevent_initial_call=True)(lambda clicks: {}["a secret key"])
+    key = next(key for key in dash_app.callback_map if key.startswith(f"{ids.TOUR_NAME}.children@"))
+    callback = dash_app.callback_map[key]
+    caplog.set_level(logging.INFO, logger=entry.logger.name)
+    response = _send(dash_app.server.test_client(), _request(key, callback, [1], callback["inputs"][0]))
+    assert response.status_code == 200
+    assert response.get_json()["sideUpdate"][ids.STATE_MESSAGE]["children"] == entry.CALLBACK_FAILED
+    assert "secret" not in response.get_data(as_text=True) and not LEAKS.search(response.get_data(as_text=True))
+    logged, = [record for record in caplog.records if record.name == entry.logger.name]
+    assert logged.levelno == logging.ERROR and isinstance(logged.exc_info[1], KeyError)
