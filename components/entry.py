@@ -230,7 +230,7 @@ def check_request(body, callback_map):
 
 def _refusal(reason):
     """A callback answer that changes nothing but the page's state message."""
-    message = {"children": REFUSED.format(reason=reason[0].upper() + reason[1:]), "className": "message error"}
+    message = {"children": REFUSED.format(reason=reason), "className": "message error"}
     return flask.jsonify({"multi": True, "response": {}, "sideUpdate": {ids.STATE_MESSAGE: message}})
 
 

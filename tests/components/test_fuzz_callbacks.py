@@ -17,7 +17,9 @@ import json
 import logging
 import re
 import urllib.parse
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,10 +28,11 @@ from dash import Input, Output
 import algorithms
 import app as app_module
 import datasets
-from components import entry, ids, managers
+from components import entry, ids, managers, pairs, point_events
 from components.explore import compute_record
 from components.jobs import Services
 from lab import RunRequest, ViewState, catalogue, links
+from lab.pairs import PairResult
 from lab.presets import STEPS
 from tests.strategies import mutations, states
 
@@ -309,3 +312,34 @@ def test_a_failure_behind_the_entry_check_is_logged_whole_and_shown_as_a_short_m
     assert "secret" not in response.get_data(as_text=True) and not LEAKS.search(response.get_data(as_text=True))
     logged, = [record for record in caplog.records if record.name == entry.logger.name]
     assert logged.levelno == logging.ERROR and isinstance(logged.exc_info[1], KeyError)
+
+
+def test_a_forged_value_is_refused_in_the_page_message_naming_what_was_wrong(fuzz_app, page):
+    dash_app, client, started = fuzz_app
+    key, callback = next((key, callback) for key, callback in _server_callbacks(dash_app)
+                         if _name(callback) == ("export_run", "components.files"))
+    declared = callback["inputs"] + callback["state"]
+    values = [_page_value(page, d) for d in declared]
+    response = _send(client, _request(key, callback, ["x", *values[1:]], declared[0]))
+    message = response.get_json()["sideUpdate"][ids.STATE_MESSAGE]["children"]
+    assert message == entry.REFUSED.format(reason=f"{ids.EXPORT_POINTS}.n_clicks must be a count; got a str.")
+
+
+def test_a_selection_naming_a_point_no_view_draws_is_refused_by_name(monkeypatch):
+    """A pair selection index of 10^9 raised IndexError; an explore click past the drawn points too."""
+    points = np.zeros((3, 2))
+    result = PairResult(points, points, np.array([0.0, 1.0, 2.0]), np.zeros(3), np.zeros(3), 0.5, 1.0, False, points,
+                        ("u", "v"), {}, {}, "A", "B")
+    monkeypatch.setattr(pairs, "_stored_result", lambda *args: result)
+    monkeypatch.setattr(pairs, "ctx", SimpleNamespace(triggered_id=ids.PAIR_A_GRAPH))
+    forged = {"points": [{"curveNumber": 0, "pointNumber": 10**9}]}
+    assert (pairs.summarize_selection(None, forged, None, {"state": {}}, "session")
+            == "The event names point 1000000000; the view draws 3 points.")
+    chosen = {"points": [{"curveNumber": 0, "pointNumber": 2}, {"curveNumber": 1, "pointNumber": 10**9}]}
+    assert pairs.summarize_selection(None, chosen, None, {"state": {}}, "session").startswith("1 point selected")
+    run = SimpleNamespace(n_samples=3, landmarks=None, image_shape=None)
+    monkeypatch.setattr(point_events, "_event_result", lambda *args: (None, run))
+    monkeypatch.setattr(point_events, "ctx", SimpleNamespace(triggered_id=ids.OUTPUT_GRAPH))
+    figure, text, neighbours = point_events.inspect(None, None, {"points": [{"curveNumber": 0, "pointNumber": 3}]},
+                                                    None, None, "session")
+    assert text == "The event names point 3; the view draws 3 points." and neighbours is None
