@@ -18,8 +18,9 @@ unknown algorithm) is the callbacks' own check, through the typed view state (:m
 which names the control's bound.
 
 Behind these checks, :func:`report_failure` is the app's ``on_error``: an exception a callback did not
-turn into a message is logged with its traceback (so a real bug stays visible in the server log) and
-the page shows :data:`CALLBACK_FAILED` instead of an HTTP 500 carrying the error.
+turn into a message is logged with its traceback (so a real bug stays visible in the server log), and
+instead of an HTTP 500 the page shows the message of a typed error of ours (a view state the callback
+should have refused itself) or, for anything else, :data:`CALLBACK_FAILED`.
 """
 
 import json
@@ -30,6 +31,7 @@ import numbers
 import flask
 from dash import set_props
 
+import measures
 from lab.exports import nesting_depth
 
 from . import ids
@@ -259,9 +261,13 @@ def guard(app):
 
 
 def report_failure(error):
-    """The app's ``on_error``: log the failure whole (server side), show :data:`CALLBACK_FAILED` on the page.
+    """The app's ``on_error``: log the failure whole (server side) and say on the page what went wrong.
 
-    Returns None, so that the callback's outputs keep what they showed.
+    A typed error of ours (:class:`measures.ProcrustesLabError`, e.g. a forged view state's
+    :class:`lab.StateError`) carries a message written for the page, as every callback shows it;
+    anything else, a bug, shows :data:`CALLBACK_FAILED` (Dash's error for a background job holds its
+    traceback). Returns None, so that the callback's outputs keep what they showed.
     """
     logger.error("A callback failed on an accepted request", exc_info=error)
-    set_props(ids.STATE_MESSAGE, {"children": CALLBACK_FAILED, "className": "message error"})
+    message = str(error) if isinstance(error, measures.ProcrustesLabError) else CALLBACK_FAILED
+    set_props(ids.STATE_MESSAGE, {"children": message, "className": "message error"})
