@@ -36,8 +36,8 @@ from lab.exports import nesting_depth
 
 from . import ids
 
-__all__ = ["CALLBACK_FAILED", "FLAG_STORES", "MAX_DEPTH", "MAX_TEXT", "PROPERTY_CHECKS", "REFUSED", "TEXT_STORES",
-           "check_request", "guard", "report_failure"]
+__all__ = ["CALLBACK_FAILED", "FLAG_STORES", "MAX_DEPTH", "MAX_TEXT", "MalformedRequest", "PROPERTY_CHECKS", "REFUSED",
+           "RequestRefused", "TEXT_STORES", "check_request", "guard", "report_failure"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,10 @@ MALFORMED = "The request is not a callback request of this page."
 
 class RequestRefused(ValueError):
     """A callback request whose shape or values no control of the page can send."""
+
+
+class MalformedRequest(RequestRefused):
+    """A request to the callback endpoint that names no callback of the page (answered 400)."""
 
 
 def _count(value, where):
@@ -214,11 +218,13 @@ def check_request(body, callback_map):
 
     Raises
     ------
+    MalformedRequest
+        When ``body`` names no callback of ``callback_map``.
     RequestRefused
         Naming the first thing found that the page's own requests never carry.
     """
     if not isinstance(body, dict) or not isinstance(body.get("output"), str) or body["output"] not in callback_map:
-        raise RequestRefused("it names no callback of this page.")
+        raise MalformedRequest(MALFORMED)
     callback = callback_map[body["output"]]
     changed = body.get("changedPropIds", [])
     if not isinstance(changed, list) or not all(isinstance(prop_id, str) and len(prop_id) <= MAX_TEXT
@@ -250,10 +256,11 @@ def guard(app):
             return flask.Response(MALFORMED, status=400, mimetype="text/plain")
         try:
             check_request(body, app.callback_map)
+        except MalformedRequest:
+            logger.info("Refused a request naming no callback")
+            return flask.Response(MALFORMED, status=400, mimetype="text/plain")
         except RequestRefused as refused:
             logger.info("Refused a callback request: %s", refused)
-            if not isinstance(body, dict) or body.get("output") not in app.callback_map:
-                return flask.Response(MALFORMED, status=400, mimetype="text/plain")
             return _refusal(str(refused))
         return None
 

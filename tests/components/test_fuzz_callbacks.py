@@ -348,3 +348,30 @@ def test_a_selection_naming_a_point_no_view_draws_is_refused_by_name(monkeypatch
     figure, text, neighbours = point_events.inspect(None, None, {"points": [{"curveNumber": 0, "pointNumber": 3}]},
                                                     None, None, "session")
     assert text == "The event names point 3; the view draws 3 points." and neighbours is None
+
+
+@pytest.mark.parametrize("forge", [
+    lambda body: [body], lambda body: "text", lambda body: 10**400, lambda body: {**body, "output": ["a"]},
+    lambda body: {**body, "output": None}, lambda body: {**body, "output": "no-such.output"},
+    lambda body: {**body, "output": {"id": 1}}, lambda body: {**body, "inputs": {"a": 1}},
+    lambda body: {**body, "inputs": []}, lambda body: {**body, "state": None}, lambda body: {**body, "outputs": None},
+    lambda body: {**body, "outputs": [{"id": ids.TABS, "property": "value"}]},
+    lambda body: {**body, "changedPropIds": "view-tabs.value"}, lambda body: {key: 1 for key in body},
+])
+def test_a_body_of_another_shape_is_refused_with_400_or_a_message(fuzz_app, page, forge):
+    dash_app, client, _ = fuzz_app
+    key, callback = next((key, callback) for key, callback in _server_callbacks(dash_app)
+                         if _name(callback) == ("export_run", "components.files"))
+    declared = callback["inputs"] + callback["state"]
+    body = forge(_request(key, callback, [_page_value(page, d) for d in declared], declared[0]))
+    response = _send(client, body)
+    assert response.status_code in (200, 400) and not LEAKS.search(response.get_data(as_text=True))
+    if response.status_code == 200:
+        assert response.get_json()["sideUpdate"][ids.STATE_MESSAGE]["children"].startswith("A request to the server")
+
+
+def test_a_body_that_is_not_json_or_nested_past_the_parser_is_refused_with_400(fuzz_app):
+    _, client, _ = fuzz_app
+    for data in (b"{", b"\xff", b"[" * 100_000 + b"]" * 100_000, b'{"output": NaN}'):
+        response = client.post("/_dash-update-component", data=data, content_type="application/json")
+        assert response.status_code == 400 and response.get_data(as_text=True) == entry.MALFORMED
