@@ -320,7 +320,7 @@ def test_a_failure_behind_the_entry_check_is_logged_whole_and_shown_as_a_short_m
 
 
 def test_a_forged_value_is_refused_in_the_page_message_naming_what_was_wrong(fuzz_app, page):
-    dash_app, client, started = fuzz_app
+    dash_app, client, _ = fuzz_app
     key, callback = next((key, callback) for key, callback in _server_callbacks(dash_app)
                          if _name(callback) == ("export_run", "components.files"))
     declared = callback["inputs"] + callback["state"]
@@ -375,3 +375,16 @@ def test_a_body_that_is_not_json_or_nested_past_the_parser_is_refused_with_400(f
     for data in (b"{", b"\xff", b"[" * 100_000 + b"]" * 100_000, b'{"output": NaN}'):
         response = client.post("/_dash-update-component", data=data, content_type="application/json")
         assert response.status_code == 400 and response.get_data(as_text=True) == entry.MALFORMED
+
+
+@pytest.mark.parametrize("query", ["cacheKey=forged&job=1", "cacheKey=" + "x" * 5000 + "&job=-1", "oldJob=1&oldJob=2",
+                                   "cacheKey=a.b.c&job=" + "9" * 400])
+def test_a_background_poll_with_forged_handles_reads_and_ends_nothing(fuzz_app, page, query):
+    """Polls carry the job's handles in the query; forged ones (Dash signs the real ones) get no result."""
+    dash_app, client, _ = fuzz_app
+    for key, callback in _server_callbacks(dash_app):
+        if callback["background"]:
+            declared = callback["inputs"] + callback["state"]
+            body = _request(key, callback, [_page_value(page, d) for d in declared], declared[0])
+            response = client.post(f"/_dash-update-component?{query}", json=body)
+            assert response.status_code in (200, 204) and not LEAKS.search(response.get_data(as_text=True))
