@@ -9,7 +9,8 @@ from dash import Input, Output, State, dcc, html
 
 import algorithms
 import measures
-from lab import CompareRequest, ViewState, catalogue, compare
+from lab import CompareRequest, catalogue, compare
+from lab.state import stored_state
 
 from . import ids
 from .controls import export_buttons, graph_config, labelled
@@ -63,9 +64,13 @@ def draw_comparison(services, stored, session):
     if not stored:
         blank = empty_figure("Press Compare.")
         return blank, blank
-    request = CompareRequest.from_state(ViewState.from_dict(stored["state"]))
-    services.uploads.for_session(session).authorize(request.data)
-    result = services.results.get(request)
+    try:
+        request = CompareRequest.from_state(stored_state(stored))
+        services.uploads.for_session(session).authorize(request.data)
+        result = services.results.get(request)
+    except measures.ProcrustesLabError as error:  # a store this page never wrote, or an upload not this session's
+        blank = empty_figure(str(error))
+        return blank, blank
     panels = [panel for panel in (result.panels if result else ()) if "error" not in panel]
     if not panels:
         blank = empty_figure("No output to show: see the message above." if result else

@@ -94,7 +94,7 @@ def read_parameter_values(owner, parameters, control_ids, values):
     kinds = {p.name: p.kind for p in parameters}
     read = {}
     for control_id, value in zip(control_ids, values):
-        name = control_id["index"]
-        if control_id["owner"] == owner and name in kinds:
+        name = control_id.get("index")
+        if control_id.get("owner") == owner and isinstance(name, str) and name in kinds:
             read[name] = bool(value) if kinds[name] == "bool" else value
     return read

@@ -14,7 +14,7 @@ import secrets
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
-from lab import RunRequest, ViewState, catalogue, compute_run, failure_message
+from lab import RunRequest, StateError, ViewState, catalogue, compute_run, failure_message
 from lab.views import class_labels, coloring, explore_view
 
 from . import ids, point_events
@@ -92,10 +92,43 @@ def _failure(state_dict, error):
     return {"status": "failed", "state": state_dict, "message": failure_message(error)}
 
 
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _checked_record(record):
+    """``record`` if it is one :func:`_record` or :func:`_failure` writes (the page's stores hold them, and a
+    request may carry anything); a :class:`lab.StateError` otherwise."""
+    if not isinstance(record, dict):
+        raise StateError(["The run record must be an object."])
+    if record.get("status") == "failed" and isinstance(record.get("message"), str):
+        return record
+    summary = record.get("summary")
+    if (record.get("status") != "done" or not isinstance(record.get("state"), dict)
+            or not isinstance(record.get("request"), dict) or not isinstance(record.get("cached"), bool)
+            or not _number(record.get("seconds")) or not isinstance(summary, dict)
+            or not all(isinstance(pair, list) and all(value is None or _number(value) for value in pair)
+                       for pair in summary.values())):
+        raise StateError(["The run record is not one this page writes."])
+    return record
+
+
+def _job_nonce(job):
+    """The job ledger's name of an explore request (:func:`show_state` writes ``{"state", "nonce", "token"}``)."""
+    nonce = job.get("nonce") if isinstance(job, dict) else None
+    if not isinstance(nonce, str):
+        raise StateError(["The explore request names no job."])
+    return nonce
+
+
 def compute_record(services, job, session, report):
     """The background job: compute (or read) the requested run, under its deadline; any failure becomes
     the record's message. The job ledger knows it ran to its end."""
-    with services.jobs.running(job["nonce"]):
+    try:
+        nonce = _job_nonce(job)
+    except StateError as error:
+        return _failure(None, error)
+    with services.jobs.running(nonce):
         try:
             state = ViewState.from_dict(job["state"])
             request = RunRequest.from_state(state)
@@ -111,9 +144,15 @@ def compute_record(services, job, session, report):
 
 def report_lost(services, running, job):
     """A job that stopped running without having ended was lost: the page says so, and waits no more."""
-    if running or not job or services.jobs.ended(job["nonce"]):
+    if running or not job:
         return no_update
-    return {"status": "failed", "state": job["state"], "message": LOST_JOB}
+    try:
+        nonce = _job_nonce(job)
+    except StateError as error:
+        return _failure(None, error)
+    if services.jobs.ended(nonce):
+        return no_update
+    return {"status": "failed", "state": job.get("state"), "message": LOST_JOB}
 
 
 def _card_text(pair):
@@ -148,7 +187,7 @@ def show_state(services, state, shown, drawn, session, token):
     try:
         state_value = ViewState.from_dict(state)
         request = RunRequest.from_state(state_value)
-        if shown and shown.get("status") == "done" and shown.get("request") == request.to_dict():
+        if shown and _checked_record(shown)["status"] == "done" and shown["request"] == request.to_dict():
             return draw_run(services, shown, state_value.display, drawn, session)
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
@@ -168,6 +207,7 @@ def show_computed(services, record, state, drawn, session):
         return _unchanged()
     try:
         current = ViewState.from_dict(state)
+        record = _checked_record(record)
         if record["status"] == "done" and RunRequest.from_state(current).to_dict() != record["request"]:
             return _unchanged()
     except Exception as error:  # the current view is invalid: say why
@@ -245,13 +285,16 @@ def _finish(figures, drawn, classes, title, display):
 
 def revert_cancelled(services, _clicks, shown, state, job):
     """Cancel: the controls go back to the run the views show, and say so."""
-    if job:
-        services.jobs.record(job["nonce"], "cancelled")
-    if not shown or shown.get("status") != "done" or not state:
+    try:
+        if job:
+            services.jobs.record(_job_nonce(job), "cancelled")
+        if not shown or not state or _checked_record(shown)["status"] != "done":
+            return no_update
+        current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
+        request = RunRequest.from_state(previous)
+    except StateError:  # stores this page never wrote: there is no run to go back to
         return no_update
-    current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
     restored = current.replace(data=previous.data, method=previous.method)
-    request = RunRequest.from_state(previous)
     return {"state": restored.to_dict(), "nonce": secrets.token_hex(8),
             "message": f"Cancelled. The views show the previous run: {request.describe()}."}
 

@@ -8,7 +8,9 @@ table, the Φ ratio curve and the outputs on the server from the cached result.
 from dash import Input, Output, dcc, html
 
 import algorithms
-from lab import NormalizationRequest, ViewState, normalization_study
+import measures
+from lab import NormalizationRequest, normalization_study
+from lab.state import stored_state
 from lab.shapes import SHAPES, NormalizationDefaults
 
 from . import ids
@@ -81,7 +83,11 @@ def draw_study(services, stored):
     if not stored:
         blank = empty_figure("Press Run.")
         return blank, blank, None
-    result = services.results.get(NormalizationRequest.from_state(ViewState.from_dict(stored["state"])))
+    try:
+        result = services.results.get(NormalizationRequest.from_state(stored_state(stored)))
+    except measures.ProcrustesLabError as error:  # a store this page never wrote
+        blank = empty_figure(str(error))
+        return blank, blank, None
     rows = [row for row in (result.rows if result else ()) if "error" not in row]
     if not rows:
         blank = empty_figure("No output to show: see the message above." if result else
@@ -111,4 +117,5 @@ def register(app, services):
                  Output(ids.NORMALIZATION_TABLE, "children"), Input(ids.NORMALIZATION_STORE, "data"),
                  prevent_initial_call=True)(lambda stored: draw_study(services, stored))
     app.callback(Output(ids.NORMALIZATION_ASPECT_LABEL, "children"), Input(ids.NORMALIZATION_SHAPE, "value"),
-                 prevent_initial_call=True)(lambda shape: SHAPES[shape].aspect_label if shape in SHAPES else "")
+                 prevent_initial_call=True)(
+        lambda shape: SHAPES[shape].aspect_label if isinstance(shape, str) and shape in SHAPES else "")

@@ -16,10 +16,11 @@ import numpy as np
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html
 
 import measures
-from lab import ViewState, catalogue
+from lab import StateError, catalogue
 from lab.pairs import PairRequest, compute_pair, pair_coloring, selection_summary
 from lab.runs import display_indices
 from lab.stability import StabilityRequest, stability_study
+from lab.state import stored_state
 
 from . import ids
 from .controls import labelled
@@ -27,6 +28,7 @@ from .figures import empty_figure, robust_color_range
 from .figures.pairs import morph_figure, pair_figures, stability_figure
 from .jobs import job_box, register_study_job
 from .panel import algorithm_options
+from .point_events import event_points
 
 __all__ = ["PAIR_CARDS", "STABILITY_CARDS", "draw_pair", "draw_stability", "pair_cards", "pairs_tab", "register",
            "stability_cards"]
@@ -132,7 +134,7 @@ def run_pair(services, state, session, report):
 
 def _stored_result(services, stored, session, request_type):
     """The cached result of the study a store names (None if it left the cache), read for this session only."""
-    request = request_type.from_state(ViewState.from_dict(stored["state"]))
+    request = request_type.from_state(stored_state(stored))
     services.uploads.for_session(session).authorize(request.data)
     return services.results.get(request)
 
@@ -192,8 +194,11 @@ def summarize_selection(services, a_selection, b_selection, stored, session):
         return str(error)
     if result is None:
         return "Compare A and B again to summarize a selection."
-    drawn = [point["pointNumber"] for point in selection.get("points") or [] if point.get("curveNumber") == 0]
     rows = display_indices(result.n_samples)
+    try:
+        drawn = event_points(selection, result.n_samples if rows is None else len(rows))
+    except StateError as error:
+        return str(error)
     return selection_summary(result, np.asarray(drawn, dtype=int) if rows is None else rows[drawn])
 
 
@@ -229,7 +234,7 @@ def draw_stability(services, stored, session):
                 "cards": empty_cards}
     rows = display_indices(len(result.spread))
     chosen = slice(None) if rows is None else rows
-    request = StabilityRequest.from_state(ViewState.from_dict(stored["state"]))
+    request = StabilityRequest.from_state(stored_state(stored))
     figure = stability_figure(result.consensus[chosen], result.spread[chosen], robust_color_range(result.spread),
                               point_ids=rows, title=f"Consensus of {request.describe()}")
     return {"figure": figure, "cards": stability_cards(result)}

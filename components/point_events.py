@@ -12,13 +12,13 @@ import functools
 from dash import ClientsideFunction, Input, Output, State, ctx, no_update
 
 import measures
-from lab import RunRequest
-from lab.views import data_rows, inspect_point, selection_summary
+from lab import RunRequest, StateError
+from lab.views import data_rows, drawn_rows, inspect_point, selection_summary
 
 from . import ids
 from .figures import empty_figure, image_figure, inspector_figure
 
-__all__ = ["inspect", "register", "shown_result", "show_point_image", "summarize_selection"]
+__all__ = ["event_points", "inspect", "register", "shown_result", "show_point_image", "summarize_selection"]
 
 
 def shown_result(services, record, session):
@@ -43,13 +43,30 @@ def _event_result(services, shown, session):
         return None, None
 
 
+def event_points(event, count):
+    """Trace 0's point numbers in a graph's hover, click or selection ``event``, the graph drawing ``count``.
+
+    Raises
+    ------
+    lab.StateError
+        Naming a point number the graph does not draw (an event the browser never sends).
+    """
+    numbers = [point.get("pointNumber") for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
+    outside = [number for number in numbers if not (isinstance(number, int) and 0 <= number < count)]
+    if outside:
+        raise StateError([f"The event names point {outside[0]!r}; the view draws {count} points."])
+    return numbers
+
+
 def _event_rows(result, input_event, output_event, drawn):
     """Data-set rows of the points of the triggering graph's event (trace 0's point numbers, mapped
     through what that view draws: the 3-D view draws a subsample)."""
     from_input = ctx.triggered_id == ids.INPUT_GRAPH
     event = input_event if from_input else output_event
-    points = [point["pointNumber"] for point in (event or {}).get("points") or [] if point.get("curveNumber") == 0]
-    return data_rows(result, points, "input" if from_input else "output", (drawn or {}).get("view", "3d"))
+    view, input_view = "input" if from_input else "output", (drawn or {}).get("view", "3d")
+    rows = drawn_rows(result, view, input_view)
+    points = event_points(event, result.n_samples if rows is None else len(rows))
+    return data_rows(result, points, view, input_view)
 
 
 def show_point_image(services, input_hover, output_hover, shown, drawn, session):
@@ -57,7 +74,10 @@ def show_point_image(services, input_hover, output_hover, shown, drawn, session)
     _, result = _event_result(services, shown, session)
     if result is None or result.image_shape is None:
         return no_update, {"display": "none"} if result is not None else no_update
-    rows = _event_rows(result, input_hover, output_hover, drawn)
+    try:
+        rows = _event_rows(result, input_hover, output_hover, drawn)
+    except StateError:  # a point this view does not draw: nothing to show
+        return no_update, no_update
     if not len(rows):
         return no_update, no_update
     index = int(rows[0])
@@ -72,7 +92,10 @@ def inspect(services, input_click, output_click, shown, drawn, session):
     request, result = _event_result(services, shown, session)
     if result is None:
         return empty_figure("This run is no longer cached."), "Run it again to inspect its points.", no_update
-    rows = _event_rows(result, input_click, output_click, drawn)
+    try:
+        rows = _event_rows(result, input_click, output_click, drawn)
+    except StateError as error:
+        return empty_figure(str(error)), str(error), None
     if not len(rows):
         return no_update, no_update, no_update
     index = int(rows[0])
@@ -98,7 +121,10 @@ def summarize_selection(services, input_selection, output_selection, shown, draw
     _, result = _event_result(services, shown, session)
     if result is None:
         return "Run again to summarize a selection."
-    return selection_summary(result, sorted(set(_event_rows(result, input_selection, output_selection, drawn))))
+    try:
+        return selection_summary(result, sorted(set(_event_rows(result, input_selection, output_selection, drawn))))
+    except StateError as error:
+        return str(error)
 
 
 def register(app, services):

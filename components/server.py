@@ -18,6 +18,8 @@ import re
 from dash import Dash
 from werkzeug.serving import WSGIRequestHandler
 
+from .entry import guard, report_failure
+
 __all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "content_security_policy", "secure"]
 
 SECURITY_HEADERS = {
@@ -32,7 +34,13 @@ _CONFIG = re.compile(r'(<script id="_dash-config" type="application/json">)(.*?)
 
 
 class ProcrustesDash(Dash):
-    """Dash, whose page states no software versions."""
+    """Dash, whose page states no software versions, and whose callbacks are entered only by requests that
+    pass :func:`components.entry.guard`, an unforeseen failure logged and told on the page
+    (:func:`components.entry.report_failure`) instead of answered 500."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, on_error=report_failure, **kwargs)
+        guard(self)
 
     def interpolate_index(self, **kwargs):
         def without_versions(match):

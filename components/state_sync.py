@@ -18,7 +18,7 @@ from dash import ALL, Input, Output, State, ctx, no_update
 import algorithms
 import datasets
 from lab import StateError, UploadRef, ViewState, catalogue, from_query, to_query
-from lab.state import PARTS
+from lab.state import PARTS, check_tour_step
 from lab.presets import applied
 
 from . import ids
@@ -59,15 +59,24 @@ def _control(component, part, field, show=lambda value: value, parse=lambda valu
     return Control(component, *_field(part, field, show, parse))
 
 
+def _checked(value, field):
+    """The checked options of a checklist (None: none); any other value is refused, naming the field."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise StateError([f"{field} must be a list of checked options; got {type(value).__name__}."])
+    return tuple(value)
+
+
 def _flag(component, part, field, option):
     """A one-box checklist showing a boolean field: ``[option]`` when it is set."""
     return _control(component, part, field, lambda value: [option] if value else [],
-                    lambda value: option in (value or []))
+                    lambda value: option in _checked(value, field))
 
 
 def _choices(component, part, field):
     """A multi-choice control showing a tuple field as a list."""
-    return _control(component, part, field, list, lambda value: tuple(value or ()))
+    return _control(component, part, field, list, lambda value: _checked(value, field))
 
 
 def _k_range(value):
@@ -212,13 +221,17 @@ def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorith
     """Keep the controls, the view state and the address bar in step (see the module docstring)."""
     trigger = ctx.triggered_id
     message, shown = "", None
-    current_state = ViewState.from_dict(current) if current else None
+    try:
+        current_state = ViewState.from_dict(current) if current else None
+    except StateError:  # not a state this callback wrote: every control is set from the new one
+        current_state = None
     try:
         if trigger == ids.URL or trigger is None:
             shown = from_query(search, upload=upload_ref(upload))
         elif trigger == ids.APPLY_STATE:
-            shown = ViewState.from_dict(apply["state"])
-            message = apply.get("message", "")
+            handed = apply if isinstance(apply, dict) else {}
+            shown = ViewState.from_dict(handed.get("state"))
+            message = handed.get("message") if isinstance(handed.get("message"), str) else ""
         else:
             read = state_from_controls(controls, (dataset_params, dataset_param_ids),
                                        (algorithm_params, algorithm_param_ids), upload)
@@ -227,6 +240,7 @@ def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorith
             elif trigger == ids.ALGORITHM:
                 shown = read.with_algorithm(controls["algorithm"]).validated()
             elif trigger == ids.TOUR_INDEX and controls["tour"]:
+                check_tour_step(controls["tour"])
                 shown = applied(controls["tour"], read)
             else:
                 state = read.validated()

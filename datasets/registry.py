@@ -18,9 +18,11 @@ from . import images, surfaces
 
 __all__ = ["Chart", "Dataset", "DatasetSpec", "available", "load", "spec", "specs"]
 
-# The noise modifier of SPEC §1, common to every data set.
+# The noise modifier of SPEC §1, common to every data set. Bounded: σ = 1000 already buries every
+# set (the largest spans a few dozen units), and near 1e154 the squared distances of every measure
+# overflow, so a huge σ would be accepted here and fail inside the job.
 NOISE_PARAMETER = Parameter(
-    "noise", "noise σ", "float", 0.0, low=0.0,
+    "noise", "noise σ", "float", 0.0, low=0.0, high=1000.0,
     help="Standard deviation of isotropic Gaussian noise added to the input points (not to the truth).")
 
 # The stretch modifier of SPEC §1, common to every data set. It is listed among each set's

@@ -22,15 +22,16 @@ from .cache import CODE_VERSION, package_versions
 from .links import from_query, to_query
 from .state import ViewState
 
-__all__ = ["NOT_A_VIEW_FILE", "VIEW_FORMAT", "comparison_files", "points_csv", "provenance", "read_view_file",
-           "sweep_files", "view_json"]
+__all__ = ["NOT_A_VIEW_FILE", "VIEW_FORMAT", "comparison_files", "nesting_depth", "points_csv", "provenance",
+           "read_view_file", "sweep_files", "view_json"]
 
 VIEW_FORMAT = "procrustes-lab-view/2"
 _LEGACY_FORMAT = "procrustes-lab-run/1"  # flat view dicts, as links held them
 NOT_A_VIEW_FILE = ("The .json file is not a view saved by Procrustes Lab (a JSON object with \"format\": "
                    f"\"{VIEW_FORMAT}\" and a \"state\" object): save one with the Run configuration button.")
-# A saved view is a few kilobytes: anything much larger, or deeper, is not one (and deep nesting
-# would exhaust the JSON parser's recursion).
+# A saved view is a few kilobytes, nested four deep: anything much larger, or deeper, is not one.
+# The depth is measured on the parsed document (a parser, not a scan of characters, knows what is
+# inside a string); nesting past the parser's recursion limit is refused by the parser itself.
 MAX_VIEW_FILE_BYTES = 2**20
 MAX_VIEW_FILE_DEPTH = 16
 # Above this many input dimensions (image data sets) the points file holds the drawn principal
@@ -81,21 +82,21 @@ def view_json(state, request=None):
     return json.dumps(document, indent=2, sort_keys=True), f"procrustes-lab_{slug}_run.json"
 
 
-def _depth(text):
-    """Deepest nesting of ``[``/``{`` in JSON ``text`` outside strings (linear, no recursion)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            escaped = not escaped and char == "\\"
-            in_string = escaped or char != '"'
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
+def nesting_depth(value):
+    """How deep lists and dicts nest in a parsed JSON ``value`` (a scalar: 0), measured without recursion.
+
+    Examples
+    --------
+    >>> nesting_depth({"state": {"data": {"params": {}}}}), nesting_depth([[1], 2]), nesting_depth("[[")
+    (4, 2, 0)
+    """
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
             deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
+            pending.extend((child, depth + 1) for child in children)
     return deepest
 
 
@@ -121,13 +122,11 @@ def read_view_file(content, *, upload=None):
         text = bytes(content).decode("utf-8")
     except UnicodeDecodeError:
         raise measures.DatasetError(NOT_A_VIEW_FILE) from None
-    if _depth(text) > MAX_VIEW_FILE_DEPTH:
-        raise measures.DatasetError(NOT_A_VIEW_FILE)
     try:
         document = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past the parser's own limit: not a view file either
         raise measures.DatasetError(NOT_A_VIEW_FILE) from None
-    if not isinstance(document, dict):
+    if not isinstance(document, dict) or nesting_depth(document) > MAX_VIEW_FILE_DEPTH:
         raise measures.DatasetError(NOT_A_VIEW_FILE)
     if document.get("format") == _LEGACY_FORMAT and isinstance(document.get("view"), dict):
         view = document["view"]

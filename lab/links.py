@@ -29,7 +29,7 @@ import algorithms
 import datasets
 
 from . import catalogue
-from .state import PARTS, DataChoice, MethodChoice, StateError, ViewState
+from .state import MAX_DIGITS, PARTS, DataChoice, MethodChoice, StateError, ViewState
 
 __all__ = ["from_query", "to_query"]
 
@@ -115,18 +115,21 @@ def _parse(key, text, parameter=None):
         return text
     if parameter is not None and parameter.kind == "choice":
         return next((choice for choice in parameter.choices if str(choice) == text), text)
-    number = _number(text)
-    if key in _FLOATS or (parameter is not None and parameter.kind == "float"):
-        return float(number) if isinstance(number, (int, float)) else number
-    return number
+    return _number(text, real=key in _FLOATS or (parameter is not None and parameter.kind == "float"))
 
 
-def _number(text):
+def _number(text, *, real=False):
+    """A link's number: an int, or a float for a ``real`` key; the text itself when it is no number.
+
+    An integer of more digits than a view state's numbers have (:data:`lab.state.MAX_DIGITS`) stays
+    an int, which the state refuses by its length: as a float it would overflow (400 digits) or round.
+    """
     for kind in (int, float):
         try:
-            return kind(text)
+            number = kind(text)
         except ValueError:
-            pass
+            continue
+        return float(number) if real and abs(number) < 10**MAX_DIGITS else number
     return text
 
 

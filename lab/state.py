@@ -23,7 +23,11 @@ from .shapes import SHAPES, NormalizationDefaults
 
 __all__ = ["PARTS", "CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice",
            "OutputRef", "PairChoice", "StabilityChoice", "StateError", "SweepChoice", "UploadRef", "ViewState",
-           "check_run"]
+           "check_run", "check_tour_step", "stored_state"]
+
+# The most digits a number of a view state may have: every declared bound is far below, and a longer
+# integer (a link's or a file's 400 digits) would overflow the float it is compared as.
+MAX_DIGITS = 18
 
 
 class StateError(measures.ProcrustesLabError, ValueError):
@@ -44,6 +48,9 @@ class _Problems(list):
     def check(self, parameter, value, name):
         """``value`` checked against ``parameter`` (None: its default); a failure is noted, the default kept."""
         if value is None:
+            return parameter.default
+        if _overlong(value):
+            self.append(_overlong_message(name, value))
             return parameter.default
         try:
             return parameter.check(value, name, StateError)
@@ -67,10 +74,24 @@ def _validated(part, problems):
     return value
 
 
+def _overlong(value):
+    """Whether ``value`` is an integer of more than :data:`MAX_DIGITS` digits (no float holds it exactly)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+
+
+def _overlong_message(name, value):
+    return f"{name} must be a number of at most {MAX_DIGITS} digits; got one of {len(str(abs(value)))}."
+
+
 def _parameters(declared, given, owner, error, problems):
     """``given`` (pairs or a dict) validated against ``declared``: every parameter, sorted by name."""
+    given = dict(given or ())
+    for name, value in list(given.items()):
+        if _overlong(value):
+            problems.append(_overlong_message(f"{owner}: {name}", value))
+            del given[name]
     try:
-        values = measures.validate_parameters(declared, dict(given or ()), owner, error)
+        values = measures.validate_parameters(declared, given, owner, error)
     except error as problem:
         problems.append(str(problem))
         values = {parameter.name: parameter.default for parameter in declared}
@@ -90,6 +111,21 @@ def _algorithm_list(names, where, problems):
         problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
                         f"{', '.join(algorithms.available())}.")
     return tuple(name for name in known if name in names)
+
+
+def _among(value, choices):
+    """Whether ``value`` is one of ``choices`` (names): a list or an object from JSON is none of them."""
+    return isinstance(value, str) and value in choices
+
+
+def _columns(values, where):
+    """A list of column indices from JSON as a tuple (None stays None); anything else is refused."""
+    if values is None:
+        return None
+    if not isinstance(values, (list, tuple)) or not all(isinstance(value, int) and not isinstance(value, bool)
+                                                        and 0 <= value < 10**MAX_DIGITS for value in values):
+        raise StateError([f"{where} must be a list of column numbers."])
+    return tuple(values)
 
 
 def _mapping(values, where):
@@ -144,8 +180,7 @@ class OutputRef:
     def from_dict(cls, values):
         """The reference in a dict (JSON); refuses a same-file output without its columns."""
         given = dict(_fields(cls, values, "upload: output"))
-        if given.get("columns") is not None:
-            given["columns"] = tuple(given["columns"])
+        given["columns"] = _columns(given.get("columns"), "upload: output columns")
         output = cls(**given)
         if output.in_input_file and not output.columns:
             raise StateError(["upload: an output in the input's file needs its columns."])
@@ -187,12 +222,15 @@ class UploadRef:
         """The reference in a dict (JSON), lists as tuples."""
         given = dict(_fields(cls, values, "upload"))
         for key in ("columns", "truth_columns"):
-            if given.get(key) is not None:
-                given[key] = tuple(given[key])
+            given[key] = _columns(given.get(key), f"upload: {key}")
         if given.get("output") is not None:
             given["output"] = OutputRef.from_dict(given["output"])
         if not isinstance(given.get("sha256"), str) or not isinstance(given.get("filename"), str):
             raise StateError(["upload: sha256 and filename must be text."])
+        _columns([] if given.get("color_column") is None else [given["color_column"]], "upload: color_column")
+        if not (isinstance(given.get("drop_nonfinite", False), bool)
+                and isinstance(given.get("array"), (str, type(None)))):
+            raise StateError(["upload: drop_nonfinite must be true or false, and array a name."])
         return cls(**given)
 
     def parser_options(self):
@@ -358,7 +396,7 @@ class DisplayChoice:
         colors = [value for value, _ in catalogue.color_choices(data.truth_labels)]
         if self.color not in colors:
             found.append(f"colour must be one of {colors} for {data.label()}; got {self.color!r}.")
-        if self.input_view not in catalogue.INPUT_VIEWS:
+        if not _among(self.input_view, catalogue.INPUT_VIEWS):
             found.append(f"input view must be one of {list(catalogue.INPUT_VIEWS)}; got {self.input_view!r}.")
         if self.figure_format not in catalogue.FIGURE_FORMATS:
             found.append(f"figure format must be one of {list(catalogue.FIGURE_FORMATS)}; "
@@ -410,7 +448,7 @@ class SweepChoice:
         if cells > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen)} algorithms × {len(swept.ks)} values of k is {cells} runs; at most "
                             f"{catalogue.MAX_SWEEP_CELLS} per sweep. Widen the k step or choose fewer algorithms.")
-        if self.measure not in dict(catalogue.SUMMARY_MEASURES):
+        if not _among(self.measure, dict(catalogue.SUMMARY_MEASURES)):
             problems.append(f"sweep: the plotted measure must be one of {list(dict(catalogue.SUMMARY_MEASURES))}; "
                             f"got {self.measure!r}.")
         return swept
@@ -458,7 +496,7 @@ class NormalizationChoice:
         return _validated(self, problems)
 
     def _validated(self, problems):
-        if self.shape not in SHAPES:
+        if not _among(self.shape, SHAPES):
             problems.append(f"normalization: shape must be one of {list(SHAPES)}; got {self.shape!r}.")
             return NormalizationChoice()
         entry = datasets.spec(SHAPES[self.shape].dataset)
@@ -562,7 +600,7 @@ class StabilityChoice:
 
     def _validated(self, problems):
         mode = self.mode
-        if mode not in catalogue.STABILITY_MODES:
+        if not _among(mode, catalogue.STABILITY_MODES):
             problems.append(f"stability: the reruns must be one of {list(catalogue.STABILITY_MODES)}; got {mode!r}.")
             mode = StabilityChoice.mode
         return StabilityChoice(mode, problems.check(catalogue.STABILITY_RUNS, self.n_runs, "stability: runs"),
@@ -711,15 +749,39 @@ class ViewState:
         if self.tab not in catalogue.TABS:
             problems.append(f"tab must be one of {list(catalogue.TABS)}; got {self.tab!r}.")
         if self.tour:
-            _check_tour_step(self.tour, problems)
+            check_tour_step(self.tour, problems)
         problems.raise_any()
         return state
 
 
-def _check_tour_step(name, problems):
-    """Note a problem unless ``name`` is a step of a paper's tour (:mod:`lab.presets`)."""
+def check_tour_step(name, problems=None):
+    """Refuse ``name`` unless it is a step of a paper's tour (:mod:`lab.presets`).
+
+    Parameters
+    ----------
+    name : object
+        A step's name, as a link, a file or the tours' index gives it.
+    problems : list, optional
+        Where to note the problem; without it a :class:`StateError` is raised.
+    """
     # Imported here: the tours are made of view states, so lab.presets imports this module.
     from .presets import STEPS
 
-    if not isinstance(name, str) or name not in STEPS:
-        problems.append(f"tour: no step {name!r}; the steps are {', '.join(STEPS)}.")
+    if not _among(name, STEPS):
+        message = f"tour: no step {name!r}; the steps are {', '.join(STEPS)}."
+        if problems is None:
+            raise StateError([message])
+        problems.append(message)
+
+
+def stored_state(stored):
+    """The validated view state a page's store keeps under ``"state"`` (a study's, or a run's record).
+
+    Raises
+    ------
+    StateError
+        When ``stored`` is not such a record, or its state does not validate.
+    """
+    if not isinstance(stored, dict):
+        raise StateError([f"A stored study must be an object; got {type(stored).__name__}."])
+    return ViewState.from_dict(stored.get("state"))

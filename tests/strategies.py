@@ -13,7 +13,7 @@ from lab import catalogue
 from lab.presets import STEPS
 from lab.shapes import SHAPES, NormalizationDefaults
 
-__all__ = ["ROUND_TRIPS", "states"]
+__all__ = ["HOSTILE_JSON", "ROUND_TRIPS", "mutations", "states"]
 
 ROUND_TRIPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -85,3 +85,34 @@ def pairs(draw, algorithm, k):
 def stabilities():
     return st.builds(StabilityChoice, st.sampled_from(list(catalogue.STABILITY_MODES)),
                      _value(catalogue.STABILITY_RUNS), _value(catalogue.SUBSAMPLE_FRACTION))
+
+
+# Any JSON value a forged request or file can hold: huge integers, every float (NaN and infinities
+# too), text that reads as a number, a path or a URL, nested a few levels.
+HOSTILE_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**400, 10**400) | st.floats() | st.text(max_size=12)
+    | st.sampled_from(["nan", "-inf", "1e309", "9" * 400, "no-such-value", "../../etc/passwd", "http://x"]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
+    max_leaves=8)
+
+
+def _places(value, prefix=()):
+    """Every place inside a JSON value (the value itself first), as paths of keys and indices."""
+    yield prefix
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _places(child, (*prefix, key))
+
+
+def _replaced(value, path, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = _replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+@st.composite
+def mutations(draw, value):
+    """``value`` (JSON) with one place in it (the whole, a field, an element) replaced by :data:`HOSTILE_JSON`."""
+    return _replaced(value, draw(st.sampled_from(list(_places(value)))), draw(HOSTILE_JSON))

@@ -563,7 +563,8 @@ def test_dataset_error_is_the_measures_class():
     ("cylinder", {"height": -1.0}, r"parameter 'height' must lie in"),
     ("strip", {"length": 100.0}, r"strip: parameter 'length' must lie in \[1.0, 50.0\]; got 100.0"),
     ("strip", {"thickness": -0.01}, r"parameter 'thickness' must lie in"),
-    ("strip", {"noise": -0.1}, r"strip: parameter 'noise' must be >= 0.0; got -0.1"),
+    ("strip", {"noise": -0.1}, r"strip: parameter 'noise' must lie in \[0.0, 1000.0\]; got -0.1"),
+    ("strip", {"noise": 1e308}, r"strip: parameter 'noise' must lie in \[0.0, 1000.0\]; got 1e\+308"),
     ("strip", {"noise": float("nan")}, r"parameter 'noise' must be finite"),
     ("strip", {"noise": float("inf")}, r"parameter 'noise' must be finite"),
     ("strip", {"random_state": -1}, (r"strip: random_state must be a non-negative int or a numpy.random.Generator; "

@@ -6,12 +6,15 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import measures
 from lab import (DataChoice, MethodChoice, ResultCache, RunRequest, StateError, SweepChoice, SweepRequest, ViewState,
                  compute_run, sweep, to_query)
 from lab.cache import CODE_VERSION
-from lab.exports import NOT_A_VIEW_FILE, points_csv, read_view_file, sweep_files, view_json
+from lab.exports import NOT_A_VIEW_FILE, nesting_depth, points_csv, read_view_file, sweep_files, view_json
+from tests.strategies import mutations
 
 
 def read_csv(text):
@@ -72,6 +75,38 @@ def test_anything_else_is_not_a_view_file(content):
     with pytest.raises(measures.DatasetError) as raised:
         read_view_file(content)
     assert str(raised.value) == NOT_A_VIEW_FILE
+
+
+@pytest.mark.parametrize("content", [
+    # An escaped quote once made the character scan think the nesting was inside a string.
+    b'{"format": "procrustes-lab-view/2", "note": "\\"", "state": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+    b'{"format": "procrustes-lab-view/2", "state": {"data": ' + b'{"a": ' * 20 + b"1" + b"}" * 20 + b"}}",
+], ids=["escaped quote, 5000 levels", "20 levels of objects"])
+def test_nesting_is_measured_by_the_parser(content):
+    with pytest.raises(measures.DatasetError) as raised:
+        read_view_file(content)
+    assert str(raised.value) == NOT_A_VIEW_FILE
+
+
+def test_nesting_depth_counts_lists_and_objects_not_text():
+    assert nesting_depth({"a": "[[[[{{{{", "b": [[{}]]}) == 4
+    assert nesting_depth([[[]] * 3]) == 3 and nesting_depth(7) == 0
+
+
+SAVED = {"format": "procrustes-lab-view/2", "state": ViewState().validated().to_dict()}
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, database=None)
+@given(data=st.data())
+def test_a_saved_view_changed_anywhere_restores_or_is_refused_with_a_message(data):
+    """Any place of a saved view (a setting, a part, the whole state) replaced by any JSON value."""
+    document = data.draw(mutations(SAVED))
+    try:
+        restored = read_view_file(json.dumps(document).encode())
+    except (measures.DatasetError, StateError) as error:
+        assert str(error)
+    else:
+        assert restored == restored.validated()
 
 
 def test_a_view_file_out_of_range_is_refused_with_the_bound():
