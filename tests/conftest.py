@@ -1,9 +1,15 @@
-"""Suite-wide pytest set-up: markers set from what a test uses, Chromium options for dash_duo, and the
-one result cache of the papers' tours.
+"""Suite-wide pytest set-up: markers set from what a test uses, Chromium options for dash_duo, the
+one result cache of the papers' tours, and what lets pytest-xdist's workers run side by side.
 
 Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
-the Celery and load tests carry their markers in their modules.
+the Celery and load tests carry their markers in their modules. Under ``pytest -n N`` each worker's
+dash servers take ports of their own, and the tours' runs are computed by one worker while the
+others wait for it.
 """
+
+import contextlib
+import fcntl
+import os
 
 import pytest
 
@@ -26,9 +32,35 @@ def computed_tours(tour_cache):
     from lab.presets import STEPS
     from lab.tours import compute_step
 
-    for step in STEPS.values():
-        compute_step(step, tour_cache)
+    # One worker computes while the others wait, then read every step from the cache.
+    with _exclusive(tour_cache.directory / "computing.lock"):
+        for step in STEPS.values():
+            compute_step(step, tour_cache)
     return tour_cache
+
+
+@contextlib.contextmanager
+def _exclusive(path):
+    """Hold an exclusive lock on ``path`` (created if missing) across processes (pytest-xdist workers)."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, give each worker's dash servers their own range of ports.
+
+    dash[testing] numbers its servers' ports from one class counter that every process starts
+    alike: two workers would both bind the first.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw"):
+        from dash.testing.application_runners import BaseDashRunner
+
+        BaseDashRunner._next_port += 1000 * (int(worker[2:]) + 1)
 
 
 def pytest_collection_modifyitems(items):
