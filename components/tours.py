@@ -202,8 +202,7 @@ def render_step(services, step, result, presentation):
         if step.curve:
             curve, curve_style = _curve(step, values, presentation), {}
     return {"text": _text(text, presentation, notice), "claims": _claims(step, checked), "figure": figure,
-            "figure_style": figure_style,
-            "curve": curve, "curve_style": curve_style, "table": table}
+            "figure_style": figure_style, "curve": curve, "curve_style": curve_style, "table": table}
 
 
 def _pending(step, presentation):
