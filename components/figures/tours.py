@@ -95,12 +95,13 @@ def step_figure(panels, *, input_panel=None, presentation=False):
     rows, columns = panel_grid(len(drawn))
     font = PRESENTATION_FONT if presentation else _FONT
     fits = (80 if presentation else 180) // columns  # characters in a column at the figure's type size
-    titles = ["<br>".join(textwrap.wrap(panel["label"], fits)) for panel in drawn]
+    titles = [_wrapped(panel["label"], fits - 1) for panel in drawn]  # a title's type is a pixel larger
     captions = [panel["caption"] if isinstance(panel["caption"], str) else _caption_lines(panel["caption"], fits)
                 for panel in drawn]
     # Between two rows: the upper row's captions and the lower row's titles, each as many lines as wrapped.
     title_lines = max(title.count("<br>") + 1 for title in titles)
-    gap = (title_lines + max(caption.count("<br>") + 1 for caption in captions)) * _LINE * font + 16
+    # Plus Plotly's offsets: a caption stands about 20 px below its panel, a title 10 px above it.
+    gap = (title_lines + max(caption.count("<br>") + 1 for caption in captions)) * _LINE * font + 44
     height = None if presentation else 290 * rows + 60
     top = (75 if presentation else 45) + (title_lines - 1) * _LINE * (font + 1)
     plot_height = _PRESENTATION_PLOT_HEIGHT if presentation else height - top - 10
@@ -172,9 +173,28 @@ def _marker(panel, scales, index, x_domain, y_domain, size):
 
 
 def _caption_lines(parts, fits):
-    """A panel's measures on one line (``" · "``) when they fit its column's ``fits`` characters, else one a line."""
+    """A panel's measures on one line (``" · "``) when they fit its column's ``fits`` characters, else one a line
+    (a measure wider than the column wraps too: its name above its value)."""
     line = " · ".join(parts)
-    return line if len(line) <= fits else "<br>".join(parts)
+    return line if len(line) <= fits else "<br>".join(_wrapped(part, fits) for part in parts)
+
+
+def _wrapped(text, fits):
+    """``text`` in lines (``<br>``) of about ``fits`` characters: broken after its commas first, then between
+    words, never inside a product such as ``30 × 30``.
+
+    Examples
+    --------
+    >>> _wrapped("A1: LEM, 30 × 30", 12)
+    'A1: LEM,<br>30\xa0×\xa030'
+    >>> _wrapped("collapse score 0.539", 12)
+    'collapse<br>score 0.539'
+    """
+    if len(text) <= fits:
+        return text
+    parts = text.replace(" × ", "\u00a0×\u00a0").split(", ")  # textwrap breaks at spaces, not at no-break ones
+    pieces = [f"{part}," for part in parts[:-1]] + parts[-1:]
+    return "<br>".join(line for piece in pieces for line in textwrap.wrap(piece, fits, break_long_words=False))
 
 
 def curve_figure(series, measures, x_title, *, presentation=False):
@@ -212,7 +232,8 @@ def curve_figure(series, measures, x_title, *, presentation=False):
     figure.update_xaxes(title_text=x_title, gridcolor="#eee", title_font=dict(size=font))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
     figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
-                         margin=dict(l=50, r=10, t=40, b=50),
+                         # Room above the subplot titles for the mode bar, as in step_figure.
+                         margin=dict(l=50, r=10, t=75 if presentation else 40, b=50),
                          legend=dict(orientation="h", y=1.18, font=dict(size=font)))
     return figure
 

@@ -147,11 +147,12 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
     panels = [{"label": "A1: Laplacian eigenmaps, stretched × 3", "Y": np.zeros((3, 2)), "caption": long,
                "color": np.zeros(3), "color_title": "u"}] * 12
     wide = step_figure(panels, presentation=True)
-    assert wide.layout.xaxis.title.text == "ASIM (M_L) 0.00267<br>M_G 0.00141"  # too wide for a line
-    assert wide.layout.annotations[0].text == "A1: Laplacian<br>eigenmaps,<br>stretched × 3"  # a column's width
+    assert wide.layout.xaxis.title.text == "ASIM (M_L)<br>0.00267<br>M_G 0.00141"  # too wide for a line, or two
+    assert wide.layout.annotations[0].text == "A1:<br>Laplacian<br>eigenmaps,<br>stretched\u00a0×\u00a03"  # a column
     assert wide.layout.height is None  # two rows on a projector, in the window's height
-    assert wide.layout.yaxis.domain[0] - wide.layout.yaxis7.domain[1] == pytest.approx(
-        (3 + 2) * 1.35 * 18 / 300 + 16 / 300, abs=0.01)  # room for 2 caption lines and 3 title lines
+    # Between the rows, in a 1280 × 720 window (a plotting area about 555 px high): 3 caption lines, 4 title lines
+    # and Plotly's offsets.
+    assert (wide.layout.yaxis.domain[0] - wide.layout.yaxis7.domain[1]) * 555 >= (4 + 3) * 1.35 * 18 + 44
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis3.scaleanchor == "x3"
     rendered = render_step(services, step, StepResult(result.values, {"mds": "a failure"}), True)
     notice, fold = rendered["text"]  # the failure in sight, the text folded on a projector
