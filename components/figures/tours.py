@@ -109,6 +109,8 @@ def step_figure(panels, *, input_panel=None, presentation=False):
     figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
                            # a colour bar between two panels needs the room of its ticks and title
                            horizontal_spacing=0.1 if len(scales) > 1 else 0.03 if columns > 3 else 0.05,
+                           # at most 0.45: the rows keep some height (a window without a curve, the
+                           # usual case, is nearly twice as tall as assumed and has room to spare)
                            vertical_spacing=min(0.45, gap / plot_height) if rows > 1 else 0.0)
     size = 4 if presentation else 3
     for index, panel in enumerate(drawn):
