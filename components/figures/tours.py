@@ -236,7 +236,10 @@ def curve_figure(series, measures, x_title, *, presentation=False):
     figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
                          # Room above the subplot titles for the mode bar, as in step_figure.
                          margin=dict(l=50, r=10, t=75 if presentation else 40, b=50),
-                         legend=dict(orientation="h", y=1.18, font=dict(size=font)))
+                         # On a projector the curve is a short strip: its legend goes beside it, not over its titles.
+                         legend=dict(orientation="v", x=1.01, y=1.0, xanchor="left", yanchor="top",
+                                     font=dict(size=font)) if presentation
+                         else dict(orientation="h", y=1.18, font=dict(size=font)))
     return figure
 
 
