@@ -719,14 +719,14 @@ LECTURE_STEPS = (
           _state(_lle["lle"], color="truth-0"),
           "LLE writes each point as an affine combination of its k = 10 neighbours, then finds the output that "
           "keeps those weights, under the constraint of unit variance per coordinate: it sets its own scale. "
-          "Its output is close to a linear image of the roll's chart, not to a rescaled copy: the best affine "
-          "map of it onto the chart leaves {lle.affine:.1%} of the chart's variance (affine residual), while "
-          "its aspect is {lle.aspect:.1f} against the unrolled rectangle's {lle.truth_aspect:.1f} (shape "
-          "residual {lle.shape:.2f}). Locally it is right up to a scale per axis (ASIM {lle.asim:.3f}), but "
-          "R_N, which allows no scale, reads {lle.normalized:.2f} against Isomap's {isomap.normalized:.3f}.",
-          [Claim("LLE's output is nearly a linear image of the chart (affine residual {lle.affine:.3f} < 0.02) but "
-                 "not a similar one: its proportions change (shape residual {lle.shape:.2f} > 0.2).",
-                 lambda v: v.lle.affine < 0.02 and v.lle.shape > 0.2),
+          "Its output keeps the points' order along the roll but is no rescaled copy of the chart: the "
+          "{lle.truth_aspect:.1f}:1 rectangle comes out with aspect {lle.aspect:.1f}, fanned (its short side "
+          "stretched at one end; shape residual {lle.shape:.2f}). Locally it is right up to a scale per axis "
+          "(ASIM {lle.asim:.3f}), but R_N, which allows no scale, reads {lle.normalized:.2f} against Isomap's "
+          "{isomap.normalized:.3f}.",
+          [Claim("LLE's output does not keep the chart's proportions: shape residual {lle.shape:.2f} > 0.2, aspect "
+                 "{lle.aspect:.1f}, under half the chart's {lle.truth_aspect:.1f}.",
+                 lambda v: v.lle.shape > 0.2 and v.lle.aspect < v.lle.truth_aspect / 2),
            Claim("Yet its R_N is above 0.7, ten times Isomap's.",
                  lambda v: v.lle.normalized > 0.7 and v.lle.normalized > 10 * v.isomap.normalized)],
           [Panel("lle", "LLE, k = 10", _lle["lle"]), Panel("isomap", "Isomap, k = 10", _lle["isomap"])],
