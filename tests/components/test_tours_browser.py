@@ -7,7 +7,9 @@ predicates on the computed runs; nothing is compared with a typed number). Prese
 squeezes the views; the image format applies to the next download without redrawing anything.
 
 The steps' runs come from the result cache the slow lab test fills (pytest's cache folder, keyed by
-the code version), so the walk computes only what is not there yet.
+the code version), so the walk computes only what is not there yet; one test starts from an empty
+cache and a fresh browser instead, as a first user does (issue 19), and one measures a projector's
+window step by step.
 """
 
 import time
