@@ -17,7 +17,7 @@ from lab import ViewState
 from lab.presets import PRESETS, STEPS, applied, locate
 from lab.studies import align_to_reference
 from lab.tours import StepResult, Values, compute_step, value_label
-from lab.views import class_labels
+from lab.views import class_labels, coloring
 
 from . import ids
 from .figures import empty_figure
@@ -51,13 +51,15 @@ def tour_box():
         html.Div([
             html.Span(id=ids.TOUR_NAME, className="tour-name"),
             html.Span(id=ids.TOUR_POSITION, className="tour-position"),
-            html.Button("◀ Back", id=ids.TOUR_BACK, className="tour-button"),
-            html.Button("Next ▶", id=ids.TOUR_NEXT, className="tour-button"),
-            html.Button("Close", id=ids.TOUR_CLOSE, className="tour-button close"),
+            # The keys a presenter's clicker sends (assets/tour_keys.js presses the button).
+            html.Button("◀ Back", id=ids.TOUR_BACK, className="tour-button", **{"data-keys": "ArrowLeft PageUp"}),
+            html.Button("Next ▶", id=ids.TOUR_NEXT, className="tour-button", **{"data-keys": "ArrowRight PageDown"}),
+            html.Button("Close", id=ids.TOUR_CLOSE, className="tour-button close", **{"data-keys": "Escape"}),
         ], className="tour-bar"),
         html.H2(id=ids.TOUR_STEP_TITLE, className="tour-step-title"),
-        html.Div(id=ids.TOUR_TEXT, className="tour-text"),
+        # The claims first: on a projector they are what the audience reads; the text folds below them.
         html.Ul(id=ids.TOUR_CLAIMS, className="tour-claims"),
+        html.Div(id=ids.TOUR_TEXT, className="tour-text"),
         job_box(ids.TOUR_JOB),
         *[dcc.Store(id=store) for store in (ids.TOUR_REQUEST, ids.TOUR_DONE, ids.TOUR_SHOWN)],
     ], id=ids.TOUR_BOX, className="tour hidden")
@@ -87,12 +89,26 @@ def _header(name):
             "step_title": STEPS[name].title}
 
 
-def _claims(checked, pending=False):
-    if pending:
-        return [html.Li([html.Span("…", className="claim-mark"), text], className="claim pending")
-                for text, _ in checked]
-    return [html.Li([html.Span("✓" if holds else "✗", className="claim-mark"), text],
-                    className="claim holds" if holds else "claim fails") for text, holds in checked]
+# A claim's mark and class: it holds, it does not, or it waits for the step's numbers (None).
+_MARKS = {True: ("✓", "claim holds"), False: ("✗", "claim fails"), None: ("…", "claim pending")}
+
+
+def _claims(step, checked):
+    """The step's claims from ``(text, holds)`` pairs, each marked (:data:`_MARKS`), an identity labelled so."""
+    return [html.Li([html.Span(_MARKS[holds][0], className="claim-mark"),
+                     html.Span([html.Span("check of the code: ", className="claim-kind") if claim.identity else None,
+                                text])], className=_MARKS[holds][1])
+            for claim, (text, holds) in zip(step.claims, checked, strict=True)]
+
+
+def _text(text, presentation, notice=""):
+    """The step's text behind a "more" fold, closed on a projector (the claims above say the gist).
+
+    A ``notice`` (the runs that failed) stays in sight, above the fold.
+    """
+    fold = html.Details([html.Summary("more: what to see and why"), html.Div(text)], open=not presentation,
+                        className="tour-more")
+    return [html.P(notice, className="tour-notice"), fold] if notice else fold
 
 
 def _caption(values, names):
@@ -100,9 +116,26 @@ def _caption(values, names):
     return [f"{value_label(name)} {values[name]:.3g}" for name in names if name in values]
 
 
+def _truth_color(step):
+    """The colouring of a step's figure: its view's ``truth-<i>``, else the first truth column.
+
+    Each panel reads that column of its own run's truth (the digits': their classes), so a strip
+    beside a swiss roll is coloured by each one's own chart.
+    """
+    color = step.state.display.color
+    return color if color.startswith("truth-") else "truth-0"
+
+
+def _colored(result, color):
+    """A panel's colouring keys for :func:`components.figures.tours.step_figure`, from its own run."""
+    values, title, _ = coloring(result, color)
+    return {"color": values, "color_title": title, "categories": class_labels(result)}
+
+
 def _outputs(services, step, values, presentation):
     """The step's figure: the input (the paper's panel A) and each drawn output, read from the result cache."""
     panels, first = [], None
+    color = _truth_color(step)
     for panel in step.drawn:
         result = services.results.get(panel.request)
         if result is None:  # failed, or left the cache since: the panel says so
@@ -110,12 +143,17 @@ def _outputs(services, step, values, presentation):
         first = first or result
         # Each output turned and scaled onto the truth (display only), so that the panels read alike.
         Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
-        panels.append({"label": panel.label, "Y": Y, "caption": _caption(values[panel.key], step.captions)})
+        panels.append({"label": panel.label, "Y": Y, "caption": _caption(values[panel.key], step.captions),
+                       **_colored(result, color)})
     if first is None:
         return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
-    return step_figure(panels, first.truth[:, 0], first.truth_labels[0], categories=class_labels(first),
-                       input_points=first.drawn_X if step.show_input and first.drawn_X.shape[1] == 3 else None,
-                       input_label=f"A: input, n = {first.n_samples}", presentation=presentation)
+    input_panel = None
+    if step.show_input and first.drawn_X.shape[1] == 3:
+        # The paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4).
+        letter = "" if any(panel["label"].startswith("A:") for panel in panels) else "A: "
+        input_panel = {"label": f"{letter}input, n = {first.n_samples}", "points": first.drawn_X,
+                       **_colored(first, color)}
+    return step_figure(panels, input_panel=input_panel, presentation=presentation)
 
 
 def _curve(step, values, presentation):
@@ -152,28 +190,31 @@ def _table(step, values):
 def render_step(services, step, result, presentation):
     """Every output of the step's box and figures for a computed ``result`` (a :class:`lab.tours.StepResult`)."""
     text, checked = step.render(result)
-    if result.errors:
-        text += " Failed runs: " + "; ".join(f"{key}: {message}" for key, message in result.errors.items())
+    failed = "; ".join(f"{key}: {message}" for key, message in result.errors.items())
+    notice = f"Failed runs: {failed}" if failed else ""
     values = result.values
     figure_style = curve_style = _HIDDEN
     figure, curve, table = _BLANK, no_update, None
     if step.chart == "table":
         table = _table(step, values)
     else:
-        figure = _outputs(services, step, values, presentation)
-        # A figure of its own height (more rows than a window holds) is given it; else the page sets it.
-        figure_style = {"height": f"{figure.layout.height}px"} if presentation and figure.layout.height else {}
+        figure, figure_style = _outputs(services, step, values, presentation), {}
         if step.curve:
             curve, curve_style = _curve(step, values, presentation), {}
-    return {"text": text, "claims": _claims(checked), "figure": figure, "figure_style": figure_style,
-            "curve": curve, "curve_style": curve_style, "table": table}
+    return {"text": _text(text, presentation, notice), "claims": _claims(step, checked), "figure": figure,
+            "figure_style": figure_style, "curve": curve, "curve_style": curve_style, "table": table}
 
 
-def _pending(step):
-    """The step's text and claims before its numbers are computed (each number a dash)."""
+def _pending(step, presentation):
+    """The step's text and claims before its numbers are computed: each number a dash, no claim checked.
+
+    A predicate needs numbers; on none it would only say "does not hold" (or fail), so the claims'
+    texts are shown marked pending instead.
+    """
     empty = Values({})
-    return {"text": empty.fill(step.text), "claims": _claims([claim.check(empty) for claim in step.claims], True),
-            "figure": _BLANK, "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
+    claims = _claims(step, [(empty.fill(claim.text), None) for claim in step.claims])
+    return {"text": _text(empty.fill(step.text), presentation), "claims": claims, "figure": _BLANK,
+            "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
 
 
 _HIDE = {"box_class": "tour hidden", "figures_class": "tour-figures hidden", "name": "", "position": "",
@@ -197,7 +238,8 @@ def show_step(services, state, shown, token):
     if result is not None:
         return {**opened, **render_step(services, step, result, view.display.presentation), "request": no_update}
     # A fresh nonce: reopening a step whose job was cancelled starts a new job.
-    return {**opened, **_pending(step), "request": {"name": view.tour, "nonce": secrets.token_hex(8), "token": token}}
+    request = {"name": view.tour, "nonce": secrets.token_hex(8), "token": token}
+    return {**opened, **_pending(step, view.display.presentation), "request": request}
 
 
 def compute(services, request, report):
@@ -217,7 +259,7 @@ def show_computed(services, done, state):
     if view.tour != done["name"]:
         return {key: no_update for key in ("text", "claims", "figure", "figure_style", "curve", "curve_style", "table")}
     if "result" not in done:
-        return {**_pending(STEPS[done["name"]]), "text": done["message"]}
+        return {**_pending(STEPS[done["name"]], view.display.presentation), "text": done["message"]}
     return render_step(services, STEPS[done["name"]], StepResult.from_value(done["result"]), view.display.presentation)
 
 

@@ -237,19 +237,34 @@ def value_label(name):
 
 
 class _Missing:
-    """A value a failed run did not produce: formats as a dash, and any claim using it does not hold."""
+    """A value a failed (or not yet computed) run did not produce.
+
+    It reads as a missing value wherever a template or a claim meets it: it formats as a dash and
+    any attribute or item of it is missing too (``{step.best}``, ``v.step["cell"].normalized``), so
+    :meth:`Values.fill` never raises. Any use that needs a number (arithmetic, comparison, truth
+    value, conversion) raises :class:`_NotComputed`, which :meth:`Claim.check` reads as "does not
+    hold".
+    """
 
     def __format__(self, spec):
         return "—"
 
     def __getattr__(self, name):
+        if name.startswith("__"):  # protocol look-ups (numpy's __array__…): not a missing field
+            raise AttributeError(name)
+        return self
+
+    def __getitem__(self, key):
         return self
 
     def _fails(self, *_):
         raise _NotComputed()
 
-    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fails
-    __truediv__ = __rtruediv__ = __float__ = __abs__ = __neg__ = _fails
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _fails
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fails
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _fails
+    __float__ = __int__ = __index__ = __round__ = __bool__ = __abs__ = __neg__ = __len__ = __iter__ = _fails
+    __hash__ = object.__hash__  # comparing raises, yet a missing value can still be held in a set
 
 
 class _NotComputed(Exception):
@@ -300,10 +315,15 @@ class Claim:
         A template filled from the step's values (:meth:`Values.fill`).
     holds : callable
         ``holds(values) -> bool`` of the step's :class:`Values`.
+    identity : bool
+        The statement holds on any data, by the mathematics (Lemma 1's LB ≤ R_C ≤ R_N, classical
+        scaling of Euclidean distances being PCA, R_C's indifference to a global scale): it checks
+        our code, it is not a finding about the data, and the page labels it so.
     """
 
     text: str
     holds: typing.Callable = dataclasses.field(compare=False)
+    identity: bool = False
 
     def check(self, values):
         """``(filled text, whether it holds)``; a claim on a value a failed run lacks does not hold."""

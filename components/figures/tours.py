@@ -3,6 +3,8 @@
 Pure builders: plain dicts and arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
 """
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -15,27 +17,26 @@ __all__ = ["INPUT_VIEW", "PRESENTATION_FONT", "curve_figure", "oblique_view", "p
 # Presentation mode: labels at least this large (px), for a projector.
 PRESENTATION_FONT = 18
 _FONT = 12
+# In presentation the figure takes its container's height (assets/style.css): at 1280 × 720 its
+# plotting area is about this tall (px) when it shares the window with a curve, the tightest case.
+# The gaps between rows, which Plotly takes as fractions of that height, are sized for it.
+_PRESENTATION_PLOT_HEIGHT = 300
+# Height of a line of text per px of type, titles and captions alike.
+_LINE = 1.35
 
 
-def panel_grid(count, presentation=False):
+def panel_grid(count):
     """``(rows, columns)`` of a paper's figure of ``count`` panels: one row up to 3, 2 × 3 up to 6, then two
-    rows (the papers' A1–F1 over A2–F2); for a projector, never more than three columns (large type needs
-    the width), in reading order."""
+    rows (the papers' A1–F1 over A2–F2), in reading order.
+
+    Two rows at most, on a projector too: a third row would leave each panel a strip a few points
+    high in a 720-pixel window, where a narrower column only wraps its title and caption.
+    """
     if count <= 3:
         return 1, max(count, 1)
     if count <= 6:
         return 2, 3
-    if presentation:
-        return -(-count // 3), 3
     return 2, -(-count // 2)
-
-
-def _marker(color, categories, color_range, color_title, show_scale, size):
-    if categories is not None:
-        return dict(color=class_colors(categories), size=size)
-    return dict(color=np.asarray(color, dtype=np.float32), colorscale=COLORSCALE, cmin=color_range[0],
-                cmax=color_range[1], size=size, showscale=show_scale,
-                colorbar=dict(title=dict(text=color_title, side="right"), thickness=14, len=0.9))
 
 
 # Panel A shows the 3-D input as seen from this direction (azimuth, elevation in degrees), a fixed
@@ -57,28 +58,24 @@ def oblique_view(points, azimuth=INPUT_VIEW[0], elevation=INPUT_VIEW[1]):
     return np.asarray(points, dtype=float) @ np.column_stack([right, up])
 
 
-def step_figure(panels, color, color_title, *, input_points=None, input_label="A: input", categories=None,
-                presentation=False):
+def step_figure(panels, *, input_panel=None, presentation=False):
     """A paper's figure recomputed: the input (optional, an oblique view) then each output, in the paper's order.
 
     Parameters
     ----------
     panels : list of dict
         One per output: ``label`` (above it), ``caption`` (the measures written under it: a text, or a
-        list of texts, on one line where they fit the column, else one a line) and ``Y`` of shape
-        (n_samples, d) (its first two coordinates are drawn, at equal axis scales).
-    color : ndarray of shape (n_samples,)
-        One colouring for every panel (an intrinsic coordinate), so that panels read alike; or, with
-        ``categories``, ignored.
-    color_title : str
-    input_points : ndarray of shape (n_samples, 3), optional
-        The drawn input, the paper's panel A, drawn as :func:`oblique_view` shows it.
-    input_label : str
-    categories : ndarray of shape (n_samples,), optional
-        Class labels: each class gets its own colour and a legend entry (the digits).
+        list of texts, on one line where they fit the column, else one a line), ``Y`` of shape
+        (n_samples, d) (its first two coordinates are drawn, at equal axis scales), and its own
+        colouring: ``color`` of shape (n_samples,) with ``color_title``, the name of what it shows
+        (an intrinsic coordinate of the panel's own data set), or ``categories`` of shape
+        (n_samples,), class labels (the digits): each class its own colour and a legend entry.
+    input_panel : dict, optional
+        The drawn input, the paper's panel A: ``label``, ``points`` of shape (n_samples, 3) (drawn
+        as :func:`oblique_view` shows them) and its colouring as a panel's.
     presentation : bool
-        Type of at least :data:`PRESENTATION_FONT` px, larger points, three columns at most; up to two rows
-        the height follows the container.
+        Type of at least :data:`PRESENTATION_FONT` px, larger points, and the height of the container
+        (the window's). Titles and captions wrap to their column's width either way.
 
     Returns
     -------
@@ -86,56 +83,120 @@ def step_figure(panels, color, color_title, *, input_points=None, input_label="A
         SVG traces only: a page that walks a tour replaces this figure at every step, and WebGL
         contexts, which browsers ration, would be lost on the way (and an SVG download keeps vector
         points).
+
+    Notes
+    -----
+    Panels whose colourings have the same title share one colour range (the robust range of all
+    their values) and one colour bar, beside the last of them: panels of one data set read alike,
+    and a panel of another data set (a strip beside a swiss roll) keeps a scale of its own.
     """
-    drawn = [{"label": input_label, "Y": oblique_view(input_points), "caption": ""}] if input_points is not None \
-        else []
+    drawn = [{**input_panel, "Y": oblique_view(input_panel["points"]), "caption": ""}] if input_panel else []
     drawn += panels
-    rows, columns = panel_grid(len(drawn), presentation)
+    rows, columns = panel_grid(len(drawn))
     font = PRESENTATION_FONT if presentation else _FONT
-    height = None if presentation and rows <= 2 else (270 if presentation else 290) * rows + 60
-    figure = make_subplots(rows=rows, cols=columns, subplot_titles=[panel["label"] for panel in drawn],
-                           horizontal_spacing=0.03 if columns > 3 else 0.05,
-                           # about 110 px between rows for a caption and the next row's title
-                           vertical_spacing=0.16 if height is None else min(0.16, 110 / height))
-    color_range = robust_color_range(color) if categories is None else (0.0, 1.0)
+    fits = (80 if presentation else 180) // columns  # characters in a column at the figure's type size
+    titles = [_wrapped(panel["label"], fits - 1) for panel in drawn]  # a title's type is a pixel larger
+    captions = [panel["caption"] if isinstance(panel["caption"], str) else _caption_lines(panel["caption"], fits)
+                for panel in drawn]
+    # Between two rows: the upper row's captions and the lower row's titles, each as many lines as wrapped.
+    title_lines = max(title.count("<br>") + 1 for title in titles)
+    # Plus Plotly's offsets: a caption stands about 20 px below its panel, a title 10 px above it.
+    gap = (title_lines + max(caption.count("<br>") + 1 for caption in captions)) * _LINE * font + 44
+    height = None if presentation else 290 * rows + 60
+    top = (75 if presentation else 45) + (title_lines - 1) * _LINE * (font + 1)
+    plot_height = _PRESENTATION_PLOT_HEIGHT if presentation else height - top - 10
+    scales = _color_scales(drawn)
+    figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
+                           # a colour bar between two panels needs the room of its ticks and title
+                           horizontal_spacing=0.1 if len(scales) > 1 else 0.03 if columns > 3 else 0.05,
+                           # at most 0.45: the rows keep some height (a window without a curve, the
+                           # usual case, is nearly twice as tall as assumed and has room to spare)
+                           vertical_spacing=min(0.45, gap / plot_height) if rows > 1 else 0.0)
     size = 4 if presentation else 3
     for index, panel in enumerate(drawn):
         Y = np.asarray(panel["Y"], dtype=np.float32)
         Y = Y if Y.shape[1] > 1 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
+        row, column = index // columns + 1, index % columns + 1
+        axis = "" if index == 0 else str(index + 1)
         figure.add_trace(go.Scatter(
             x=Y[:, 0], y=Y[:, 1], mode="markers", name=panel["label"], showlegend=False,
-            marker=_marker(color, categories, color_range, color_title, index == len(drawn) - 1, size),
-            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"),
-            row=index // columns + 1, col=index % columns + 1)
-        axis = "" if index == 0 else str(index + 1)
-        caption = panel["caption"] if isinstance(panel["caption"], str) else _caption_lines(panel["caption"], columns,
-                                                                                             presentation)
-        figure.update_layout({f"xaxis{axis}": dict(title=dict(text=caption, font=dict(size=font)),
+            marker=_marker(panel, scales, index, figure.layout[f"xaxis{axis}"].domain,
+                           figure.layout[f"yaxis{axis}"].domain, size),
+            hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"), row=row, col=column)
+        figure.update_layout({f"xaxis{axis}": dict(title=dict(text=captions[index], font=dict(size=font)),
                                                    showticklabels=False, showgrid=False, zeroline=False),
                               f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1, showticklabels=False,
                                                    showgrid=False, zeroline=False)})
-    if categories is not None:
-        colours = class_colors(categories)
-        for label, first in zip(*np.unique(categories, return_index=True), strict=True):
-            figure.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=class_name(color_title, label),
+    categorised = [panel for panel in drawn if panel.get("categories") is not None]
+    if categorised:
+        labels = np.concatenate([panel["categories"] for panel in categorised])
+        colours = class_colors(labels)
+        for label, first in zip(*np.unique(labels, return_index=True), strict=True):
+            figure.add_trace(go.Scatter(x=[None], y=[None], mode="markers",
+                                        name=class_name(categorised[0]["color_title"], label),
                                         marker=dict(size=10, color=colours[first])), row=1,
                              col=len(drawn) if rows == 1 else columns)
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=font + 1)
-    figure.update_layout(plot_bgcolor="white", font=dict(size=font), showlegend=categories is not None,
+    figure.update_layout(plot_bgcolor="white", font=dict(size=font), showlegend=bool(categorised),
                          legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.08, font=dict(size=font)),
                          # Room above the panels' titles for the mode bar (presentation: a projector's view).
-                         margin=dict(l=10, r=10, t=75 if presentation else 45, b=10),
-                         # A projector's window holds two rows; more rows keep their height and scroll.
+                         margin=dict(l=10, r=10, t=top, b=10),
+                         # On a projector the window sets the height (two rows at most: no page scroll).
                          height=height)
     return figure
 
 
-def _caption_lines(parts, columns, presentation):
-    """A panel's measures on one line (``" · "``) when they fit its column's width, else one per line."""
-    fits = (80 if presentation else 180) // columns  # characters in a column at the figure's type size
+def _color_scales(drawn):
+    """Colour title -> ``(cmin, cmax, index of the last panel coloured by it)`` over the continuous colourings."""
+    scales = {}
+    for index, panel in enumerate(drawn):
+        if panel.get("categories") is None:
+            scales.setdefault(panel["color_title"], []).append(index)
+    return {title: (*robust_color_range(np.concatenate([drawn[i]["color"] for i in members])), members[-1])
+            for title, members in scales.items()}
+
+
+def _marker(panel, scales, index, x_domain, y_domain, size):
+    """A panel's markers: its class colours, or its own values on its colour title's shared range.
+
+    The last panel of a colour title carries that title's colour bar; with more than one title each
+    bar stands beside its panel (``x_domain``, ``y_domain``), else at the figure's right.
+    """
+    if panel.get("categories") is not None:
+        return dict(color=class_colors(panel["categories"]), size=size)
+    low, high, last = scales[panel["color_title"]]
+    colorbar = dict(title=dict(text=panel["color_title"], side="right"), thickness=14, len=0.9)
+    if len(scales) > 1:
+        colorbar.update(x=x_domain[1] + 0.005, xanchor="left", y=sum(y_domain) / 2, yanchor="middle",
+                        len=y_domain[1] - y_domain[0])
+    return dict(color=np.asarray(panel["color"], dtype=np.float32), colorscale=COLORSCALE, cmin=low, cmax=high,
+                size=size, showscale=index == last, colorbar=colorbar)
+
+
+def _caption_lines(parts, fits):
+    """A panel's measures on one line (``" · "``) when they fit its column's ``fits`` characters, else one a line
+    (a measure wider than the column wraps too: its name above its value)."""
     line = " · ".join(parts)
-    return line if len(line) <= fits else "<br>".join(parts)
+    return line if len(line) <= fits else "<br>".join(_wrapped(part, fits) for part in parts)
+
+
+def _wrapped(text, fits):
+    """``text`` in lines (``<br>``) of about ``fits`` characters: broken after its commas first, then between
+    words, never inside a product such as ``30 × 30``.
+
+    Examples
+    --------
+    >>> _wrapped("A1: LEM, 30 × 30", 12)
+    'A1: LEM,<br>30\xa0×\xa030'
+    >>> _wrapped("collapse score 0.539", 12)
+    'collapse<br>score 0.539'
+    """
+    if len(text) <= fits:
+        return text
+    parts = text.replace(" × ", "\u00a0×\u00a0").split(", ")  # textwrap breaks at spaces, not at no-break ones
+    pieces = [f"{part}," for part in parts[:-1]] + parts[-1:]
+    return "<br>".join(line for piece in pieces for line in textwrap.wrap(piece, fits, break_long_words=False))
 
 
 def curve_figure(series, measures, x_title, *, presentation=False):
@@ -173,8 +234,12 @@ def curve_figure(series, measures, x_title, *, presentation=False):
     figure.update_xaxes(title_text=x_title, gridcolor="#eee", title_font=dict(size=font))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
     figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
-                         margin=dict(l=50, r=10, t=40, b=50),
-                         legend=dict(orientation="h", y=1.18, font=dict(size=font)))
+                         # Room above the subplot titles for the mode bar, as in step_figure.
+                         margin=dict(l=50, r=10, t=75 if presentation else 40, b=50),
+                         # On a projector the curve is a short strip: its legend goes beside it, not over its titles.
+                         legend=dict(orientation="v", x=1.01, y=1.0, xanchor="left", yanchor="top",
+                                     font=dict(size=font)) if presentation
+                         else dict(orientation="h", y=1.18, font=dict(size=font)))
     return figure
 
 

@@ -17,6 +17,22 @@ def tour_app_directory(tmp_path, computed_tours):
 
 
 @pytest.fixture
+def steps_app_directory(tmp_path, tour_cache):
+    """``steps_app_directory(*names)``: an app folder on the tours' shared result cache with the steps
+    ``names`` computed (only those: a test of a few steps need not wait for all 29)."""
+    from lab.presets import STEPS
+    from lab.tours import compute_step
+
+    def make(*names):
+        for name in names:
+            compute_step(STEPS[name], tour_cache)
+        (tmp_path / "results").symlink_to(tour_cache.directory, target_is_directory=True)
+        return tmp_path
+
+    return make
+
+
+@pytest.fixture
 def choose(dash_duo):
     """``choose(dropdown_id, value)``: pick a dcc.Dropdown option by its value, as a user clicks it.
 

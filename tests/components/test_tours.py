@@ -1,7 +1,11 @@
 """The tour's box and figures without a browser, and the issue's fixes to the views, sweep and compare tabs."""
 
+import dataclasses
+import string
+
 import numpy as np
 import pytest
+from dash import no_update
 
 from components import ids
 from components.compare import readable_bars
@@ -9,13 +13,29 @@ from components.figures import measure_bars
 from components.figures.marks import (EDGES_TRACE, NEIGHBOURS_TRACE, class_colors, color_by_class, neighbour_traces,
                                       presentation_style)
 from components.figures.tours import panel_grid, step_figure
-from components.figures.views import output_figure
+from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
-from components.tours import render_step, show_step, step_target
+from components.tours import compute, render_step, show_computed, show_step, step_target
 from lab import catalogue, from_query
 from lab.presets import STEPS, TOURS
 from lab.tours import StepResult, compute_step
+
+
+def text_of(component):
+    """The text a Dash component (or a list of them, or a string) shows, its children's joined."""
+    if component is None:
+        return ""
+    if isinstance(component, str):
+        return component
+    if isinstance(component, list | tuple):
+        return "".join(text_of(child) for child in component)
+    return text_of(getattr(component, "children", None))
+
+
+def numbered(template):
+    """Whether a step's template quotes any computed number."""
+    return any(field for _, field, _, _ in string.Formatter().parse(template))
 
 
 def test_back_and_next_stop_at_a_tour_s_ends():
@@ -37,8 +57,77 @@ def test_an_uncomputed_step_shows_its_text_with_dashes_and_asks_the_job(tmp_path
     services = Services.in_directory(tmp_path)
     out = show_step(services, STEPS["pn-fig4-grid39"].state.to_dict(), None, "token")
     assert out["box_class"] == "tour" and out["position"] == "step 2 of 7"
-    assert out["request"]["name"] == "pn-fig4-grid39" and "aspect 2" in out["text"] and "—" in out["text"]
+    text = text_of(out["text"])
+    assert out["request"]["name"] == "pn-fig4-grid39" and "aspect 2" in text and "—" in text
     assert {item.className for item in out["claims"]} == {"claim pending"}
+
+
+@pytest.mark.parametrize("name", list(STEPS))
+def test_every_step_opens_from_an_empty_cache_with_its_texts_and_no_claim_checked(tmp_path, name):
+    # Eight steps answered 500 here: their claims were evaluated on no numbers (issue 19).
+    services, step = Services.in_directory(tmp_path), STEPS[name]
+    for presentation in (False, True):
+        state = step.state.replace(display=dataclasses.replace(step.state.display, presentation=presentation))
+        out = show_step(services, state.to_dict(), None, "token")
+        assert out["request"]["name"] == name and out["step_title"] == step.title
+        assert out["figure_style"]["visibility"] == "hidden"  # no figure before the numbers
+        text = text_of(out["text"])
+        assert "{" not in text and ("—" in text) == numbered(step.text) and len(text) > 100
+        assert out["text"].open is not presentation  # the text folds on a projector, the claims above it
+        assert [item.className for item in out["claims"]] == ["claim pending"] * len(step.claims)
+        shown = [text_of(item) for item in out["claims"]]
+        for claim, line in zip(step.claims, shown, strict=True):
+            assert line.startswith("…") and ("—" in line) == numbered(claim.text)
+            assert ("check of the code" in line) == claim.identity
+    # A job that failed (a store down) shows its message in place of the text, the claims still pending.
+    failed = show_computed(services, {"name": name, "message": "The step could not be computed: down"},
+                           step.state.to_dict())
+    assert failed["text"] == "The step could not be computed: down"
+    assert {item.className for item in failed["claims"]} == {"claim pending"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(STEPS))
+def test_every_computed_step_opens_and_colours_each_panel_by_its_own_data(tour_app_directory, name):
+    services, step = Services.in_directory(tour_app_directory), STEPS[name]
+    out = show_step(services, step.state.to_dict(), None, "token")
+    assert out["request"] is no_update  # computed: drawn at once, no job
+    done = compute(services, {"name": name}, lambda fraction, stage: None)  # the job, as the page's
+    for drawn in (out, show_computed(services, done, step.state.to_dict())):
+        assert [item.className for item in drawn["claims"]] == ["claim holds"] * len(step.claims)
+        # Every number filled in: no dash but the prose's own (pn-fig1's text has one).
+        assert "—" not in text_of(drawn["claims"]) and text_of(drawn["text"]).count("—") == step.text.count("—")
+        if step.chart == "table":
+            assert len(drawn["table"].children[1].children) == len(step.rows)
+            continue
+        assert_each_panel_coloured_by_its_own_truth(services, step, drawn["figure"])
+
+
+def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
+    """Every panel's colours are its own run's: its truth column (the step's), or its classes' colours."""
+    color = step.state.display.color
+    chosen = int(color.rsplit("-", 1)[1]) if color.startswith("truth-") else 0
+
+    def column(result):  # a run with fewer truth columns (the digits' one) is coloured by its first
+        return chosen if chosen < result.truth.shape[1] else 0
+
+    results = [services.results.get(panel.request) for panel in step.drawn]
+    traces = [trace for trace in figure.data if trace.x is not None and trace.x[0] is not None]
+    offset = len(traces) - len(results)
+    assert offset == (1 if step.show_input and results[0].drawn_X.shape[1] == 3 else 0)
+    titles = set()
+    for panel, result, trace in zip(step.drawn, results, traces[offset:], strict=True):
+        assert trace.name == panel.label and len(trace.marker.color) == len(result.Y)
+        own = result.truth[:, column(result)]
+        if trace.marker.colorscale is None:  # classes (the digits): one colour each
+            assert list(trace.marker.color) == list(class_colors(own)), panel.label
+        else:
+            np.testing.assert_array_equal(trace.marker.color, own.astype(np.float32), err_msg=panel.label)
+            titles.add(result.truth_labels[column(result)])
+    if offset:  # the input, panel A: the first run's
+        np.testing.assert_array_equal(traces[0].marker.color, results[0].truth[:, column(results[0])].astype(
+            np.float32))
+    assert {trace.marker.colorbar.title.text for trace in traces if trace.marker.showscale} == titles
 
 
 def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_path):
@@ -55,22 +144,49 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
     pca = result.values["pca"]
     assert figure.layout.xaxis2.title.text == f"R_N {pca['normalized']:.3g} · shape residual {pca['shape']:.3g}"
     long = ["ASIM (M_L) 0.00267", "M_G 0.00141"]
-    panels = [{"label": "P", "Y": np.zeros((3, 2)), "caption": long}] * 7
-    wide = step_figure(panels, np.zeros(3), "u", presentation=True)
-    assert wide.layout.xaxis.title.text == "ASIM (M_L) 0.00267<br>M_G 0.00141"  # too wide for a line
-    assert wide.layout.height == 270 * 3 + 60  # three rows on a projector: their own height, scrolled
+    panels = [{"label": "A1: Laplacian eigenmaps, stretched × 3", "Y": np.zeros((3, 2)), "caption": long,
+               "color": np.zeros(3), "color_title": "u"}] * 12
+    wide = step_figure(panels, presentation=True)
+    assert wide.layout.xaxis.title.text == "ASIM (M_L)<br>0.00267<br>M_G 0.00141"  # too wide for a line, or two
+    assert wide.layout.annotations[0].text == "A1:<br>Laplacian<br>eigenmaps,<br>stretched\u00a0×\u00a03"  # a column
+    assert wide.layout.height is None  # two rows on a projector, in the window's height
+    # Between the rows, in a 1280 × 720 window (a plotting area about 555 px high): 3 caption lines, 4 title lines
+    # and Plotly's offsets.
+    assert (wide.layout.yaxis.domain[0] - wide.layout.yaxis7.domain[1]) * 555 >= (4 + 3) * 1.35 * 18 + 44
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis3.scaleanchor == "x3"
     rendered = render_step(services, step, StepResult(result.values, {"mds": "a failure"}), True)
-    assert "Failed runs: mds: a failure" in rendered["text"] and rendered["figure"].layout.font.size >= 18
+    notice, fold = rendered["text"]  # the failure in sight, the text folded on a projector
+    assert notice.children == "Failed runs: mds: a failure" and not fold.open
+    assert rendered["figure"].layout.font.size >= 18
 
 
 def test_a_paper_s_figure_keeps_its_grid_a1_to_f1_over_a2_to_f2():
-    assert [panel_grid(count) for count in (2, 3, 5, 6, 12)] == [(1, 2), (1, 3), (2, 3), (2, 3), (2, 6)]
-    assert [panel_grid(count, presentation=True) for count in (6, 7, 12)] == [(2, 3), (3, 3), (4, 3)]
+    assert [panel_grid(count) for count in (2, 3, 5, 6, 7, 12)] == [(1, 2), (1, 3), (2, 3), (2, 3), (2, 4), (2, 6)]
     Y = np.random.default_rng(0).normal(size=(30, 2))
-    figure = step_figure([{"label": f"P{i}", "Y": Y, "caption": f"c{i}"} for i in range(12)], Y[:, 0], "u")
+    figure = step_figure([{"label": f"P{i}", "Y": Y, "caption": f"c{i}", "color": Y[:, 0] + i, "color_title": "u"}
+                          for i in range(12)])
     assert len(figure.data) == 12 and figure.layout.xaxis12.title.text == "c11"
     assert [trace.marker.showscale for trace in figure.data] == [False] * 11 + [True]  # one colour bar
+    assert {(trace.marker.cmin, trace.marker.cmax) for trace in figure.data} == {
+        tuple(robust_color_range(np.concatenate([Y[:, 0] + i for i in range(12)])))}  # one shared range
+
+
+def test_panels_of_two_data_sets_keep_their_own_colours_and_a_colour_bar_each():
+    rng = np.random.default_rng(2)
+    strip, roll = rng.uniform(0, 6, 40), rng.uniform(0, 90, 50)
+    figure = step_figure([{"label": "strip", "Y": rng.normal(size=(40, 2)), "caption": "", "color": strip,
+                           "color_title": "u"},
+                          {"label": "roll", "Y": rng.normal(size=(50, 2)), "caption": "", "color": roll,
+                           "color_title": "arc length"}],
+                         input_panel={"label": "A: input", "points": rng.normal(size=(40, 3)), "color": strip,
+                                      "color_title": "u"})
+    input_trace, strip_trace, roll_trace = figure.data
+    np.testing.assert_array_equal(strip_trace.marker.color, strip.astype(np.float32))
+    assert (strip_trace.marker.cmin, strip_trace.marker.cmax) == tuple(robust_color_range(np.r_[strip, strip]))
+    assert (roll_trace.marker.cmin, roll_trace.marker.cmax) == tuple(robust_color_range(roll))
+    assert [trace.marker.showscale for trace in figure.data] == [False, True, True]
+    assert [strip_trace.marker.colorbar.title.text, roll_trace.marker.colorbar.title.text] == ["u", "arc length"]
+    assert strip_trace.marker.colorbar.x < figure.layout.xaxis3.domain[0]  # beside its own panel
 
 
 def test_class_labels_get_one_colour_each_and_a_legend_not_a_colour_bar():

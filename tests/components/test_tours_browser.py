@@ -7,12 +7,17 @@ predicates on the computed runs; nothing is compared with a typed number). Prese
 squeezes the views; the image format applies to the next download without redrawing anything.
 
 The steps' runs come from the result cache the slow lab test fills (pytest's cache folder, keyed by
-the code version), so the walk computes only what is not there yet.
+the code version), so the walk computes only what is not there yet; one test starts from an empty
+cache and a fresh browser instead, as a first user does (issue 19), and one measures a projector's
+window step by step.
 """
+
+import time
 
 import numpy as np
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 import algorithms
 import datasets
@@ -20,7 +25,7 @@ import measures
 from app import create_app
 from components import ids
 from lab import ResultCache, RunRequest, from_query, to_query
-from lab.presets import TOURS
+from lab.presets import STEPS, TOURS
 
 from .test_app_browser import WAIT, severe_logs, wait_for_output_title
 from .test_state_browser import layout_props, wait_for_run
@@ -228,4 +233,97 @@ def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_
     assert saved[0]["format"] == "svg" and saved[0]["filename"] == "procrustes-lab_swissroll_n1600_isomap_k10_output"
     assert "scattergl" not in saved[0]["types"] and "scatter" in saved[0]["types"]  # SVG markers, not an image
     assert not dash_duo.find_elements(".modebar-btn[data-title*='Cloud'], .modebar-btn[data-title*='cloud']")
+    assert severe_logs(dash_duo) == []
+
+
+# Five of the eight steps whose first click answered 500 from an empty cache (issue 19): the lecture's
+# first two, the NQ pair and PN's curve. Computed cold they take 5 to 13 s each on two busy cores; the
+# other three (gr-44-refined-lle and lecture-isomap-k, about 45 s each, gr-table2's 75 runs, minutes)
+# are left to the warm walk above, their pending state to the test of every step's callbacks.
+COLD_STEPS = ("lecture-classical-scaling", "lecture-isomap", "nq-fig2-swissroll", "nq-fig3-swisshole", "pn-phi-curve")
+COLD_WAIT = 240
+
+
+def drawn_points(dash_duo):
+    """Points drawn in the tour's figure, per trace (its legend entries' empty traces left out)."""
+    return dash_duo.driver.execute_script(
+        f"return Array.from(document.querySelectorAll('#{ids.TOUR_FIGURE} .scatterlayer .trace'))"
+        ".map((trace) => trace.querySelectorAll('.point').length).filter((count) => count > 0);")
+
+
+def test_the_first_click_on_a_step_works_from_an_empty_cache(dash_duo, tmp_path):
+    """A fresh app folder (no computed_tours) and a fresh browser: each step's job computes it, as a first
+    user meets it; the pending state shows the claims' texts, then every claim is checked."""
+    dash_duo.start_server(create_app(tmp_path))
+    for name in COLD_STEPS:
+        step = STEPS[name]
+        started = time.perf_counter()
+        dash_duo.driver.get(dash_duo.server_url + f"/?tour={name}")
+        dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_STEP_TITLE}", step.title, timeout=WAIT)
+        shown = until(lambda: computed_claims(dash_duo), timeout=COLD_WAIT)
+        print(f"{name}: computed and drawn in {time.perf_counter() - started:.1f} s")  # noqa: T201 (the report)
+        assert [kind for kind, _ in shown] == ["claim holds"] * len(step.claims), (name, shown)
+        assert all(text.startswith("✓") and "—" not in text for _, text in shown), (name, shown)
+        points = until(lambda: drawn_points(dash_duo) or None, timeout=WAIT)
+        # the input (panel A) and each output, every point drawn
+        assert len(points) == len(step.drawn) + step.show_input and min(points) > 100, (name, points)
+        assert "—" not in dash_duo.find_element(f"#{ids.TOUR_TEXT}").get_attribute("textContent"), name
+        assert severe_logs(dash_duo) == [], name  # no callback answered 500
+
+
+# The steps whose figure scrolled the page at 1280 × 720 (more than two rows), ones whose long titles or
+# two-line captions overlapped, and pn-fig4, which lettered two panels A (issue 19; gr-fig1 is the
+# presentation test's). The last is PN's last step: the keys then walk back and forth from it.
+PROJECTOR_STEPS = ("lecture-isomap", "nq-fig6-ltsa-k", "pn-fig4-grid39", "pn-fig7-stretched", "pn-fig8-fishbowl",
+                   "pn-fig9-globe", "pn-phi-curve")
+
+
+def figure_labels(dash_duo):
+    """Boxes of the tour figure's panel titles and captions (the x axes' titles) that hold text."""
+    return dash_duo.driver.execute_script(
+        f"const figure = document.getElementById('{ids.TOUR_FIGURE}');"
+        "const texts = Array.from(figure.querySelectorAll('.annotation-text, text'))"
+        "  .filter((t) => t.classList.contains('annotation-text') || /^x\\d*title$/.test(t.getAttribute('class')))"
+        "  .filter((t) => t.textContent.trim());"
+        "return texts.map((t) => { const r = t.getBoundingClientRect();"
+        "  return {text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom}; });")
+
+
+def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_directory):
+    dash_duo.start_server(create_app(steps_app_directory(*PROJECTOR_STEPS)))
+    set_viewport(dash_duo, *VIEWPORT)
+    for name in PROJECTOR_STEPS:
+        step = STEPS[name]
+        dash_duo.driver.get(dash_duo.server_url + f"/?tour={name}&present=1")
+        until(lambda: computed_claims(dash_duo), timeout=WAIT)
+        until(lambda: len(drawn_points(dash_duo)) == len(step.drawn) + step.show_input, timeout=WAIT)  # noqa: B023
+        dash_duo.driver.execute_script("return new Promise((done) => setTimeout(done, 500));")  # a settled layout
+        dash_duo.driver.save_screenshot(f"/tmp/tour-{name}-1280x720.png")
+        assert dash_duo.driver.execute_script("return window.scrollY;") == 0
+        # The title, every claim and the whole figure (its curve too) in the window: nothing needs a page scroll.
+        boxes = {"title": rect(dash_duo, f"#{ids.TOUR_STEP_TITLE}"), "figure": rect(dash_duo, f"#{ids.TOUR_FIGURE}"),
+                 "figures": rect(dash_duo, f"#{ids.TOUR_FIGURES}")}
+        boxes.update({f"claim {index}": box for index, box in enumerate(dash_duo.driver.execute_script(
+            f"return Array.from(document.querySelectorAll('#{ids.TOUR_CLAIMS} li')).map((li) => {{"
+            "const r = li.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, "
+            "bottom: r.bottom}; });"))})
+        assert [part for part, box in boxes.items() if not inside_viewport(box)] == [], (name, boxes)
+        assert boxes["figure"]["bottom"] - boxes["figure"]["top"] >= VIEWPORT[1] / 2, name  # not squeezed
+        assert not dash_duo.find_element(f"#{ids.TOUR_TEXT} details").get_attribute("open"), name  # folded
+        labels = figure_labels(dash_duo)
+        assert len(labels) >= len(step.drawn), (name, labels)
+        overlapping = [(first["text"], second["text"]) for index, first in enumerate(labels)
+                       for second in labels[index + 1:] if overlaps(first, second)]
+        assert overlapping == [], (name, overlapping)
+        assert sum(label["text"].startswith("A:") for label in labels) <= 1, name  # one panel A
+    # A clicker's keys: → and PageDown go on, ← and PageUp back, Escape closes the tour.
+    body = dash_duo.find_element("body")
+    for key, expected in ((Keys.ARROW_LEFT, "pn-fig9-globe"), (Keys.PAGE_DOWN, "pn-phi-curve"),
+                          (Keys.PAGE_UP, "pn-fig9-globe"), (Keys.ARROW_RIGHT, "pn-phi-curve")):
+        ActionChains(dash_duo.driver).move_to_element(body).send_keys(key).perform()
+        until(lambda: f"tour={expected}&" in dash_duo.driver.current_url + "&", timeout=WAIT)  # noqa: B023
+        dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_STEP_TITLE}", STEPS[expected].title, timeout=WAIT)
+    ActionChains(dash_duo.driver).send_keys(Keys.ESCAPE).perform()
+    dash_duo.wait_for_class_to_equal(f"#{ids.TOUR_BOX}", "tour hidden", timeout=WAIT)
+    assert "present=1" in dash_duo.driver.current_url
     assert severe_logs(dash_duo) == []

@@ -86,6 +86,12 @@ def test_a_template_is_filled_by_panel_and_a_claim_on_a_missing_value_does_not_h
         ("GP below 0.00", True)
     assert Claim("LLE {lle.normalized}", lambda v: v.lle.normalized < 1).check(values) == ("LLE —", False)
     assert Claim("LLE", lambda v: 1 > v.lle.normalized).check(values)[1] is False
+    # Items, attributes and formats of a missing value are missing too: a template never raises.
+    assert values.fill("{table[swissroll_gp].normalized:.2f}, {lle.n:d}, {step.missing}") == "—, —, —"
+    for uses in (lambda v: v.table["swissroll_gp"].normalized < 1, lambda v: v.step.missing != 12,
+                 lambda v: not v.lle.normalized, lambda v: np.float64(1) < v.lle.normalized,
+                 lambda v: v[f"k{v.step.missing}"].normalized > 0, lambda v: round(v.lle.normalized) == 0):
+        assert Claim("{lle.normalized}", uses).check(values) == ("—", False)
 
 
 # ------------------------------------------------------------------ the index
