@@ -13,7 +13,7 @@ import secrets
 
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
-from lab import ViewState
+from lab import StateError, ViewState, failure_message
 from lab.presets import PRESETS, STEPS, applied, locate
 from lab.studies import align_to_reference
 from lab.tours import StepResult, Values, compute_step, value_label
@@ -222,11 +222,23 @@ _HIDE = {"box_class": "tour hidden", "figures_class": "tour-figures hidden", "na
          "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
 
 
+def _view(state):
+    """The validated view state the page's store holds, or None for none or one the page did not write.
+
+    Only the server writes the view-state store: a forged one is refused where it is applied
+    (:mod:`components.state_sync` says so on the page), and the tour box keeps what it shows.
+    """
+    try:
+        return ViewState.from_dict(state) if state else None
+    except StateError:
+        return None
+
+
 def show_step(services, state, shown, token):
     """A new view state: open its tour step (cached: drawn at once; else computed by the job), or close the box."""
-    if not state:
+    view = _view(state)
+    if view is None:
         return {**{key: no_update for key in _HIDE}, "request": no_update, "shown": no_update}
-    view = ViewState.from_dict(state)
     key = {"name": view.tour, "presentation": view.display.presentation}
     if shown == key:
         return {**{name: no_update for name in _HIDE}, "request": no_update, "shown": no_update}
@@ -244,32 +256,36 @@ def show_step(services, state, shown, token):
 
 def compute(services, request, report):
     """The job: compute a step (every run through the cache); its values travel back, its arrays stay."""
+    name = request.get("name") if isinstance(request, dict) else None
+    if not isinstance(name, str) or name not in STEPS:  # the page asks only for steps it opened
+        return {"name": "", "message": "The step asked for is not one of the tours'."}
     try:
-        result = compute_step(STEPS[request["name"]], services.results, report)
-    except Exception as error:  # a store that failed: the step's text says so
-        return {"name": request["name"], "message": f"The step could not be computed: {error}"}
-    return {"name": request["name"], "result": result.to_value()}
+        result = compute_step(STEPS[name], services.results, report)
+    except Exception as error:  # a store that failed: the step's text says so (a bug, only that it is logged)
+        return {"name": name, "message": f"The step could not be computed: {failure_message(error)}"}
+    return {"name": name, "result": result.to_value()}
 
 
 def show_computed(services, done, state):
     """The job's step, drawn if it is still the open one."""
-    if not done or not state:
+    view = _view(state)
+    if not isinstance(done, dict) or view is None or not view.tour or view.tour != done.get("name"):
         return {key: no_update for key in ("text", "claims", "figure", "figure_style", "curve", "curve_style", "table")}
-    view = ViewState.from_dict(state)
-    if view.tour != done["name"]:
-        return {key: no_update for key in ("text", "claims", "figure", "figure_style", "curve", "curve_style", "table")}
-    if "result" not in done:
-        return {**_pending(STEPS[done["name"]], view.display.presentation), "text": done["message"]}
-    return render_step(services, STEPS[done["name"]], StepResult.from_value(done["result"]), view.display.presentation)
+    step = STEPS[view.tour]
+    try:
+        result = StepResult.from_value(done["result"])
+    except (KeyError, TypeError, ValueError, AttributeError):  # the job's message, or a value no job wrote
+        message = done.get("message")
+        return {**_pending(step, view.display.presentation),
+                "text": message if isinstance(message, str) else "The step's numbers could not be read: reopen it."}
+    return render_step(services, step, result, view.display.presentation)
 
 
 def navigate(_back, _next, _close, state):
     """Back, Next or Close: the neighbouring step's whole state (the presentation mode kept), or no tour."""
     trigger = ctx.triggered_id
-    if not state:
-        return no_update
-    view = ViewState.from_dict(state)
-    if not view.tour:
+    view = _view(state)
+    if view is None or not view.tour:
         return no_update
     if trigger == ids.TOUR_CLOSE:
         target = view.replace(tour="")

@@ -73,8 +73,7 @@ KNOWN_GUARDED = {
     ("components.files", "dataset_menu"), ("components.files", "export_comparison"),
     ("components.files", "export_run"), ("components.files", "export_sweep"),
     ("components.jobs", "say_cancelled"), ("components.sweep", "draw_sweep"),
-    ("components.sweep", "open_sweep_point"), ("components.tours", "navigate"),
-    ("components.tours", "show_computed"), ("components.tours", "show_step"),
+    ("components.sweep", "open_sweep_point"),
 }
 # Every key a link may hold (lab.links), the legacy ones, the default data set's and algorithm's own, and one
 # that is none of them.

@@ -62,6 +62,20 @@ def test_an_uncomputed_step_shows_its_text_with_dashes_and_asks_the_job(tmp_path
     assert {item.className for item in out["claims"]} == {"claim pending"}
 
 
+@pytest.mark.parametrize("forged", [None, {}, "x", {"name": ["gr-fig1"]}, {"name": "no-such-step"}])
+def test_the_tour_job_refuses_a_request_for_no_step_with_a_message_and_computes_nothing(tmp_path, forged):
+    services = Services.in_directory(tmp_path)
+    done = compute(services, forged, lambda fraction, stage: None)
+    assert done == {"name": "", "message": "The step asked for is not one of the tours'."}
+    assert services.results.stats() == {"hits": 0, "computed": 0}
+    # What the job answered, or a value no job wrote, leaves the open step as it is.
+    state = STEPS["gr-fig1"].state.to_dict()
+    for value in (done, {"name": "gr-fig1"}, {"name": "gr-fig1", "result": {"values": 1}}):
+        out = show_computed(services, value, state)
+        assert value is done or "could not be read" in text_of(out["text"])
+    assert show_computed(services, done, {"data": "forged"})["text"] is no_update
+
+
 @pytest.mark.parametrize("name", list(STEPS))
 def test_every_step_opens_from_an_empty_cache_with_its_texts_and_no_claim_checked(tmp_path, name):
     # Eight steps answered 500 here: their claims were evaluated on no numbers (issue 19).
