@@ -24,7 +24,6 @@ import string
 import time
 import typing
 
-import numpy as np
 
 import algorithms
 import measures
@@ -33,153 +32,12 @@ from measures.normalization import NORMALIZED_ALGORITHMS
 from .runs import RunRequest, compute_run, failure_message
 from .state import ViewState
 
-__all__ = ["CHARTS", "SHORT_CIRCUIT_RATIO", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult",
-           "Tour", "Values", "affine_residual", "central_share", "compute_step", "principal_aspect",
-           "run_values", "short_circuits", "similarity_residual", "value_label"]
+__all__ = ["CHARTS", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult", "Tour", "Values",
+           "compute_step", "run_values", "value_label"]
 
 # How a step draws its panels: each output in its own frame (a figure of the paper, with its curve
 # of a measure against k if it has one), or the paper's table beside ours.
 CHARTS = ("outputs", "table")
-# An input kNN edge whose two ends lie this many times farther apart on the manifold (in the
-# ground truth) than in the input short-circuits the manifold: it jumps across a gap, such as
-# between two turns of a swiss roll. Along the manifold the two lengths agree to O(r^2).
-SHORT_CIRCUIT_RATIO = 3.0
-
-
-def similarity_residual(truth, Y):
-    """How far an output is from a similar copy of the ground truth (0: a rotated, scaled truth).
-
-    Parameters
-    ----------
-    truth : ndarray of shape (n_samples, d)
-    Y : ndarray of shape (n_samples, d)
-
-    Returns
-    -------
-    float
-        In [0, 1]: GR's conformal statistic (Eq. 7) with the whole data set as one neighbourhood,
-        ``1 - nuc(T_c' Y_c)^2 / (||T_c||^2 ||Y_c||^2)``. It is 0 when the output has the truth's
-        proportions (rotation, reflection, one scale and a shift apart) and grows when they change:
-        the rectangle of a swiss roll turned into a square by a normalized output scores about 0.3.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> truth = rng.uniform(size=(200, 2)) * [4.0, 1.0]
-    >>> bool(similarity_residual(truth, 3 * truth[:, ::-1] + 1) < 1e-12)
-    True
-    >>> bool(similarity_residual(truth, truth / truth.std(axis=0)) > 0.2)
-    True
-    """
-    everything = np.arange(len(truth))[None, :]
-    return float(measures.local_procrustes(np.asarray(truth, float), np.asarray(Y, float), everything).conformal[0])
-
-
-def principal_aspect(points):
-    """Ratio of the standard deviations along the first and second principal axes of ``points`` (>= 1).
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> round(principal_aspect(rng.uniform(size=(20000, 2)) * [6.0, 1.0]), 1)
-    6.0
-    """
-    centred = np.asarray(points, dtype=float) - np.mean(points, axis=0)
-    spread = np.linalg.svd(centred, compute_uv=False)
-    return float(spread[0] / spread[1]) if spread[1] > 0 else float("inf")
-
-
-def short_circuits(X, truth, n_neighbors, ratio=SHORT_CIRCUIT_RATIO):
-    """Number of input kNN edges that short-circuit the manifold (see :data:`SHORT_CIRCUIT_RATIO`).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, q)
-    truth : ndarray of shape (n_samples, d)
-        Intrinsic coordinates, isometric (or nearly) to the manifold's geodesics.
-    n_neighbors : int
-        k of the kNN graph (SPEC §0: the algorithm's graph and every measure's).
-
-    Returns
-    -------
-    int
-        Directed edges ``i -> j`` (j among i's k nearest input neighbours) with
-        ``||t_i - t_j|| > ratio ||x_i - x_j||``.
-
-    Examples
-    --------
-    Two rows of points 0.1 apart, the rows 0.25 apart in the input but 10 apart along the manifold
-    (two turns of a roll): from k = 3 the neighbours of the rows' ends reach across.
-
-    >>> u = np.linspace(0, 1, 11)
-    >>> X = np.r_[np.c_[u, np.zeros(11)], np.c_[u, np.full(11, 0.25)]]
-    >>> truth = np.r_[np.c_[u, np.zeros(11)], np.c_[u, np.full(11, 10.0)]]
-    >>> short_circuits(X, truth, 2), short_circuits(X, truth, 4) > 0
-    (0, True)
-    """
-    neighbors = measures.nearest_neighbors(X, n_neighbors)
-    points, others = neighbors[:, :1], neighbors[:, 1:]
-    input_length = np.linalg.norm(X[points] - X[others], axis=-1)
-    intrinsic_length = np.linalg.norm(truth[points] - truth[others], axis=-1)
-    return int(np.count_nonzero(intrinsic_length > ratio * input_length))
-
-
-def affine_residual(truth, Y):
-    """How far the truth is from an affine image of an output (0: PN's success, an affine copy).
-
-    Parameters
-    ----------
-    truth : ndarray of shape (n_samples, d)
-    Y : ndarray of shape (n_samples, d')
-
-    Returns
-    -------
-    float
-        ``min_{A, b} ||T - Y A - 1 b'||^2 / ||T_c||^2`` in [0, 1], by least squares. PN §3 call a
-        normalized output successful when it is an affine image of the original sample: this is 0
-        then, however the normalization stretched or sheared it. An output folded onto a curve
-        still follows the truth's long axis, so it scores about the short axis's share of the
-        truth's variance (0.03 for a 6 × 1 strip): read it with the collapse score.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> truth = rng.uniform(size=(300, 2)) * [6.0, 1.0]
-    >>> bool(affine_residual(truth, truth @ [[0.2, 1.0], [3.0, -1.0]] + 5) < 1e-20)
-    True
-    """
-    truth = np.asarray(truth, dtype=float)
-    design = np.column_stack([np.asarray(Y, dtype=float), np.ones(len(truth))])
-    coefficients = np.linalg.lstsq(design, truth, rcond=None)[0]
-    residual = truth - design @ coefficients
-    centred = truth - truth.mean(axis=0)
-    return float(np.einsum("ij,ij->", residual, residual) / np.einsum("ij,ij->", centred, centred))
-
-
-def central_share(Y):
-    """Share of an output's points within half the median distance of its centre, after whitening.
-
-    About 0.125 for a filled disc or rectangle (uniform), near 0 for a ring around an empty centre
-    (a cylinder unrolled around its axis), so it tells a ring from a filled shape whatever the
-    output's scale.
-
-    Examples
-    --------
-    >>> angle = np.linspace(0, 2 * np.pi, 400, endpoint=False)
-    >>> ring = np.c_[np.cos(angle), np.sin(angle)] * np.linspace(1, 1.2, 400)[:, None]
-    >>> central_share(ring)
-    0.0
-    >>> disc = np.random.default_rng(0).uniform(-1, 1, size=(40000, 2))
-    >>> abs(central_share(disc[(disc ** 2).sum(1) < 1]) - 0.125) < 0.01
-    True
-    """
-    centred = np.asarray(Y, dtype=float) - np.mean(Y, axis=0)
-    covariance = centred.T @ centred / len(centred)
-    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
-    kept = eigenvalues > eigenvalues.max() * 1e-12  # a direction of no variance carries no shape
-    whitened = centred @ eigenvectors[:, kept] / np.sqrt(eigenvalues[kept])
-    radius = np.linalg.norm(whitened, axis=1)
-    return float(np.mean(radius < 0.5 * np.median(radius)))
 
 
 def run_values(request, result):
@@ -194,27 +52,34 @@ def run_values(request, result):
     -------
     dict of str to float or None
         Every computed measure's mean under its registry name and its median as
-        ``<name>_median``; ``k``, ``n`` and ``seconds``; ``aspect`` (:func:`principal_aspect` of
-        the output) and ``central_share``. With a two-dimensional ground truth also
-        ``truth_aspect``, ``shape`` (:func:`similarity_residual`), ``affine``
-        (:func:`affine_residual`), ``short_circuits`` (:func:`short_circuits`), ``input_collapse``
+        ``<name>_median``; ``k``, ``n`` and ``seconds``; ``aspect`` (:func:`measures.principal_aspect`
+        of the output) and ``central_share`` (:func:`measures.central_share`). With a two-dimensional
+        ground truth also ``truth_aspect``, ``shape`` (the :attr:`~measures.SimilarityFit.distance`
+        of the output fitted onto the truth by :func:`measures.similarity_procrustes`, GR Eq. 7 over
+        all points: 0 for a rotated, scaled truth; missing for an output of one repeated point),
+        ``affine`` (:func:`measures.affine_residual`), ``short_circuits``
+        (:func:`measures.short_circuits`), ``input_collapse``
         (PN's collapse score against the input's first two principal axes instead of the truth's)
         and, for the algorithms whose cost PN §2 writes down (LEM, LLE, LTSA), ``phi_ratio``: PN's
         ``Φ(Y)/Φ(Z)`` (above 1 the collapsed curve costs less).
     """
     k = request.method.n_neighbors
     values = {"k": k, "n": int(result.n_samples), "seconds": float(result.seconds),
-              "aspect": principal_aspect(result.Y), "central_share": central_share(result.Y)}
+              "aspect": measures.principal_aspect(result.Y), "central_share": measures.central_share(result.Y)}
     for name, (mean, median) in result.summary.items():
         values[name] = mean
         values[f"{name}_median"] = median
     intrinsic = result.truth.shape[1] >= 2  # a single column is a colouring (the digits' classes)
     if intrinsic:
         truth = result.truth[:, :2]
-        values.update(truth_aspect=principal_aspect(truth), short_circuits=short_circuits(result.X, truth, k))
-        values["affine"] = affine_residual(truth, result.Y)
+        values.update(truth_aspect=measures.principal_aspect(truth),
+                      short_circuits=measures.short_circuits(result.X, truth, k))
+        values["affine"] = measures.affine_residual(truth, result.Y)
         if result.Y.shape[1] == truth.shape[1]:
-            values["shape"] = similarity_residual(truth, result.Y)
+            try:
+                values["shape"] = measures.similarity_procrustes(truth, result.Y).distance
+            except measures.MeasureError:  # every point at one place: no shape to compare (a missing value)
+                values["shape"] = None
         # A stretched round surface (PN's fishbowl) is long along the input's first principal axis,
         # not along its truth chart's: its collapse is measured against the input's own axes.
         values["input_collapse"] = measures.collapse_score(

@@ -10,7 +10,9 @@ the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the m
 :func:`kl_divergence`, :func:`distance_spearman` (DEMaP), :func:`triplet_accuracy`; with labels
 :func:`label_trust_continuity` and :func:`silhouette`; :func:`inspect_neighbourhood`, one
 neighbourhood aligned as each measure aligns it; :func:`similarity_procrustes`, one point set moved
-onto another by the best rotation, scale and shift (two runs, an output onto its truth); the per-neighbourhood kernels
+onto another by the best rotation, scale and shift (two runs, an output onto its truth), and the
+global shape of an output against its truth (:func:`principal_aspect`, :func:`affine_residual`,
+:func:`central_share`, :func:`short_circuits`); the per-neighbourhood kernels
 (:func:`local_procrustes`, :func:`local_pca_procrustes`, :func:`local_pca_residual`,
 :func:`local_asim`), the one kNN routine :func:`nearest_neighbors` (and :func:`neighbor_search`,
 which switches to an approximate index for many columns), and the error hierarchy.
@@ -67,6 +69,7 @@ from .geodesics import (
     residual_variance,
     shortest_path_counts,
 )
+from .global_shape import SHORT_CIRCUIT_RATIO, affine_residual, central_share, principal_aspect, short_circuits
 from .inspection import NeighbourhoodView, inspect_neighbourhood
 from .kernels import COINCIDENCE_TOLERANCE, centred_stack
 from .labels import label_trust_continuity, silhouette
@@ -110,6 +113,7 @@ __all__ = [
     "COINCIDENCE_TOLERANCE",
     "COLLAPSE_THRESHOLD",
     "NIEQA",
+    "SHORT_CIRCUIT_RATIO",
     "AsimFit",
     "DatasetError",
     "DimensionError",
@@ -128,10 +132,12 @@ __all__ = [
     "SeedError",
     "SimilarityFit",
     "SolverError",
+    "affine_residual",
     "asim",
     "asim_fit",
     "available",
     "centred_stack",
+    "central_share",
     "check_connected",
     "check_integer",
     "check_neighbors",
@@ -163,6 +169,7 @@ __all__ = [
     "nieqa",
     "normalization_cost",
     "power_of_two_scaled",
+    "principal_aspect",
     "procrustes",
     "procrustes_lower_bound",
     "procrustes_rotation",
@@ -170,6 +177,7 @@ __all__ = [
     "scale_normalized_stress",
     "seed_int",
     "shortest_path_counts",
+    "short_circuits",
     "silhouette",
     "similarity_procrustes",
     "spec",
