@@ -4,8 +4,9 @@
   inline renderer script, by its hash; no framing by another site), ``X-Content-Type-Options:
   nosniff``, ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY``.
 - The page's ``_dash-config`` leaves out the Python, Dash and Plotly versions Dash puts there (the
-  renderer reads none of them), and the development server answers as ``Procrustes Lab`` instead of
-  ``Werkzeug/… Python/…``.
+  renderer reads none of them), its script URLs carry no Dash version (:data:`_FINGERPRINT`), and the
+  development server answers as ``Procrustes Lab`` instead of ``Werkzeug/… Python/…`` (gunicorn:
+  ``gunicorn.conf.py``).
 
 Plotly's WebGL traces compile their shaders with ``new Function`` (regl), so scripts may ``eval``;
 React sets inline styles, so styles may be inline. Nothing else is relaxed.
@@ -18,7 +19,11 @@ import re
 from dash import Dash
 from werkzeug.serving import WSGIRequestHandler
 
-__all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "content_security_policy", "secure"]
+__all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "SERVER_NAME", "content_security_policy",
+           "secure"]
+
+# What the servers answer in their ``Server:`` header (the development server here, gunicorn in gunicorn.conf.py).
+SERVER_NAME = "Procrustes Lab"
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -29,10 +34,17 @@ SECURITY_HEADERS = {
 # Config keys Dash fills with version strings; the renderer does not read them.
 _VERSION_KEYS = ("python_version", "dash_version", "plotly_version", "ddk_version", "dash_version_url")
 _CONFIG = re.compile(r'(<script id="_dash-config" type="application/json">)(.*?)(</script>)', re.S)
+# Dash names each script ``name.v<dash version>m<file time>.js`` (``dash.fingerprint``) and strips any
+# ``v…m<hex>`` part when serving it. The file time alone still changes with every install, so the
+# browser's cache never keeps an old file; the version is left out.
+_FINGERPRINT = re.compile(r'(src="[^"]*/_dash-component-suites/[^"]*?\.v)[\w-]+?(m[0-9a-fA-F]+\.)')
+HIDDEN_VERSION = "0"
+# Dash's own favicon is linked as ``_favicon.ico?v=<dash version>``; the icon never changes.
+_FAVICON_VERSION = re.compile(r"(_favicon\.ico)\?v=[^\"]*")
 
 
 class ProcrustesDash(Dash):
-    """Dash, whose page states no software versions."""
+    """Dash, whose page states no software versions (neither in its config nor in its script URLs)."""
 
     def interpolate_index(self, **kwargs):
         def without_versions(match):
@@ -42,6 +54,8 @@ class ProcrustesDash(Dash):
             return match.group(1) + html.escape(json.dumps(config), quote=False) + match.group(3)
 
         kwargs["config"] = _CONFIG.sub(without_versions, kwargs["config"])
+        kwargs["scripts"] = _FINGERPRINT.sub(rf"\g<1>{HIDDEN_VERSION}\g<2>", kwargs["scripts"])
+        kwargs["favicon"] = _FAVICON_VERSION.sub(r"\g<1>", kwargs["favicon"])
         return super().interpolate_index(**kwargs)
 
 
@@ -49,7 +63,7 @@ class QuietRequestHandler(WSGIRequestHandler):
     """The development server's request handler, without its software and Python versions."""
 
     def version_string(self):
-        return "Procrustes Lab"
+        return SERVER_NAME
 
 
 def content_security_policy(app):

@@ -107,7 +107,7 @@ class ResultCache:
     """
 
     def __init__(self, store):
-        self.store = store if hasattr(store, "get") else DiskStore(store)
+        self.store = store if hasattr(store, "get") else DiskStore(store, name="the result store")
 
     @property
     def directory(self):

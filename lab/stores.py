@@ -9,15 +9,21 @@ operation waits for SQLite's lock at most ``timeout`` seconds in all, then raise
 :class:`StoreUnavailableError`: a folder that turned read-only, or a lock held forever, ends a job
 with a message instead of spinning. A database proven corrupt is moved aside (kept for inspection)
 and the operation retried once on a fresh store.
+
+The page shows a :class:`StoreUnavailableError`'s message, so it names the store by what it holds
+("the shared result store") and says what to do; the folder, the Redis URL (with its password) and
+the underlying error go to the server log only.
 """
 
 import contextlib
+import errno
 import logging
 import os
 import pathlib
 import sqlite3
 import threading
 import time
+import urllib.parse
 
 import diskcache
 
@@ -62,7 +68,60 @@ def no_fork_inside():
 
 
 class StoreUnavailableError(measures.ProcrustesLabError, RuntimeError):
-    """A store that cannot be read or written now (lock held too long, folder read-only, disk full)."""
+    """A store that cannot be read or written now (lock held too long, folder read-only, disk full).
+
+    Its message is the page's: it names the store and what to do, never a path, a URL or a password.
+    """
+
+
+# Human names of the stores, by prefix (the page reads them; paths and URLs stay in the log).
+STORE_NAMES = {"results": "result store", "uploads": "upload store", "jobs": "job ledger"}
+_TRY_AGAIN = "Try again in a few minutes; if it persists, tell the site's administrator (the server log has the cause)."
+
+
+def _reason(error):
+    """Why ``error`` makes a store unusable, in words that name no path: full, read-only, unreachable."""
+    text = str(error).lower()
+    code = getattr(error, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT) or "full" in text or "oom" in text or "maxmemory" in text:
+        return "is full"
+    if code == errno.EROFS or "readonly" in text or "read-only" in text or code == errno.EACCES:
+        return "is read-only at the moment"
+    if isinstance(error, (ConnectionError, TimeoutError)) or "connect" in text or "timeout" in text:
+        return "cannot be reached"
+    return "cannot be read or written at the moment"
+
+
+def unavailable(name, where, error):
+    """A :class:`StoreUnavailableError` for the page, the store's location and ``error`` logged.
+
+    Parameters
+    ----------
+    name : str
+        What the store holds ("the shared result store").
+    where : str
+        Its folder or redacted URL: logged, never in the message.
+    error : BaseException
+        The cause, logged; its text may name ``where``.
+    """
+    logger.error("%s (%s) cannot be used: %s: %s", name, where, type(error).__name__, error)
+    return StoreUnavailableError(f"{name[0].upper()}{name[1:]} {_reason(error)}. {_TRY_AGAIN}")
+
+
+def busy(name, where, seconds):
+    """A :class:`StoreUnavailableError` for a lock held past ``seconds`` (its name may hold a session: not shown)."""
+    logger.warning("%s (%s) stayed locked for %g s", name, where, seconds)
+    return StoreUnavailableError(f"{name[0].upper()}{name[1:]} stayed locked for {seconds:g} s; try again shortly.")
+
+
+def redacted(url):
+    """``url`` without its password (for the log): ``redis://:***@host:6379/1``."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
 def _is_corruption(error):
@@ -103,6 +162,8 @@ class DiskStore:
         uploads (a full store refuses new files instead of evicting someone else's).
     timeout : float
         Seconds an operation may wait for the lock, in all.
+    name : str
+        What the store holds, for the page's messages ("the result store").
 
     Notes
     -----
@@ -111,8 +172,9 @@ class DiskStore:
     """
 
     def __init__(self, directory, *, size_limit=2**30, eviction_policy="least-recently-used",
-                 timeout=DEFAULT_TIMEOUT):
+                 timeout=DEFAULT_TIMEOUT, name="the cache store"):
         self.directory = pathlib.Path(directory)
+        self.name = name
         self.size_limit = int(size_limit)
         self.eviction_policy = eviction_policy
         self.timeout = float(timeout)
@@ -125,7 +187,7 @@ class DiskStore:
                 return self._with_lock_deadline(operation, deadline)
             except sqlite3.DatabaseError as error:
                 if attempt or not _is_corruption(error):
-                    raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                    raise unavailable(self.name, self.directory, error) from error
                 self._move_corrupt_store_aside(error)
 
     def _with_lock_deadline(self, operation, deadline):
@@ -139,13 +201,11 @@ class DiskStore:
                 # the deadline; a read-only folder, a full disk or an I/O error ends the operation now.
                 locked = isinstance(error, diskcache.Timeout) or "locked" in str(error)
                 if not locked:
-                    raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                    raise unavailable(self.name, self.directory, error) from error
                 if time.monotonic() >= deadline:
-                    raise StoreUnavailableError(
-                        f"The store {self.directory} stayed locked for {self.timeout:g} s; try again shortly.") \
-                        from error
+                    raise busy(self.name, self.directory, self.timeout) from error
             except OSError as error:  # the folder cannot be created or written
-                raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                raise unavailable(self.name, self.directory, error) from error
 
     def _move_corrupt_store_aside(self, error):
         """Rename the store's folder so the next use starts afresh (a second finder leaves it alone)."""
@@ -196,7 +256,7 @@ class DiskStore:
         key = f"lock:{name}"
         while not self._use(lambda cache: cache.add(key, token, expire=self.timeout + 1)):
             if time.monotonic() > deadline:
-                raise StoreUnavailableError(f"The lock {name} in {self.directory} stayed taken for {self.timeout:g} s.")
+                raise busy(self.name, self.directory, self.timeout)
             time.sleep(0.02)
         try:
             yield
@@ -215,6 +275,8 @@ class RedisStore:
         Namespace of this store's keys (``"results"``, ``"uploads"``, ``"jobs"``).
     timeout : float
         Seconds a command may take, and a lock may be waited for.
+    name : str
+        What the store holds, for the page's messages ("the shared result store").
 
     Notes
     -----
@@ -223,10 +285,10 @@ class RedisStore:
     values are kept in a hash beside them, so :meth:`volume` can say how much the prefix holds.
     """
 
-    def __init__(self, url, prefix, *, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, url, prefix, *, timeout=DEFAULT_TIMEOUT, name="the shared store"):
         import redis
 
-        self.url, self.prefix, self.timeout = url, prefix, float(timeout)
+        self.url, self.prefix, self.timeout, self.name = url, prefix, float(timeout), name
         self._client = redis.Redis.from_url(url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout,
                                             health_check_interval=10)
         self._errors = (redis.RedisError, OSError)
@@ -238,8 +300,7 @@ class RedisStore:
         try:
             return operation(self._client)
         except self._errors as error:
-            raise StoreUnavailableError(f"The shared store {self.prefix} at {self.url} cannot be used ({error}).") \
-                from error
+            raise unavailable(self.name, f"{redacted(self.url)} {self.prefix}", error) from error
 
     def get(self, key):
         """The bytes under ``key``, or None."""
@@ -288,7 +349,7 @@ class RedisStore:
         key, deadline = self._key(f"lock:{name}"), time.monotonic() + self.timeout
         while not self._run(lambda client: client.set(key, token, nx=True, ex=int(self.timeout) + 1)):
             if time.monotonic() > deadline:
-                raise StoreUnavailableError(f"The lock {name} of {self.prefix} stayed taken for {self.timeout:g} s.")
+                raise busy(self.name, f"{redacted(self.url)} {self.prefix}", self.timeout)
             time.sleep(0.02)
         try:
             yield
@@ -351,6 +412,9 @@ def store_for(directory, prefix, *, shared_url=None, **options):
 
     ``options`` go to the :class:`DiskStore` (its size limit and eviction policy).
     """
-    local = DiskStore(pathlib.Path(directory) / prefix, **options)
+    what = STORE_NAMES.get(prefix, f"{prefix} store")
     shared_url = shared_url if shared_url is not None else os.environ.get("PROCRUSTES_STORE_URL")
-    return TieredStore(local, RedisStore(shared_url, prefix)) if shared_url else local
+    if not shared_url:
+        return DiskStore(pathlib.Path(directory) / prefix, name=f"the {what}", **options)
+    local = DiskStore(pathlib.Path(directory) / prefix, name=f"this server's copy of the {what}", **options)
+    return TieredStore(local, RedisStore(shared_url, prefix, name=f"the shared {what}"))

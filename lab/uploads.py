@@ -58,7 +58,7 @@ class UploadStore:
                  reading_slots=READING_SLOTS):
         # A full store refuses a new file (UPLOAD_SPACE_FULL) rather than evict someone else's.
         self.store = store if hasattr(store, "get") else DiskStore(store, size_limit=size_limit,
-                                                                    eviction_policy="none")
+                                                                    eviction_policy="none", name="the upload store")
         self.size_limit = int(size_limit)
         self.session_quota = int(session_quota)
         self._slots = threading.BoundedSemaphore(reading_slots)

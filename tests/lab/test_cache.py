@@ -173,7 +173,7 @@ def test_a_lock_held_too_long_ends_in_a_typed_error_not_a_spin(tmp_path, monkeyp
         raise diskcache.Timeout("database is locked")
 
     monkeypatch.setattr(diskcache.Cache, "get", locked)
-    with pytest.raises(StoreUnavailableError, match="stayed locked for 0.5 s"):
+    with pytest.raises(StoreUnavailableError, match="The cache store stayed locked for 0.5 s"):
         cache.get(Square(1.0))
     assert 1 <= len(attempts) < 1000
     monkeypatch.undo()
@@ -187,7 +187,7 @@ def test_a_read_only_store_is_a_message_not_a_hang(tmp_path, monkeypatch):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(diskcache.Cache, "set", read_only)
-    with pytest.raises(StoreUnavailableError, match="readonly"):
+    with pytest.raises(StoreUnavailableError, match="The result store is read-only"):
         cache.get_or_compute(Square(1.0), large_result)
 
 
