@@ -10,9 +10,10 @@ import binascii
 import functools
 import secrets
 
-from dash import Input, Output, State, ctx, dcc, no_update
+from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
+import measures
 from lab import CompareRequest, RunRequest, SweepRequest, SweepResult, ViewState, catalogue, failure_message
 from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
 from lab.runs import parse_uploaded
@@ -188,6 +189,12 @@ def _shown_view(shown, state):
     return current.replace(data=previous.data, method=previous.method)
 
 
+def _refused(message, error):
+    """No download; the refusal (another session's file, an unreadable store) in the tab's ``message``."""
+    set_props(message, {"children": failure_message(error), "className": "message error"})
+    return no_update
+
+
 def export_run(services, _points_clicks, _config_clicks, shown, state, session):
     """Download the shown run: every point with every local measure (CSV), or its view (JSON)."""
     if not shown or shown.get("status") != "done" or not state:
@@ -196,8 +203,11 @@ def export_run(services, _points_clicks, _config_clicks, shown, state, session):
     request = RunRequest.from_state(view)
     if ctx.triggered_id == ids.EXPORT_CONFIG:
         return dcc.send_string(*view_json(view, request))
-    services.uploads.for_session(session).authorize(request.data)
-    result = services.results.get(request)
+    try:
+        services.uploads.authorized(session, request)
+        result = services.results.get(request)
+    except measures.ProcrustesLabError as error:
+        return _refused(ids.MESSAGE, error)
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again
         return no_update
     return dcc.send_string(*points_csv(view, request, result))
@@ -218,8 +228,11 @@ def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
         return no_update
     state = ViewState.from_dict(stored["state"])
     request = CompareRequest.from_state(state)
-    services.uploads.for_session(session).authorize(request.data)
-    result = services.results.get(request)
+    try:
+        services.uploads.authorized(session, request)
+        result = services.results.get(request)
+    except measures.ProcrustesLabError as error:
+        return _refused(ids.COMPARE_MESSAGE, error)
     if result is None:
         return no_update
     files = comparison_files(state, request, result)

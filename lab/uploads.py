@@ -153,6 +153,27 @@ class UploadStore:
         """A :class:`SessionUploads` reading this session's files only."""
         return SessionUploads(self, session)
 
+    def authorized(self, session, request):
+        """``session``'s uploads, once :meth:`SessionUploads.authorize` let it read ``request``'s data.
+
+        The one entry of every callback that reads a run of an upload (computes it, reads it from the
+        result cache, draws or exports it): a request naming another session's file is refused here.
+
+        Parameters
+        ----------
+        session : str
+        request : object
+            A request with a ``data`` (:class:`lab.state.DataChoice`): a run, a sweep, a comparison, a pair.
+
+        Raises
+        ------
+        DatasetError
+            :data:`UPLOAD_GONE`, when ``request`` names a file this session did not send.
+        """
+        uploads = self.for_session(session)
+        uploads.authorize(request.data)
+        return uploads
+
 
 class SessionUploads:
     """One session's view of an :class:`UploadStore`: what :func:`lab.runs.compute_run` reads through."""
