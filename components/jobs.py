@@ -23,7 +23,7 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
-from lab.stores import store_for
+from lab.stores import StoreUnavailableError, store_for
 
 from . import ids
 from .managers import DEADLINE_MESSAGE_START, LOST_JOB, job_deadline
@@ -66,6 +66,12 @@ class JobLedger:
     learns that a job no longer runs but its entry is still ``running`` (or missing), the job was
     lost: its process died (killed, out of memory), or its worker or queued message vanished.
 
+    The ledger only tells a lost job from a slow one; it never stops one. A ledger that cannot be
+    written (its store full, read-only, unreachable) is logged and the job goes on, and one that
+    cannot be read gives no verdict: the page reports no loss on no evidence (and so never covers a
+    result that did arrive); the manager's own check still reports a job that ended without a result
+    (:class:`components.managers._EveryJobAccountedFor`).
+
     Parameters
     ----------
     store : lab.stores.DiskStore
@@ -78,12 +84,19 @@ class JobLedger:
         self.store = store
 
     def record(self, job, status):
-        """Set ``job``'s status ("running", "done" or "cancelled")."""
-        self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
+        """Set ``job``'s status ("running", "done" or "cancelled"); logged, not raised, if the ledger fails."""
+        try:
+            self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
+        except StoreUnavailableError as error:
+            logger.warning("job %s: could not record %r (%s)", job, status, error)
 
     def ended(self, job):
-        """Whether ``job`` recorded its end, or was cancelled from the page."""
-        return self.store.get(f"job:{job}") in (b"done", b"cancelled")
+        """Whether ``job`` recorded its end, or was cancelled from the page; True (no verdict) if the ledger fails."""
+        try:
+            return self.store.get(f"job:{job}") in (b"done", b"cancelled")
+        except StoreUnavailableError as error:
+            logger.warning("job %s: the ledger cannot say whether it ended (%s)", job, error)
+            return True
 
     @contextlib.contextmanager
     def running(self, job):

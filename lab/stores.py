@@ -363,6 +363,10 @@ class TieredStore:
 
     Reads come from the local copy when it has one, else from the shared store (and are copied
     locally); writes go to both. Counters, locks and the volume are the shared store's.
+
+    A local copy whose shared entry is gone (Redis lost it, or another host dropped it as damaged)
+    is written back: otherwise this host answers "cached" while every other host finds nothing,
+    and a run computed here could never be drawn there.
     """
 
     def __init__(self, local, shared):
@@ -378,6 +382,8 @@ class TieredStore:
             value = self.shared.get(key)
             if value is not None:
                 self.local.put(key, value, expire=_LOCAL_COPY_SECONDS)
+        elif not self.shared.touch(key):
+            self.shared.put(key, value, expire=_LOCAL_COPY_SECONDS)  # the caller's touch sets its own expiry
         return value
 
     def put(self, key, value, *, expire=None):

@@ -219,3 +219,24 @@ def test_a_job_failure_that_reaches_dash_is_reported_in_words_that_name_no_path(
     assert job_failure_message(from_job("[Errno 28] No space left on device: '/srv/cache/x'")) == JOB_FAILED
     busy = StoreUnavailableError("The job ledger is full. Try again in a few minutes.")
     assert job_failure_message(busy) == str(busy)  # raised while the page polled: already the page's words
+
+
+def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(tmp_path):
+    """report_lost / say_lost read the ledger as a job ends; a full or unreachable ledger gave HTTP 500 (issue 20)."""
+    from dash import no_update
+
+    from components.explore import report_lost
+    from components.jobs import JobLedger, Services
+    from lab.stores import StoreUnavailableError
+
+    class Unavailable:
+        def put(self, *args, **kwargs):
+            raise StoreUnavailableError("The job ledger cannot be reached. Try again in a few minutes.")
+
+        get = put
+
+    services = Services.in_directory(tmp_path)
+    services = Services(services.results, services.uploads, JobLedger(Unavailable()))
+    with services.jobs.running("job-1"):  # the job computes, and its result goes to the page
+        pass
+    assert report_lost(services, False, {"nonce": "job-1", "state": {}}) is no_update

@@ -213,3 +213,15 @@ def test_a_disk_that_fills_mid_write_is_a_message_without_the_path(tmp_path, mon
         cache.get_or_compute(Square(1.0), large_result)
     assert failure_message(full.value).startswith("The result store is full.")
     _assert_nothing_secret(failure_message(full.value), str(tmp_path))
+
+
+def test_a_local_copy_whose_shared_entry_is_gone_is_written_back(redis_url, tmp_path):
+    """A worker answered "(cached)" from its own copy while the web host found nothing in Redis (issue 20)."""
+    worker = ResultCache(store_for(tmp_path / "worker", "results", shared_url=redis_url))
+    web = ResultCache(store_for(tmp_path / "web", "results", shared_url=redis_url))
+    result, _ = worker.get_or_compute(Square(7.0), large_result)
+    web.store.shared.delete(cache_key(Square(7.0)))  # dropped by another host (damaged there), or lost by Redis
+    assert web.get(Square(7.0)) is None
+    again, cached = worker.get_or_compute(Square(7.0), large_result)
+    assert cached
+    np.testing.assert_array_equal(web.get(Square(7.0)).Y, result.Y)  # the web host can draw it now
