@@ -40,7 +40,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from dash import CeleryManager, DiskcacheManager
 
 import measures
-from lab.stores import no_fork_inside
+from lab.stores import DISKCACHE_OPTIONS, no_fork_inside
 
 __all__ = ["JOB_DEADLINE_SECONDS", "JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager",
            "make_celery_app"]
@@ -475,4 +475,4 @@ def make_background_manager(directory, celery_app=None):
     """
     if celery_app is not None:
         return _CeleryManager(celery_app)
-    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash")))
+    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), **DISKCACHE_OPTIONS))

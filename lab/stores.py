@@ -34,6 +34,12 @@ __all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "n
 logger = logging.getLogger(__name__)
 
 _DATABASE = "cache.db"  # diskcache's SQLite file inside a store's directory
+# Options of every diskcache this app opens (its stores and Dash's hand-over). No memory map of the
+# SQLite file (diskcache maps 64 MiB by default): a mapped page that the disk can no longer back (the
+# file truncated or damaged, its filesystem gone or full) kills the reading process with SIGBUS,
+# which took the web server down with a job's first poll. Unmapped, SQLite reads with read(2) and
+# such a page is an error or a stale read, never a signal.
+DISKCACHE_OPTIONS = {"sqlite_mmap_size": 0}
 # Seconds an operation may wait for the lock, in all; each attempt waits SQLite's busy timeout.
 DEFAULT_TIMEOUT = 30.0
 _ATTEMPT_TIMEOUT = 1.0
@@ -193,8 +199,8 @@ class DiskStore:
     def _with_lock_deadline(self, operation, deadline):
         while True:
             try:
-                with _OPEN, diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT,
-                                            size_limit=self.size_limit, eviction_policy=self.eviction_policy) as cache:
+                with _OPEN, diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT, size_limit=self.size_limit,
+                                            eviction_policy=self.eviction_policy, **DISKCACHE_OPTIONS) as cache:
                     return operation(cache)
             except (diskcache.Timeout, sqlite3.OperationalError) as error:
                 # A lock (diskcache's Timeout, or SQLite's "locked" while opening) is waited for until

@@ -240,3 +240,38 @@ def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(t
     with services.jobs.running("job-1"):  # the job computes, and its result goes to the page
         pass
     assert report_lost(services, False, {"nonce": "job-1", "state": {}}) is no_update
+
+
+# A process that writes Dash's hand-over store, then reads it after its SQLite file lost three quarters
+# of its pages (as when its disk fails under it): through a memory map, the read is a SIGBUS.
+_READ_A_SHRUNKEN_STORE = """
+import os, sys
+from components import managers
+
+directory = sys.argv[1]
+cache = managers.make_background_manager(directory).handle
+database = os.path.join(directory, "dash", "cache.db")
+for index in range(1000):
+    cache.set(f"key-{index}", b"x" * 2000)
+os.truncate(database, os.path.getsize(database) // 4)
+for index in range(1000):
+    try:
+        cache.get(f"key-{index}")
+    except Exception:  # an error is what a damaged store may give; a signal is not
+        pass
+print("alive")
+"""
+
+
+def test_a_store_whose_file_shrinks_under_a_reader_never_kills_it(tmp_path):
+    """The web server died of SIGBUS on a job's first poll after its cache turned read-only (issue 20)."""
+    import pathlib
+
+    from lab.stores import DiskStore
+
+    reader = subprocess.run([sys.executable, "-c", _READ_A_SHRUNKEN_STORE, str(tmp_path)],
+                            cwd=pathlib.Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                            timeout=300)
+    assert reader.returncode == 0 and "alive" in reader.stdout, (reader.returncode, reader.stderr[-2000:])
+    # The result, upload and ledger stores open SQLite the same way.
+    assert DiskStore(tmp_path / "store")._use(lambda cache: cache._sql("PRAGMA mmap_size").fetchone()[0]) == 0
