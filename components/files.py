@@ -10,6 +10,7 @@ import binascii
 import functools
 import secrets
 
+import flask
 from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
@@ -22,7 +23,7 @@ from . import ids
 from .panel import algorithm_options, dataset_options
 from .state_sync import upload_ref
 
-__all__ = ["decode_contents", "register"]
+__all__ = ["client_address", "decode_contents", "register"]
 
 MALFORMED_CONTENTS = "The browser sent the file in an unexpected form: upload it again."
 # Graphs whose image downloads are named after the explore run, and what each name adds.
@@ -49,6 +50,14 @@ def decode_contents(contents):
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         raise datasets.DatasetError(MALFORMED_CONTENTS) from None
+
+
+def client_address():
+    """The address the request came from (the client's, when the server is told its proxies: README), or None.
+
+    Uploads are charged to it as well as to the page's session string, which a client chooses.
+    """
+    return flask.request.remote_addr if flask.has_request_context() else None
 
 
 def dataset_menu(upload):
@@ -91,7 +100,7 @@ def _receive(services, contents, filename, session, state):
                 "apply": {"state": restored.to_dict(), "message": f"Restored the view saved in {filename}.",
                           "nonce": secrets.token_hex(8)}}
     table = datasets.inspect_upload(content, filename or "upload")
-    sha256 = services.uploads.for_session(session).put(content)
+    sha256 = services.uploads.for_session(session, client_address()).put(content)
     options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
     numeric, text = list(table.number_columns), table.text_columns
     header = "with a header" if table.has_header else "no header"
@@ -157,7 +166,7 @@ def receive_output(services, contents, filename, session, inspected):
     try:
         content = decode_contents(contents)
         table = datasets.inspect_output(content, filename or "output", n_rows=inspected["n_rows"])
-        sha256 = services.uploads.for_session(session).put(content)
+        sha256 = services.uploads.for_session(session, client_address()).put(content)
     except Exception as error:  # a bad output file is a message (e.g. a row count that is not the input's)
         return None, failure_message(error), "message error", []
     options = [{"label": table.columns[index], "value": index} for index in table.number_columns]

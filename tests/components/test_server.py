@@ -86,3 +86,20 @@ def test_slow_request_bodies_do_not_block_page_loads(gunicorn_url):
     finally:
         for connection in slow:
             connection.close()
+
+
+def test_uploads_are_charged_to_the_client_address_read_through_the_trusted_proxy(tmp_path, monkeypatch):
+    from components.files import client_address
+
+    monkeypatch.setenv("PROCRUSTES_TRUSTED_PROXIES", "1")
+    server = create_app(tmp_path).server
+    seen = []
+    server.add_url_rule("/address", "address", lambda: seen.append(client_address()) or "")
+    client = server.test_client()
+    client.get("/address", headers={"X-Forwarded-For": "203.0.113.7"}, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    monkeypatch.setenv("PROCRUSTES_TRUSTED_PROXIES", "0")  # no proxy: the header is anyone's claim
+    direct = create_app(tmp_path / "direct").server
+    direct.add_url_rule("/address", "address", lambda: seen.append(client_address()) or "")
+    direct.test_client().get("/address", headers={"X-Forwarded-For": "203.0.113.7"},
+                             environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    assert seen == ["203.0.113.7", "10.0.0.1"]
