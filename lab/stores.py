@@ -18,6 +18,7 @@ the underlying error go to the server log only.
 import contextlib
 import errno
 import logging
+import math
 import os
 import pathlib
 import sqlite3
@@ -154,6 +155,58 @@ def _database_is_corrupt(path):
         return _is_corruption(error)
 
 
+@contextlib.contextmanager
+def held(acquire, renew, release, *, wait, lease, default_hold, refusal):
+    """A lock of a store, taken within ``wait`` seconds, held for the block: the one protocol of every store.
+
+    Parameters
+    ----------
+    acquire, renew : callable
+        ``acquire(hold)`` takes the lock for ``hold`` seconds unless another holds it (True if taken);
+        ``renew(hold)`` extends this holder's.
+    release : callable
+        Lets it go (if still this holder's).
+    wait : float
+        Seconds to wait for it, in all.
+    lease : float, optional
+        Without it the lock lapses ``default_hold`` seconds after it was taken (a short critical
+        section). With it, the lock lapses ``lease`` seconds after this process stops renewing it (a
+        thread renews it meanwhile): a computation may hold it for minutes, and a holder that dies
+        (killed, out of memory) frees it within ``lease`` seconds instead of blocking the others.
+    default_hold : float
+    refusal : callable
+        ``refusal(wait)``: the error raised when the wait ends without the lock.
+    """
+    hold = lease or default_hold
+    deadline, pause = time.monotonic() + wait, 0.02
+    while not acquire(hold):
+        if time.monotonic() > deadline:
+            raise refusal(wait)
+        time.sleep(pause)
+        pause = min(2 * pause, 0.5)  # a long wait (another job's computation) polls the store gently
+    stop = threading.Event()
+    renewer = threading.Thread(target=_renew_until, args=(stop, renew, hold), daemon=True) if lease else None
+    if renewer:
+        renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        if renewer:
+            renewer.join()
+        release()
+
+
+def _renew_until(stop, renew, hold):
+    """Renew a lease every third of ``hold`` until ``stop``; a store that fails lets it lapse (logged)."""
+    while not stop.wait(hold / 3):
+        try:
+            renew(hold)
+        except StoreUnavailableError as error:
+            logger.warning("a lease could not be renewed and will lapse: %s", error)
+            return
+
+
 class DiskStore:
     """Bytes in a diskcache folder, shared by the processes of one host.
 
@@ -255,19 +308,14 @@ class DiskStore:
         """Bytes the store holds now."""
         return self._use(lambda cache: cache.volume())
 
-    @contextlib.contextmanager
-    def lock(self, name):
-        """Hold the lock ``name`` among every process that uses this folder (waits :attr:`timeout` at most)."""
-        token, deadline = os.urandom(16), time.monotonic() + self.timeout
-        key = f"lock:{name}"
-        while not self._use(lambda cache: cache.add(key, token, expire=self.timeout + 1)):
-            if time.monotonic() > deadline:
-                raise busy(self.name, self.directory, self.timeout)
-            time.sleep(0.02)
-        try:
-            yield
-        finally:
-            self._use(lambda cache: cache.get(key) == token and cache.delete(key))
+    def lock(self, name, *, wait=None, lease=None):
+        """Hold the lock ``name`` among every process that uses this folder (:func:`held`)."""
+        token, key = os.urandom(16), f"lock:{name}"
+        return held(lambda hold: self._use(lambda cache: cache.add(key, token, expire=hold)),
+                    lambda hold: self._use(lambda cache: cache.get(key) == token and cache.touch(key, expire=hold)),
+                    lambda: self._use(lambda cache: cache.get(key) == token and cache.delete(key)),
+                    wait=self.timeout if wait is None else wait, lease=lease, default_hold=self.timeout + 1,
+                    refusal=lambda waited: busy(self.name, self.directory, waited))
 
 
 class RedisStore:
@@ -348,20 +396,17 @@ class RedisStore:
             self._run(lambda client: client.hdel(self._key("sizes"), *gone))
         return sum(int(sizes[key.encode()]) for key, exists in zip(keys, alive) if exists)
 
-    @contextlib.contextmanager
-    def lock(self, name):
-        """Hold the lock ``name`` among every process that uses this store (waits :attr:`timeout` at most)."""
-        token = os.urandom(16)
-        key, deadline = self._key(f"lock:{name}"), time.monotonic() + self.timeout
-        while not self._run(lambda client: client.set(key, token, nx=True, ex=int(self.timeout) + 1)):
-            if time.monotonic() > deadline:
-                raise busy(self.name, f"{redacted(self.url)} {self.prefix}", self.timeout)
-            time.sleep(0.02)
-        try:
-            yield
-        finally:
-            if self._run(lambda client: client.get(key)) == token:
-                self._run(lambda client: client.delete(key))
+    def lock(self, name, *, wait=None, lease=None):
+        """Hold the lock ``name`` among every process that uses this store (:func:`held`)."""
+        token, key = os.urandom(16), self._key(f"lock:{name}")
+
+        def renew(hold):
+            return self._run(lambda client: client.get(key) == token and client.expire(key, math.ceil(hold)))
+
+        return held(lambda hold: self._run(lambda client: client.set(key, token, nx=True, ex=math.ceil(hold))), renew,
+                    lambda: self._run(lambda client: client.get(key) == token and client.delete(key)),
+                    wait=self.timeout if wait is None else wait, lease=lease, default_hold=self.timeout + 1,
+                    refusal=lambda waited: busy(self.name, f"{redacted(self.url)} {self.prefix}", waited))
 
 
 class TieredStore:
@@ -410,8 +455,8 @@ class TieredStore:
     def volume(self):
         return self.shared.volume()
 
-    def lock(self, name):
-        return self.shared.lock(name)
+    def lock(self, name, *, wait=None, lease=None):
+        return self.shared.lock(name, wait=wait, lease=lease)
 
 
 # A local copy of a shared value is kept this long after its last use.
