@@ -66,6 +66,9 @@ def _deadline_seconds():
 JOB_DEADLINE_SECONDS = _deadline_seconds()
 # A job that ignores its deadline this many seconds is killed.
 KILL_GRACE_SECONDS = 60
+# Seconds a job that caught its deadline (JobDeadlineError) has to answer with it before the enclosing
+# deadline stops it too; Celery's soft limit, its backstop, comes later still.
+ANSWER_GRACE_SECONDS = 3.0
 # Celery's soft limit comes this long after a job's own alarm (the same stop, if the alarm was missed).
 SOFT_LIMIT_DELAY_SECONDS = 5
 
@@ -127,8 +130,11 @@ def job_deadline(seconds=None):
         signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in previous.items():
             signal.signal(number, handler)
-        if outer:  # the enclosing block's alarm, for what remains of it (at once if it has passed)
-            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
+        if outer:  # the enclosing block's alarm, for what remains of it
+            remaining = outer - (time.monotonic() - started)
+            # Both deadlines passed together (the same setting): this block's caller is now turning its
+            # JobDeadlineError into the page's message, and gets a moment to send it.
+            signal.setitimer(signal.ITIMER_REAL, remaining if remaining > 0 else ANSWER_GRACE_SECONDS)
 
 
 def _bounded(function):

@@ -275,3 +275,17 @@ def test_a_store_whose_file_shrinks_under_a_reader_never_kills_it(tmp_path):
     assert reader.returncode == 0 and "alive" in reader.stdout, (reader.returncode, reader.stderr[-2000:])
     # The result, upload and ledger stores open SQLite the same way.
     assert DiskStore(tmp_path / "store")._use(lambda cache: cache._sql("PRAGMA mmap_size").fetchone()[0]) == 0
+
+
+def test_a_caller_that_answers_its_deadline_is_not_stopped_again_by_the_enclosing_one():
+    """The manager's deadline encloses the explore job's own, of the same length: the job's message must get out."""
+    import time
+
+    with managers.job_deadline(0.5):  # the manager's
+        try:
+            with managers.job_deadline(0.5):  # the callback's own
+                time.sleep(5)
+        except managers.JobDeadlineError:
+            time.sleep(0.2)  # writing the page's message
+            answered = True
+    assert answered
