@@ -26,7 +26,8 @@ from lab import ResultCache, UploadStore, ViewState, failure_message
 from lab.stores import StoreUnavailableError, store_for
 
 from . import ids
-from .managers import DEADLINE_MESSAGE_START, LOST_JOB, job_deadline
+from .deadlines import DEADLINE_MESSAGE_START
+from .managers import LOST_JOB, job_deadline
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",

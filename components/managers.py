@@ -8,13 +8,14 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
   processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
 
-Every job, of every kind, has a deadline (:data:`JOB_DEADLINE_SECONDS`, ``PROCRUSTES_JOB_DEADLINE``),
-set by the manager around the callback (:func:`job_deadline`): past it the job stops with
-:class:`JobDeadlineError`, which no ``except Exception`` inside the job swallows and which becomes the
-page's message; a job that ignores it is killed (Celery's hard limit; an embedded job's watchdog). A
-job whose process died (killed, out of memory), whose worker was lost, or whose queued message a
-broker restart erased, is reported as no longer running within a few seconds, and its poll answers
-with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page stops waiting and says so.
+Every job, of every kind, has a deadline (``PROCRUSTES_JOB_DEADLINE``), set by the manager around the
+callback (:func:`components.deadlines.bounded`): past it the job stops with
+:class:`~components.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
+and which becomes the page's message; a job that ignores it is killed (Celery's hard limit; an embedded
+job's watchdog). A job whose process died (killed, out of memory), whose worker was lost, or whose
+queued message a broker restart erased, is reported as no longer running within a few seconds, and its
+poll answers with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page stops waiting and says
+so.
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
 while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
@@ -27,7 +28,6 @@ import json
 import logging
 import os
 import pathlib
-import signal
 import threading
 import time
 
@@ -36,121 +36,20 @@ import kombu.exceptions
 import psutil
 import redis.exceptions
 from celery import Celery
-from celery.exceptions import SoftTimeLimitExceeded
 from dash import CeleryManager, DiskcacheManager
 
-import measures
 from lab.stores import DISKCACHE_OPTIONS, no_fork_inside
 
-__all__ = ["JOB_DEADLINE_SECONDS", "JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager",
-           "make_celery_app"]
+from . import deadlines
+# The callbacks' own deadlines (explore, the studies) come from here too.
+from .deadlines import JobDeadlineError, job_deadline
+
+__all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager", "make_celery_app"]
 
 logger = logging.getLogger(__name__)
 
 LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
             "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
-
-
-def _deadline_seconds():
-    value = os.environ.get("PROCRUSTES_JOB_DEADLINE", "1200")
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a number of seconds; got {value!r}.") from None
-    if not seconds > 0:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be positive; got {value!r}.")
-    return seconds
-
-
-# Seconds a background job may run (20 minutes by default): a sweep of 120 runs at n = 1 600 fits.
-JOB_DEADLINE_SECONDS = _deadline_seconds()
-# A job that ignores its deadline this many seconds is killed.
-KILL_GRACE_SECONDS = 60
-# Seconds a job that caught its deadline (JobDeadlineError) has to answer with it before the enclosing
-# deadline stops it too; Celery's soft limit, its backstop, comes later still.
-ANSWER_GRACE_SECONDS = 3.0
-# Celery's soft limit comes this long after a job's own alarm (the same stop, if the alarm was missed).
-SOFT_LIMIT_DELAY_SECONDS = 5
-
-
-class JobDeadlineError(measures.ProcrustesLabError, RuntimeError):
-    """A background job ran past its deadline and was stopped; nothing it computed was kept."""
-
-    def __init__(self, seconds=None):
-        seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
-        super().__init__(f"{DEADLINE_MESSAGE_START} {seconds:g} s (PROCRUSTES_JOB_DEADLINE); "
-                         "nothing partial was kept. Use fewer points or a faster algorithm.")
-
-
-DEADLINE_MESSAGE_START = "The computation was stopped at its deadline of"
-
-
-class _DeadlinePassed(BaseException):
-    """The deadline's signal inside a job: no ``except Exception`` can swallow it.
-
-    A sweep's cell, a comparison's algorithm and a tour's panel each catch ``Exception`` so that one
-    failure does not hide the others; a deadline raised as an ``Exception`` was caught there, and the
-    job went on to the next cell (a sweep with a 5 s deadline ran 68 s). Like ``KeyboardInterrupt``
-    it passes them, and :func:`job_deadline` turns it into :class:`JobDeadlineError` at its edge.
-    """
-
-
-@contextlib.contextmanager
-def job_deadline(seconds=None):
-    """Stop this job with :class:`JobDeadlineError` once it has run ``seconds`` (default :data:`JOB_DEADLINE_SECONDS`).
-
-    An alarm raises :class:`_DeadlinePassed` wherever the job is, and so does Celery's soft time
-    limit (its ``SIGUSR1``, which would raise Celery's own ``SoftTimeLimitExceeded``, an ``Exception``);
-    both reach this block's edge past any ``except Exception``. Blocks nest: an inner one never
-    outlives the outer deadline, and the outer alarm is set again when it ends. Off the main thread
-    no signal can be set, and the caller's process deadline applies (Celery's soft limit, the
-    embedded watchdog).
-    """
-    seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
-    if threading.current_thread() is not threading.main_thread():
-        try:
-            yield
-        except SoftTimeLimitExceeded:
-            raise JobDeadlineError(seconds) from None
-        return
-
-    def expired(signum, frame):
-        raise _DeadlinePassed()
-
-    started = time.monotonic()
-    previous = {number: signal.signal(number, expired) for number in (signal.SIGALRM, signal.SIGUSR1)}
-    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    if 0 < outer < seconds:  # an enclosing deadline comes first: keep it
-        signal.setitimer(signal.ITIMER_REAL, outer)
-    try:
-        yield
-    except (_DeadlinePassed, SoftTimeLimitExceeded):
-        raise JobDeadlineError(seconds) from None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if outer:  # the enclosing block's alarm, for what remains of it
-            remaining = outer - (time.monotonic() - started)
-            # Both deadlines passed together (the same setting): this block's caller is now turning its
-            # JobDeadlineError into the page's message, and gets a moment to send it.
-            signal.setitimer(signal.ITIMER_REAL, remaining if remaining > 0 else ANSWER_GRACE_SECONDS)
-
-
-def _bounded(function):
-    """``function`` (a background callback) run under :func:`job_deadline`, whatever its kind.
-
-    Every job gets its deadline here, including those whose callbacks set none (the tours'); a
-    callback that sets its own turns the deadline into its message, and this edge lets
-    :class:`JobDeadlineError` through to Dash, which hands it to the page (``components.jobs``'s
-    ``on_error``).
-    """
-    @functools.wraps(function)
-    def bounded(*args, **kwargs):
-        with job_deadline():
-            return function(*args, **kwargs)
-
-    return bounded
 
 
 def make_celery_app(redis_url=None):
@@ -190,10 +89,11 @@ def make_celery_app(redis_url=None):
         task_track_started=True,
         # Every job's own alarm fires at the deadline (job_deadline); the soft limit is its backstop, a
         # little later so the two never race, and the hard limit kills a job that ignores both.
-        task_soft_time_limit=JOB_DEADLINE_SECONDS + SOFT_LIMIT_DELAY_SECONDS,
-        task_time_limit=JOB_DEADLINE_SECONDS + KILL_GRACE_SECONDS,
+        task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
+        task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS,
         # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(JOB_DEADLINE_SECONDS + 2 * KILL_GRACE_SECONDS),
+        broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
+                                                                + 2 * deadlines.KILL_GRACE_SECONDS),
                                   "health_check_interval": 1},
         broker_connection_retry=True,
         broker_connection_retry_on_startup=True,
@@ -231,7 +131,7 @@ class _EveryJobAccountedFor:
     STOPPED_SECONDS = 24 * 3600
 
     def make_job_fn(self, fn, progress, key=None):
-        return super().make_job_fn(_bounded(fn), progress, key)
+        return super().make_job_fn(deadlines.bounded(fn), progress, key)
 
     def get_result(self, key, job):
         result = self._collect(key, job)
@@ -414,7 +314,7 @@ def _watched(job_fn, *args):
     C code, such as a mutex held across the fork. The watchdog's ``os._exit`` ends the process
     anyway, and the page reports the job lost instead of polling it for ever.
     """
-    watchdog = threading.Timer(JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
+    watchdog = threading.Timer(deadlines.JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
     watchdog.daemon = True
     watchdog.start()
     try:

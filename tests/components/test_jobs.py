@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from components import ids, managers
+from components import deadlines, ids, managers
 
 
 
@@ -84,7 +84,7 @@ def test_an_embedded_job_stuck_where_no_alarm_reaches_ends_at_its_watchdog(monke
     import multiprocessing
     import time
 
-    monkeypatch.setattr(managers, "JOB_DEADLINE_SECONDS", 0.5)
+    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 0.5)
     monkeypatch.setattr(managers, "WATCHDOG_GRACE_SECONDS", 0.5)
     process = multiprocessing.get_context("fork").Process(target=managers._watched, args=(_stuck_in_c,))
     started = time.monotonic()
@@ -186,7 +186,7 @@ def test_every_job_kind_stops_at_its_deadline_in_the_embedded_manager(tmp_path, 
         time.sleep(60)
 
     monkeypatch.setattr(algorithms, "embed", slow_embedding)
-    monkeypatch.setattr(managers, "JOB_DEADLINE_SECONDS", 1.5)
+    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 1.5)
     manager = create_app(tmp_path)._background_manager
     functions = {_job_of(function): key for key, function, _ in BaseBackgroundCallbackManager.functions
                  if key in manager.func_registry}
