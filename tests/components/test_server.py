@@ -103,3 +103,31 @@ def test_uploads_are_charged_to_the_client_address_read_through_the_trusted_prox
     direct.test_client().get("/address", headers={"X-Forwarded-For": "203.0.113.7"},
                              environ_base={"REMOTE_ADDR": "10.0.0.1"})
     assert seen == ["203.0.113.7", "10.0.0.1"]
+
+
+def test_a_fresh_worker_answers_concurrent_script_requests(tmp_path):
+    """Dash's first-request setup raced under threads: scripts asked for at once by a new page got HTTP 500."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    scripts = re.findall(r'src="(/_dash-component-suites/[^"]+)"',
+                         create_app(tmp_path / "page").server.test_client().get("/").get_data(as_text=True))
+    port, log = _free_port(), tmp_path / "gunicorn.log"
+    environment = {**os.environ, "PROCRUSTES_CACHE_DIR": str(tmp_path / "cache")}
+    environment.pop("REDIS_URL", None)
+    with open(log, "wb") as output:
+        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}",
+                                   "app:server"], cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+    try:
+        def listening():
+            assert server.poll() is None, log.read_text()
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", port)) == 0
+
+        until(listening, timeout=120)  # the first requests a new worker gets are these, all at once
+        with ThreadPoolExecutor(len(scripts)) as pool:
+            answers = list(pool.map(lambda script: requests.get(f"http://127.0.0.1:{port}{script}", timeout=120)
+                                    .status_code, scripts))
+        assert answers == [200] * len(scripts), log.read_text()[-3000:]
+    finally:
+        _stop(server)
