@@ -1,7 +1,8 @@
 """Procrustes Lab: the Dash app. Builds the app, sets the layout, registers the callbacks, runs.
 
 Run ``python app.py`` (``--host``/``--port`` or ``PROCRUSTES_HOST``/``PROCRUSTES_PORT`` to override
-127.0.0.1:8050), or serve ``app:server`` with a WSGI server (``gunicorn --workers 2 app:server``).
+127.0.0.1:8050), or serve ``app:server`` with a WSGI server (``gunicorn --workers 2 app:server``, which
+reads its threaded workers and server name from ``gunicorn.conf.py``).
 By default everything is embedded: background jobs run in processes forked by the server. With
 ``REDIS_URL`` set (or ``--backend celery``) they run on Celery workers instead, started with
 ``celery -A worker worker`` (see :mod:`worker`).
@@ -16,6 +17,8 @@ Configuration (environment):
   and web processes on different machines share them (each host's cache directory is then its copy).
 - ``PROCRUSTES_JOB_DEADLINE``: seconds a background job may run (default 1200).
 - ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
+- ``PROCRUSTES_TRUSTED_PROXIES``: reverse proxies in front that set ``X-Forwarded-For`` (default 0);
+  uploads are charged to the client's address read through them (README, security and limits).
 - ``PROCRUSTES_SECRET_KEY``: the Flask secret, which also signs background-job handles. Set it when
   several web processes serve one site in Celery mode (see the README).
 """

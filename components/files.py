@@ -10,9 +10,11 @@ import binascii
 import functools
 import secrets
 
-from dash import Input, Output, State, ctx, dcc, no_update
+import flask
+from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
+import measures
 from lab import CompareRequest, RunRequest, SweepRequest, SweepResult, ViewState, catalogue, failure_message
 from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
 from lab.runs import parse_uploaded
@@ -21,7 +23,7 @@ from . import ids
 from .panel import algorithm_options, dataset_options
 from .state_sync import upload_ref
 
-__all__ = ["decode_contents", "register"]
+__all__ = ["client_address", "decode_contents", "register"]
 
 MALFORMED_CONTENTS = "The browser sent the file in an unexpected form: upload it again."
 # Graphs whose image downloads are named after the explore run, and what each name adds.
@@ -48,6 +50,14 @@ def decode_contents(contents):
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         raise datasets.DatasetError(MALFORMED_CONTENTS) from None
+
+
+def client_address():
+    """The address the request came from (the client's, when the server is told its proxies: README), or None.
+
+    Uploads are charged to it as well as to the page's session string, which a client chooses.
+    """
+    return flask.request.remote_addr if flask.has_request_context() else None
 
 
 def dataset_menu(upload):
@@ -90,7 +100,7 @@ def _receive(services, contents, filename, session, state):
                 "apply": {"state": restored.to_dict(), "message": f"Restored the view saved in {filename}.",
                           "nonce": secrets.token_hex(8)}}
     table = datasets.inspect_upload(content, filename or "upload")
-    sha256 = services.uploads.for_session(session).put(content)
+    sha256 = services.uploads.for_session(session, client_address()).put(content)
     options = [{"label": name, "value": index} for index, name in enumerate(table.columns)]
     numeric, text = list(table.number_columns), table.text_columns
     header = "with a header" if table.has_header else "no header"
@@ -156,7 +166,7 @@ def receive_output(services, contents, filename, session, inspected):
     try:
         content = decode_contents(contents)
         table = datasets.inspect_output(content, filename or "output", n_rows=inspected["n_rows"])
-        sha256 = services.uploads.for_session(session).put(content)
+        sha256 = services.uploads.for_session(session, client_address()).put(content)
     except Exception as error:  # a bad output file is a message (e.g. a row count that is not the input's)
         return None, failure_message(error), "message error", []
     options = [{"label": table.columns[index], "value": index} for index in table.number_columns]
@@ -188,6 +198,12 @@ def _shown_view(shown, state):
     return current.replace(data=previous.data, method=previous.method)
 
 
+def _refused(message, error):
+    """No download; the refusal (another session's file, an unreadable store) in the tab's ``message``."""
+    set_props(message, {"children": failure_message(error), "className": "message error"})
+    return no_update
+
+
 def export_run(services, _points_clicks, _config_clicks, shown, state, session):
     """Download the shown run: every point with every local measure (CSV), or its view (JSON)."""
     if not shown or shown.get("status") != "done" or not state:
@@ -196,8 +212,11 @@ def export_run(services, _points_clicks, _config_clicks, shown, state, session):
     request = RunRequest.from_state(view)
     if ctx.triggered_id == ids.EXPORT_CONFIG:
         return dcc.send_string(*view_json(view, request))
-    services.uploads.for_session(session).authorize(request.data)
-    result = services.results.get(request)
+    try:
+        services.uploads.authorized(session, request)
+        result = services.results.get(request)
+    except measures.ProcrustesLabError as error:
+        return _refused(ids.MESSAGE, error)
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again
         return no_update
     return dcc.send_string(*points_csv(view, request, result))
@@ -218,8 +237,11 @@ def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
         return no_update
     state = ViewState.from_dict(stored["state"])
     request = CompareRequest.from_state(state)
-    services.uploads.for_session(session).authorize(request.data)
-    result = services.results.get(request)
+    try:
+        services.uploads.authorized(session, request)
+        result = services.results.get(request)
+    except measures.ProcrustesLabError as error:
+        return _refused(ids.COMPARE_MESSAGE, error)
     if result is None:
         return no_update
     files = comparison_files(state, request, result)

@@ -180,9 +180,9 @@ JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABIL
 
 
 def job_controls(job):
-    """Ids of the progress bar, label, cancel button, running store and box of background ``job``."""
+    """Ids of the progress bar, label, cancel button, running store, box and report of background ``job``."""
     return {"progress": f"{job}-progress", "label": f"{job}-progress-label", "cancel": f"{job}-cancel",
-            "running": f"{job}-running", "box": f"{job}-job"}
+            "running": f"{job}-running", "box": f"{job}-job", "report": f"{job}-report"}
 
 
 def dataset_param(dataset, name):

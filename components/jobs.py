@@ -11,21 +11,29 @@ A request whose result is cached is answered without a job at all (see :mod:`com
 
 import contextlib
 import dataclasses
+import functools
+import logging
 import math
 import os
 import pathlib
 import time
 
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, dcc, html, no_update, set_props
+
+import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
-from lab.stores import store_for
+from lab.stores import StoreUnavailableError, store_for
 
 from . import ids
-from .managers import job_deadline
+from .deadlines import DEADLINE_MESSAGE_START
+from .managers import LOST_JOB, job_deadline
 
-__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_options",
-           "progress_reporter", "register_job_boxes", "register_study_job", "show_job_state", "study_job_id"]
+__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_failure_message",
+           "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
+           "show_job_state", "study_job_id"]
+
+logger = logging.getLogger(__name__)
 
 _ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Dash keys a job's hand-over entry by the callback's arguments: two pages asking for the same run
@@ -45,8 +53,10 @@ def cache_directory(path=None):
 
 # Bytes this host's result store may hold (least recently used runs go first): $PROCRUSTES_CACHE_GB.
 RESULTS_BYTES = int(float(os.environ.get("PROCRUSTES_CACHE_GB", "4")) * 2**30)
-LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
-            "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
+# The page's message for a job that failed in a way its callback could not answer (the details stay in the log).
+JOB_FAILED = "The computation failed; the server log has the details. Change a control, or run it again."
+# How Dash words a job's exception when it hands it to ``on_error``: its text, then the job's traceback.
+_DASH_JOB_ERROR = "An error occurred inside a background callback: "
 
 
 class JobLedger:
@@ -56,6 +66,12 @@ class JobLedger:
     message is then on its way to the page); the page's Cancel records ``cancelled``. When the page
     learns that a job no longer runs but its entry is still ``running`` (or missing), the job was
     lost: its process died (killed, out of memory), or its worker or queued message vanished.
+
+    The ledger only tells a lost job from a slow one; it never stops one. A ledger that cannot be
+    written (its store full, read-only, unreachable) is logged and the job goes on, and one that
+    cannot be read gives no verdict: the page reports no loss on no evidence (and so never covers a
+    result that did arrive); the manager's own check still reports a job that ended without a result
+    (:class:`components.managers._EveryJobAccountedFor`).
 
     Parameters
     ----------
@@ -69,12 +85,19 @@ class JobLedger:
         self.store = store
 
     def record(self, job, status):
-        """Set ``job``'s status ("running", "done" or "cancelled")."""
-        self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
+        """Set ``job``'s status ("running", "done" or "cancelled"); logged, not raised, if the ledger fails."""
+        try:
+            self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
+        except StoreUnavailableError as error:
+            logger.warning("job %s: could not record %r (%s)", job, status, error)
 
     def ended(self, job):
-        """Whether ``job`` recorded its end, or was cancelled from the page."""
-        return self.store.get(f"job:{job}") in (b"done", b"cancelled")
+        """Whether ``job`` recorded its end, or was cancelled from the page; True (no verdict) if the ledger fails."""
+        try:
+            return self.store.get(f"job:{job}") in (b"done", b"cancelled")
+        except StoreUnavailableError as error:
+            logger.warning("job %s: the ledger cannot say whether it ended (%s)", job, error)
+            return True
 
     @contextlib.contextmanager
     def running(self, job):
@@ -110,25 +133,32 @@ class Services:
 
 
 def job_box(job):
-    """Progress bar, stage label and cancel button of background ``job``, hidden while idle."""
+    """Progress bar, stage label and cancel button of background ``job``, hidden while idle, and the
+    report of a job that ended without answering (its deadline, its loss)."""
     job_ids = ids.job_controls(job)
     return html.Div([
-        html.Progress(id=job_ids["progress"], value="0", max="100"),
-        html.Span(id=job_ids["label"], className="job-label"),
-        html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
-        dcc.Store(id=job_ids["running"], data=False),
-    ], id=job_ids["box"], className="job idle")
+        html.Div([
+            html.Progress(id=job_ids["progress"], value="0", max="100"),
+            html.Span(id=job_ids["label"], className="job-label"),
+            html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
+            dcc.Store(id=job_ids["running"], data=False),
+        ], id=job_ids["box"], className="job idle"),
+        html.Div(id=job_ids["report"], className="message error", role="status"),
+    ])
 
 
 def job_options(job, *extra_running):
     """Background-callback options of ``job``: progress bar and label, cancel button, running flag.
 
     ``running=`` only sets the job's store (and ``extra_running`` outputs); :func:`show_job_state`
-    turns the store into UI state, so a page change mid-job cannot leave a control stuck.
+    turns the store into UI state, so a page change mid-job cannot leave a control stuck. A job that
+    ends without answering (past its deadline where its callback set none, lost, a store failing
+    while the page polls it) is reported in its box by :func:`report_job_failure`, never a 500.
     """
     job_ids = ids.job_controls(job)
     return dict(
         background=True,
+        on_error=functools.partial(report_job_failure, job),
         # Dash keys a job's hand-over entry by its arguments. Two triggers with equal arguments (a
         # link setting a control to the value it has) would share one entry, and the page polling the
         # second would never see the result the first poll consumed. The trigger keeps them apart.
@@ -156,9 +186,26 @@ def progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
     return report
 
 
+def job_failure_message(error):
+    """The page's words for a job's failure that reached Dash: its deadline, its loss, a store; else a pointer
+    to the log (a job's exception may name server paths, and Dash adds its traceback)."""
+    if isinstance(error, measures.ProcrustesLabError):  # raised while the page polled: our own words
+        return str(error)
+    said = str(error).partition(_DASH_JOB_ERROR)[2].partition("\n")[0]
+    if said.startswith(DEADLINE_MESSAGE_START) or said == LOST_JOB:
+        return said
+    logger.error("background job failed: %s", error)
+    return JOB_FAILED
+
+
+def report_job_failure(job, error):
+    """``on_error`` of ``job``'s callback: the failure in the job's report; its outputs keep what they show."""
+    set_props(ids.job_controls(job)["report"], {"children": job_failure_message(error)})
+
+
 def show_job_state(running):
-    """Show a job's progress box and enable its cancel button only while it runs."""
-    return ("job running" if running else "job idle"), not running
+    """Show a job's progress box and enable its cancel button only while it runs; a new run clears its report."""
+    return ("job running" if running else "job idle"), not running, "" if running else no_update
 
 
 def study_job_id(token, job, clicks):
@@ -209,4 +256,4 @@ def register_job_boxes(app):
     for job in ids.JOBS:
         job_ids = ids.job_controls(job)
         app.callback(Output(job_ids["box"], "className"), Output(job_ids["cancel"], "disabled"),
-                     Input(job_ids["running"], "data"))(show_job_state)
+                     Output(job_ids["report"], "children"), Input(job_ids["running"], "data"))(show_job_state)

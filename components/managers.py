@@ -8,12 +8,14 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
   processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
 
-Every job has a deadline (:data:`JOB_DEADLINE_SECONDS`, ``PROCRUSTES_JOB_DEADLINE``): past it the job
-raises :class:`JobDeadlineError` (Celery: its soft time limit), which becomes the page's message, and
-a job that ignores that is killed (Celery's hard limit; an embedded job's process is killed like any
-lost one). A job whose process died (killed, out of memory), whose worker was lost, or whose queued
-message a broker restart erased, is reported as no longer running within a few seconds, so the page
-stops waiting and says so (``components.explore.watch_job``, ``components.jobs``).
+Every job, of every kind, has a deadline (``PROCRUSTES_JOB_DEADLINE``), set by the manager around the
+callback (:func:`components.deadlines.bounded`): past it the job stops with
+:class:`~components.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
+and which becomes the page's message; a job that ignores it is killed (Celery's hard limit; an embedded
+job's watchdog). A job whose process died (killed, out of memory), whose worker was lost, or whose
+queued message a broker restart erased, is reported as no longer running within a few seconds, and its
+poll answers with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page stops waiting and says
+so.
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
 while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
@@ -23,9 +25,9 @@ keeps one cache, one key, and an exact record of hits.
 import contextlib
 import functools
 import json
+import logging
 import os
 import pathlib
-import signal
 import threading
 import time
 
@@ -34,70 +36,20 @@ import kombu.exceptions
 import psutil
 import redis.exceptions
 from celery import Celery
-from celery.exceptions import SoftTimeLimitExceeded
 from dash import CeleryManager, DiskcacheManager
 
-import measures
-from lab.stores import no_fork_inside
+from lab.stores import DISKCACHE_OPTIONS, no_fork_inside
 
-__all__ = ["JOB_DEADLINE_SECONDS", "JobDeadlineError", "job_deadline", "make_background_manager",
-           "make_celery_app"]
+from . import deadlines
+# The callbacks' own deadlines (explore, the studies) come from here too.
+from .deadlines import JobDeadlineError, job_deadline
 
+__all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager", "make_celery_app"]
 
-def _deadline_seconds():
-    value = os.environ.get("PROCRUSTES_JOB_DEADLINE", "1200")
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a number of seconds; got {value!r}.") from None
-    if not seconds > 0:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be positive; got {value!r}.")
-    return seconds
+logger = logging.getLogger(__name__)
 
-
-# Seconds a background job may run (20 minutes by default): a sweep of 120 runs at n = 1 600 fits.
-JOB_DEADLINE_SECONDS = _deadline_seconds()
-# A job that ignores its deadline this many seconds is killed.
-KILL_GRACE_SECONDS = 60
-
-
-class JobDeadlineError(measures.ProcrustesLabError, RuntimeError):
-    """A background job ran past its deadline and was stopped; nothing it computed was kept."""
-
-    def __init__(self, seconds=None):
-        seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
-        super().__init__(f"The computation was stopped at its deadline of {seconds:g} s (PROCRUSTES_JOB_DEADLINE); "
-                         "nothing partial was kept. Use fewer points or a faster algorithm.")
-
-
-@contextlib.contextmanager
-def job_deadline(seconds=None):
-    """Raise :class:`JobDeadlineError` in this job once it has run ``seconds`` (an embedded job's alarm).
-
-    In a Celery worker the soft time limit does this (and arrives as ``SoftTimeLimitExceeded``,
-    turned into the same error here); off the main thread no alarm can be set and the caller's
-    process deadline applies.
-    """
-    seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
-    if threading.current_thread() is not threading.main_thread():
-        try:
-            yield
-        except SoftTimeLimitExceeded:
-            raise JobDeadlineError(seconds) from None
-        return
-
-    def expired(signum, frame):
-        raise JobDeadlineError(seconds)
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    except SoftTimeLimitExceeded:
-        raise JobDeadlineError(seconds) from None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
+            "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
 
 
 def make_celery_app(redis_url=None):
@@ -108,7 +60,8 @@ def make_celery_app(redis_url=None):
 
     - A job is acknowledged when it ends, and re-queued if its worker process dies (late
       acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
-    - Its soft time limit is the job deadline, its hard limit a minute later.
+    - Every job stops at its deadline (:func:`job_deadline`, set for every job by the manager); the soft
+      time limit is a backstop seconds later, the hard limit kills a job a minute past it.
     - Workers record the start of each job (its host and process), so a lost worker is found
       (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
 
@@ -134,10 +87,13 @@ def make_celery_app(redis_url=None):
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_track_started=True,
-        task_soft_time_limit=JOB_DEADLINE_SECONDS,
-        task_time_limit=JOB_DEADLINE_SECONDS + KILL_GRACE_SECONDS,
+        # Every job's own alarm fires at the deadline (job_deadline); the soft limit is its backstop, a
+        # little later so the two never race, and the hard limit kills a job that ignores both.
+        task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
+        task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS,
         # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(JOB_DEADLINE_SECONDS + 2 * KILL_GRACE_SECONDS),
+        broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
+                                                                + 2 * deadlines.KILL_GRACE_SECONDS),
                                   "health_check_interval": 1},
         broker_connection_retry=True,
         broker_connection_retry_on_startup=True,
@@ -161,7 +117,35 @@ _BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                 OSError)
 
 
-class _CeleryManager(CeleryManager):
+class _EveryJobAccountedFor:
+    """What both managers add to Dash's: every job runs under its deadline, and a lost job is reported.
+
+    Dash answers a poll of a job that no longer runs and left no result with "no update": the page
+    stops waiting and says nothing (a killed tour job was never reported). Such a job was lost,
+    unless the page stopped it (its Cancel, a newer job of the same callback, its result read), which
+    each manager's ``terminate_job`` remembers (``_remember_stopped``). A lost job's poll answers
+    with :data:`LOST_JOB` as the job's error, which the callback's ``on_error``
+    (``components.jobs.job_options``) shows.
+    """
+
+    STOPPED_SECONDS = 24 * 3600
+
+    def make_job_fn(self, fn, progress, key=None):
+        return super().make_job_fn(deadlines.bounded(fn), progress, key)
+
+    def get_result(self, key, job):
+        result = self._collect(key, job)
+        if result is self.UNDEFINED and job is not None and not self._stopped(job) and not self.job_running(job):
+            logger.warning("background job %s ended without a result (killed, out of memory, or its worker lost)", job)
+            return {"background_callback_error": {"msg": LOST_JOB, "tb": ""}}
+        return result
+
+    def _collect(self, key, job):
+        """Dash's reading of job ``job``'s result under ``key`` (UNDEFINED while there is none)."""
+        return super().get_result(key, job)
+
+
+class _CeleryManager(_EveryJobAccountedFor, CeleryManager):
     """Dash's :class:`~dash.CeleryManager`, whose jobs always end, and whose outputs do not revoke them.
 
     - Dash revokes the task with ``terminate=True`` right after reading its output. That output is
@@ -180,8 +164,19 @@ class _CeleryManager(CeleryManager):
         self._alive = {}  # worker host -> (checked at, answered)
         self._unseen = {}  # task id -> first time it was seen nowhere
 
-    def get_result(self, key, job):
-        return super().get_result(key, None)
+    def _collect(self, key, job):
+        return super()._collect(key, None)  # no revoke: see the class docstring
+
+    def terminate_job(self, job):
+        if job is not None:
+            self._remember_stopped(job)
+        super().terminate_job(job)
+
+    def _remember_stopped(self, job):
+        self.handle.backend.set(f"procrustes-job-stopped:{job}", b"1")
+
+    def _stopped(self, job):
+        return self.handle.backend.get(f"procrustes-job-stopped:{job}") is not None
 
     def job_running(self, job):
         task = self.get_task(job)
@@ -239,7 +234,7 @@ class _CeleryManager(CeleryManager):
         return False
 
 
-class _DiskcacheManager(DiskcacheManager):
+class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
     """Dash's :class:`~dash.DiskcacheManager`, without three races of a job that ends during a poll.
 
     Each lost a finished job's result under the load test of ``bench/load.py``:
@@ -282,6 +277,7 @@ class _DiskcacheManager(DiskcacheManager):
     def terminate_job(self, job):
         if job is None:
             return
+        self._remember_stopped(job)
         if self._is_current(int(job)):
             try:
                 super().terminate_job(job)
@@ -291,7 +287,15 @@ class _DiskcacheManager(DiskcacheManager):
 
     def get_result(self, key, job):
         self._polled.key = key
-        return super().get_result(key, job)
+        result = super().get_result(key, job)
+        self._polled.key = key  # for Dash's own job_running after this read (the lost-job check took it)
+        return result
+
+    def _remember_stopped(self, job):
+        self.handle.set(f"procrustes-job-stopped:{job}", True, expire=self.STOPPED_SECONDS)
+
+    def _stopped(self, job):
+        return self.handle.get(f"procrustes-job-stopped:{job}") is not None
 
     def job_running(self, job):
         key, self._polled.key = getattr(self._polled, "key", None), None
@@ -310,7 +314,7 @@ def _watched(job_fn, *args):
     C code, such as a mutex held across the fork. The watchdog's ``os._exit`` ends the process
     anyway, and the page reports the job lost instead of polling it for ever.
     """
-    watchdog = threading.Timer(JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
+    watchdog = threading.Timer(deadlines.JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
     watchdog.daemon = True
     watchdog.start()
     try:
@@ -377,4 +381,4 @@ def make_background_manager(directory, celery_app=None):
     """
     if celery_app is not None:
         return _CeleryManager(celery_app)
-    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash")))
+    return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), **DISKCACHE_OPTIONS))

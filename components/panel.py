@@ -14,7 +14,7 @@ from lab import catalogue
 from . import ids
 from .controls import labelled
 
-__all__ = ["algorithm_options", "control_panel", "dataset_options"]
+__all__ = ["algorithm_options", "control_panel", "dataset_options", "limited_upload"]
 
 _K_MARKS = {k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)}
 
@@ -109,6 +109,19 @@ def _view_controls(shown):
     ]
 
 
+def limited_upload(upload_id, message_id, limits, children):
+    """An upload box that refuses a file above ``limits.max_bytes`` in the browser, with the parser's message.
+
+    dcc.Upload drops such a file without a word; the wrapper tells assets/upload_limits.js the limit,
+    the parser's message for a larger file (:data:`datasets.upload.TOO_LARGE`) and where to show it.
+    Every upload box is one of these, so each says the same.
+    """
+    return html.Div(dcc.Upload(id=upload_id, max_size=limits.max_bytes, multiple=False, className="upload-box",
+                               children=children),
+                    **{"data-max-bytes": str(limits.max_bytes), "data-too-large": datasets.upload.TOO_LARGE,
+                       "data-message-id": message_id})
+
+
 def _output_pickers(limits):
     """The output uploaded with the input: columns of its file, or a second file (row for row)."""
     return html.Div([
@@ -116,9 +129,9 @@ def _output_pickers(limits):
                  "page then measures instead of running an algorithm.", className="help"),
         labelled("Output columns", dcc.Dropdown(id=ids.UPLOAD_OUTPUT_COLUMNS, multi=True, placeholder="none"),
                  "Columns of this file that hold the output, at least two; they are set aside from the coordinates."),
-        dcc.Upload(id=ids.UPLOAD_OUTPUT, max_size=limits.max_bytes, multiple=False, className="upload-box",
-                   children=html.Div([("…or drop the output's own file here (one row per point, in the same "
-                                       "order), or "), html.A("choose it")])),
+        limited_upload(ids.UPLOAD_OUTPUT, ids.UPLOAD_OUTPUT_MESSAGE, limits,
+                       html.Div([("…or drop the output's own file here (one row per point, in the same order), or "),
+                                 html.A("choose it")])),
         html.Div(id=ids.UPLOAD_OUTPUT_MESSAGE, className="message", role="status"),
         labelled("Output file columns", dcc.Dropdown(id=ids.UPLOAD_OUTPUT_FILE_COLUMNS, multi=True,
                                                      placeholder="every numeric column"),
@@ -131,11 +144,8 @@ def _upload_panel(limits, upload=None):
     picker = {"clearable": True, "placeholder": "none"}
     return html.Details([
         html.Summary("Upload your own data"),
-        # The wrapper tells assets/upload_limits.js the limit and the parser's message for a larger file.
-        html.Div(dcc.Upload(id=ids.UPLOAD, max_size=limits.max_bytes, multiple=False, className="upload-box",
-                            children=html.Div(["Drop a file here or ", html.A("choose one")])),
-                 **{"data-max-bytes": str(limits.max_bytes), "data-too-large": datasets.upload.TOO_LARGE,
-                    "data-message-id": ids.UPLOAD_MESSAGE}),
+        limited_upload(ids.UPLOAD, ids.UPLOAD_MESSAGE, limits,
+                       html.Div(["Drop a file here or ", html.A("choose one")])),
         html.Div(f"CSV, TSV or whitespace-separated text (header optional), NumPy .npy or .npz; at most "
                  f"{limits.max_bytes // 2**20} MB and {limits.max_rows:,} rows. Above {limits.suggest_pca_above} "
                  "columns, consider reducing with PCA first. A view saved from this page (.json) restores that "

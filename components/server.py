@@ -4,8 +4,9 @@
   inline renderer script, by its hash; no framing by another site), ``X-Content-Type-Options:
   nosniff``, ``Referrer-Policy: no-referrer`` and ``X-Frame-Options: DENY``.
 - The page's ``_dash-config`` leaves out the Python, Dash and Plotly versions Dash puts there (the
-  renderer reads none of them), and the development server answers as ``Procrustes Lab`` instead of
-  ``Werkzeug/… Python/…``.
+  renderer reads none of them), its script URLs carry no Dash version (:data:`_FINGERPRINT`), and the
+  development server answers as ``Procrustes Lab`` instead of ``Werkzeug/… Python/…`` (gunicorn:
+  ``gunicorn.conf.py``).
 
 Plotly's WebGL traces compile their shaders with ``new Function`` (regl), so scripts may ``eval``;
 React sets inline styles, so styles may be inline. Nothing else is relaxed.
@@ -13,14 +14,20 @@ React sets inline styles, so styles may be inline. Nothing else is relaxed.
 
 import html
 import json
+import os
 import re
 
 from dash import Dash
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.serving import WSGIRequestHandler
 
 from .entry import guard, report_failure
 
-__all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "content_security_policy", "secure"]
+__all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "SERVER_NAME", "content_security_policy",
+           "secure", "trusted_proxies"]
+
+# What the servers answer in their ``Server:`` header (the development server here, gunicorn in gunicorn.conf.py).
+SERVER_NAME = "Procrustes Lab"
 
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -31,12 +38,19 @@ SECURITY_HEADERS = {
 # Config keys Dash fills with version strings; the renderer does not read them.
 _VERSION_KEYS = ("python_version", "dash_version", "plotly_version", "ddk_version", "dash_version_url")
 _CONFIG = re.compile(r'(<script id="_dash-config" type="application/json">)(.*?)(</script>)', re.S)
+# Dash names each script ``name.v<dash version>m<file time>.js`` (``dash.fingerprint``) and strips any
+# ``v…m<hex>`` part when serving it. The file time alone still changes with every install, so the
+# browser's cache never keeps an old file; the version is left out.
+_FINGERPRINT = re.compile(r'(src="[^"]*/_dash-component-suites/[^"]*?\.v)[\w-]+?(m[0-9a-fA-F]+\.)')
+HIDDEN_VERSION = "0"
+# Dash's own favicon is linked as ``_favicon.ico?v=<dash version>``; the icon never changes.
+_FAVICON_VERSION = re.compile(r"(_favicon\.ico)\?v=[^\"]*")
 
 
 class ProcrustesDash(Dash):
-    """Dash, whose page states no software versions, and whose callbacks are entered only by requests that
-    pass :func:`components.entry.guard`, an unforeseen failure logged and told on the page
-    (:func:`components.entry.report_failure`) instead of answered 500."""
+    """Dash, whose page states no software versions (neither in its config nor in its script URLs), whose
+    callbacks are entered only by requests that pass :func:`components.entry.guard`, and whose unforeseen
+    failures are logged and told on the page (:func:`components.entry.report_failure`) instead of answered 500."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, on_error=report_failure, **kwargs)
@@ -50,6 +64,8 @@ class ProcrustesDash(Dash):
             return match.group(1) + html.escape(json.dumps(config), quote=False) + match.group(3)
 
         kwargs["config"] = _CONFIG.sub(without_versions, kwargs["config"])
+        kwargs["scripts"] = _FINGERPRINT.sub(rf"\g<1>{HIDDEN_VERSION}\g<2>", kwargs["scripts"])
+        kwargs["favicon"] = _FAVICON_VERSION.sub(r"\g<1>", kwargs["favicon"])
         return super().interpolate_index(**kwargs)
 
 
@@ -57,7 +73,7 @@ class QuietRequestHandler(WSGIRequestHandler):
     """The development server's request handler, without its software and Python versions."""
 
     def version_string(self):
-        return "Procrustes Lab"
+        return SERVER_NAME
 
 
 def content_security_policy(app):
@@ -70,9 +86,31 @@ def content_security_policy(app):
             "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
 
+def trusted_proxies():
+    """How many reverse proxies in front of the server set ``X-Forwarded-For`` (``$PROCRUSTES_TRUSTED_PROXIES``, 0).
+
+    Uploads are charged to the client's address (:func:`components.files.client_address`); behind a
+    proxy that address is the proxy's for everyone, unless the server is told to read the header.
+    Never set it without such a proxy: any client could then claim any address.
+
+    Raises
+    ------
+    ValueError
+        If the value is not a whole number of at least 0.
+    """
+    value = os.environ.get("PROCRUSTES_TRUSTED_PROXIES", "0")
+    if not value.isdigit():
+        raise ValueError("PROCRUSTES_TRUSTED_PROXIES must be a whole number of proxies (0 without one); "
+                         f"got {value!r}.")
+    return int(value)
+
+
 def secure(app):
-    """Add the security headers to every response of ``app``'s server."""
+    """Add the security headers to every response of ``app``'s server; read client addresses through its proxies."""
     policy = content_security_policy(app)
+    proxies = trusted_proxies()
+    if proxies:
+        app.server.wsgi_app = ProxyFix(app.server.wsgi_app, x_for=proxies)
 
     @app.server.after_request
     def add_headers(response):

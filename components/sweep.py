@@ -62,9 +62,13 @@ def sweep_tab(shown):
 
 
 def run_sweep(services, state, session, report):
-    """The job: the sweep of ``state``; the page keeps its rows and the state they came from."""
-    result = sweep(SweepRequest.from_state(state), services.results, report,
-                   uploads=services.uploads.for_session(session))
+    """The job: the sweep of ``state``; the page keeps its rows and the state they came from.
+
+    Its cells are runs in the result cache, keyed by the upload's hash alone: a sweep naming another
+    session's file is refused before any is read.
+    """
+    request = SweepRequest.from_state(state)
+    result = sweep(request, services.results, report, uploads=services.uploads.authorized(session, request))
     return {"state": state.to_dict(), "result": result.to_value()}, result.message
 
 

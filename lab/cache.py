@@ -34,6 +34,11 @@ SOURCE_PACKAGES = ("datasets", "algorithms", "measures", "lab")
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
 # Results are kept a week after their last use; the code version invalidates them sooner.
 EXPIRE_SECONDS = 7 * 24 * 3600
+# A computation's lock lapses this long after its holder stops renewing it (its process died).
+COMPUTE_LEASE_SECONDS = 6.0
+# How long a request waits for an identical one's computation: longer than any job may run, since the
+# waiting job's own deadline (PROCRUSTES_JOB_DEADLINE) is what bounds it.
+COMPUTE_WAIT_SECONDS = 24 * 3600.0
 
 
 def package_versions(packages=RESULT_PACKAGES):
@@ -107,7 +112,7 @@ class ResultCache:
     """
 
     def __init__(self, store):
-        self.store = store if hasattr(store, "get") else DiskStore(store)
+        self.store = store if hasattr(store, "get") else DiskStore(store, name="the result store")
 
     @property
     def directory(self):
@@ -146,16 +151,32 @@ class ResultCache:
         An exception from ``compute`` (bad input, a cancelled job) propagates and stores nothing, as
         does a process killed during ``compute``: the entry is written only after it returns. A result
         whose ``cacheable`` attribute is False (a study with a failed part) is returned, not kept.
+
+        Identical requests share one computation: the first takes the key's lock (a lease, renewed
+        while it computes, lapsing :data:`COMPUTE_LEASE_SECONDS` after its process dies) and the
+        others wait for it, then read its result (four identical requests were four computations).
+        A waiter is bounded by its own job's deadline.
         """
+        result = self._hit(request)
+        if result is not None:
+            return result, True
+        with self.store.lock(f"computing:{cache_key(request)}", wait=COMPUTE_WAIT_SECONDS,
+                             lease=COMPUTE_LEASE_SECONDS):
+            result = self._hit(request)  # computed by the holder while this one waited
+            if result is not None:
+                return result, True
+            result = compute(request)
+            if getattr(result, "cacheable", True):
+                self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
+        self.store.add("stats:computed")
+        return result, False
+
+    def _hit(self, request):
+        """The cached result of ``request``, counted as a hit, or None."""
         result = self.get(request)
         if result is not None:
             self.store.add("stats:hits")
-            return result, True
-        result = compute(request)
-        if getattr(result, "cacheable", True):
-            self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
-        self.store.add("stats:computed")
-        return result, False
+        return result
 
     def stats(self):
         """``{"hits": int, "computed": int}``: how often a request was served from the store or computed."""

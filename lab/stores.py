@@ -9,15 +9,22 @@ operation waits for SQLite's lock at most ``timeout`` seconds in all, then raise
 :class:`StoreUnavailableError`: a folder that turned read-only, or a lock held forever, ends a job
 with a message instead of spinning. A database proven corrupt is moved aside (kept for inspection)
 and the operation retried once on a fresh store.
+
+The page shows a :class:`StoreUnavailableError`'s message, so it names the store by what it holds
+("the shared result store") and says what to do; the folder, the Redis URL (with its password) and
+the underlying error go to the server log only.
 """
 
 import contextlib
+import errno
 import logging
+import math
 import os
 import pathlib
 import sqlite3
 import threading
 import time
+import urllib.parse
 
 import diskcache
 
@@ -28,6 +35,12 @@ __all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "n
 logger = logging.getLogger(__name__)
 
 _DATABASE = "cache.db"  # diskcache's SQLite file inside a store's directory
+# Options of every diskcache this app opens (its stores and Dash's hand-over). No memory map of the
+# SQLite file (diskcache maps 64 MiB by default): a mapped page that the disk can no longer back (the
+# file truncated or damaged, its filesystem gone or full) kills the reading process with SIGBUS,
+# which took the web server down with a job's first poll. Unmapped, SQLite reads with read(2) and
+# such a page is an error or a stale read, never a signal.
+DISKCACHE_OPTIONS = {"sqlite_mmap_size": 0}
 # Seconds an operation may wait for the lock, in all; each attempt waits SQLite's busy timeout.
 DEFAULT_TIMEOUT = 30.0
 _ATTEMPT_TIMEOUT = 1.0
@@ -62,7 +75,60 @@ def no_fork_inside():
 
 
 class StoreUnavailableError(measures.ProcrustesLabError, RuntimeError):
-    """A store that cannot be read or written now (lock held too long, folder read-only, disk full)."""
+    """A store that cannot be read or written now (lock held too long, folder read-only, disk full).
+
+    Its message is the page's: it names the store and what to do, never a path, a URL or a password.
+    """
+
+
+# Human names of the stores, by prefix (the page reads them; paths and URLs stay in the log).
+STORE_NAMES = {"results": "result store", "uploads": "upload store", "jobs": "job ledger"}
+_TRY_AGAIN = "Try again in a few minutes; if it persists, tell the site's administrator (the server log has the cause)."
+
+
+def _reason(error):
+    """Why ``error`` makes a store unusable, in words that name no path: full, read-only, unreachable."""
+    text = str(error).lower()
+    code = getattr(error, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT) or "full" in text or "oom" in text or "maxmemory" in text:
+        return "is full"
+    if code == errno.EROFS or "readonly" in text or "read-only" in text or code == errno.EACCES:
+        return "is read-only at the moment"
+    if isinstance(error, (ConnectionError, TimeoutError)) or "connect" in text or "timeout" in text:
+        return "cannot be reached"
+    return "cannot be read or written at the moment"
+
+
+def unavailable(name, where, error):
+    """A :class:`StoreUnavailableError` for the page, the store's location and ``error`` logged.
+
+    Parameters
+    ----------
+    name : str
+        What the store holds ("the shared result store").
+    where : str
+        Its folder or redacted URL: logged, never in the message.
+    error : BaseException
+        The cause, logged; its text may name ``where``.
+    """
+    logger.error("%s (%s) cannot be used: %s: %s", name, where, type(error).__name__, error)
+    return StoreUnavailableError(f"{name[0].upper()}{name[1:]} {_reason(error)}. {_TRY_AGAIN}")
+
+
+def busy(name, where, seconds):
+    """A :class:`StoreUnavailableError` for a lock held past ``seconds`` (its name may hold a session: not shown)."""
+    logger.warning("%s (%s) stayed locked for %g s", name, where, seconds)
+    return StoreUnavailableError(f"{name[0].upper()}{name[1:]} stayed locked for {seconds:g} s; try again shortly.")
+
+
+def redacted(url):
+    """``url`` without its password (for the log): ``redis://:***@host:6379/1``."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
 def _is_corruption(error):
@@ -89,6 +155,58 @@ def _database_is_corrupt(path):
         return _is_corruption(error)
 
 
+@contextlib.contextmanager
+def held(acquire, renew, release, *, wait, lease, default_hold, refusal):
+    """A lock of a store, taken within ``wait`` seconds, held for the block: the one protocol of every store.
+
+    Parameters
+    ----------
+    acquire, renew : callable
+        ``acquire(hold)`` takes the lock for ``hold`` seconds unless another holds it (True if taken);
+        ``renew(hold)`` extends this holder's.
+    release : callable
+        Lets it go (if still this holder's).
+    wait : float
+        Seconds to wait for it, in all.
+    lease : float, optional
+        Without it the lock lapses ``default_hold`` seconds after it was taken (a short critical
+        section). With it, the lock lapses ``lease`` seconds after this process stops renewing it (a
+        thread renews it meanwhile): a computation may hold it for minutes, and a holder that dies
+        (killed, out of memory) frees it within ``lease`` seconds instead of blocking the others.
+    default_hold : float
+    refusal : callable
+        ``refusal(wait)``: the error raised when the wait ends without the lock.
+    """
+    hold = lease or default_hold
+    deadline, pause = time.monotonic() + wait, 0.02
+    while not acquire(hold):
+        if time.monotonic() > deadline:
+            raise refusal(wait)
+        time.sleep(pause)
+        pause = min(2 * pause, 0.5)  # a long wait (another job's computation) polls the store gently
+    stop = threading.Event()
+    renewer = threading.Thread(target=_renew_until, args=(stop, renew, hold), daemon=True) if lease else None
+    if renewer:
+        renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        if renewer:
+            renewer.join()
+        release()
+
+
+def _renew_until(stop, renew, hold):
+    """Renew a lease every third of ``hold`` until ``stop``; a store that fails lets it lapse (logged)."""
+    while not stop.wait(hold / 3):
+        try:
+            renew(hold)
+        except StoreUnavailableError as error:
+            logger.warning("a lease could not be renewed and will lapse: %s", error)
+            return
+
+
 class DiskStore:
     """Bytes in a diskcache folder, shared by the processes of one host.
 
@@ -103,6 +221,8 @@ class DiskStore:
         uploads (a full store refuses new files instead of evicting someone else's).
     timeout : float
         Seconds an operation may wait for the lock, in all.
+    name : str
+        What the store holds, for the page's messages ("the result store").
 
     Notes
     -----
@@ -111,8 +231,9 @@ class DiskStore:
     """
 
     def __init__(self, directory, *, size_limit=2**30, eviction_policy="least-recently-used",
-                 timeout=DEFAULT_TIMEOUT):
+                 timeout=DEFAULT_TIMEOUT, name="the cache store"):
         self.directory = pathlib.Path(directory)
+        self.name = name
         self.size_limit = int(size_limit)
         self.eviction_policy = eviction_policy
         self.timeout = float(timeout)
@@ -125,27 +246,25 @@ class DiskStore:
                 return self._with_lock_deadline(operation, deadline)
             except sqlite3.DatabaseError as error:
                 if attempt or not _is_corruption(error):
-                    raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                    raise unavailable(self.name, self.directory, error) from error
                 self._move_corrupt_store_aside(error)
 
     def _with_lock_deadline(self, operation, deadline):
         while True:
             try:
-                with _OPEN, diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT,
-                                            size_limit=self.size_limit, eviction_policy=self.eviction_policy) as cache:
+                with _OPEN, diskcache.Cache(str(self.directory), timeout=_ATTEMPT_TIMEOUT, size_limit=self.size_limit,
+                                            eviction_policy=self.eviction_policy, **DISKCACHE_OPTIONS) as cache:
                     return operation(cache)
             except (diskcache.Timeout, sqlite3.OperationalError) as error:
                 # A lock (diskcache's Timeout, or SQLite's "locked" while opening) is waited for until
                 # the deadline; a read-only folder, a full disk or an I/O error ends the operation now.
                 locked = isinstance(error, diskcache.Timeout) or "locked" in str(error)
                 if not locked:
-                    raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                    raise unavailable(self.name, self.directory, error) from error
                 if time.monotonic() >= deadline:
-                    raise StoreUnavailableError(
-                        f"The store {self.directory} stayed locked for {self.timeout:g} s; try again shortly.") \
-                        from error
+                    raise busy(self.name, self.directory, self.timeout) from error
             except OSError as error:  # the folder cannot be created or written
-                raise StoreUnavailableError(f"The store {self.directory} cannot be used ({error}).") from error
+                raise unavailable(self.name, self.directory, error) from error
 
     def _move_corrupt_store_aside(self, error):
         """Rename the store's folder so the next use starts afresh (a second finder leaves it alone)."""
@@ -189,19 +308,14 @@ class DiskStore:
         """Bytes the store holds now."""
         return self._use(lambda cache: cache.volume())
 
-    @contextlib.contextmanager
-    def lock(self, name):
-        """Hold the lock ``name`` among every process that uses this folder (waits :attr:`timeout` at most)."""
-        token, deadline = os.urandom(16), time.monotonic() + self.timeout
-        key = f"lock:{name}"
-        while not self._use(lambda cache: cache.add(key, token, expire=self.timeout + 1)):
-            if time.monotonic() > deadline:
-                raise StoreUnavailableError(f"The lock {name} in {self.directory} stayed taken for {self.timeout:g} s.")
-            time.sleep(0.02)
-        try:
-            yield
-        finally:
-            self._use(lambda cache: cache.get(key) == token and cache.delete(key))
+    def lock(self, name, *, wait=None, lease=None):
+        """Hold the lock ``name`` among every process that uses this folder (:func:`held`)."""
+        token, key = os.urandom(16), f"lock:{name}"
+        return held(lambda hold: self._use(lambda cache: cache.add(key, token, expire=hold)),
+                    lambda hold: self._use(lambda cache: cache.get(key) == token and cache.touch(key, expire=hold)),
+                    lambda: self._use(lambda cache: cache.get(key) == token and cache.delete(key)),
+                    wait=self.timeout if wait is None else wait, lease=lease, default_hold=self.timeout + 1,
+                    refusal=lambda waited: busy(self.name, self.directory, waited))
 
 
 class RedisStore:
@@ -215,6 +329,8 @@ class RedisStore:
         Namespace of this store's keys (``"results"``, ``"uploads"``, ``"jobs"``).
     timeout : float
         Seconds a command may take, and a lock may be waited for.
+    name : str
+        What the store holds, for the page's messages ("the shared result store").
 
     Notes
     -----
@@ -223,10 +339,10 @@ class RedisStore:
     values are kept in a hash beside them, so :meth:`volume` can say how much the prefix holds.
     """
 
-    def __init__(self, url, prefix, *, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, url, prefix, *, timeout=DEFAULT_TIMEOUT, name="the shared store"):
         import redis
 
-        self.url, self.prefix, self.timeout = url, prefix, float(timeout)
+        self.url, self.prefix, self.timeout, self.name = url, prefix, float(timeout), name
         self._client = redis.Redis.from_url(url, socket_timeout=self.timeout, socket_connect_timeout=self.timeout,
                                             health_check_interval=10)
         self._errors = (redis.RedisError, OSError)
@@ -238,8 +354,7 @@ class RedisStore:
         try:
             return operation(self._client)
         except self._errors as error:
-            raise StoreUnavailableError(f"The shared store {self.prefix} at {self.url} cannot be used ({error}).") \
-                from error
+            raise unavailable(self.name, f"{redacted(self.url)} {self.prefix}", error) from error
 
     def get(self, key):
         """The bytes under ``key``, or None."""
@@ -281,20 +396,17 @@ class RedisStore:
             self._run(lambda client: client.hdel(self._key("sizes"), *gone))
         return sum(int(sizes[key.encode()]) for key, exists in zip(keys, alive) if exists)
 
-    @contextlib.contextmanager
-    def lock(self, name):
-        """Hold the lock ``name`` among every process that uses this store (waits :attr:`timeout` at most)."""
-        token = os.urandom(16)
-        key, deadline = self._key(f"lock:{name}"), time.monotonic() + self.timeout
-        while not self._run(lambda client: client.set(key, token, nx=True, ex=int(self.timeout) + 1)):
-            if time.monotonic() > deadline:
-                raise StoreUnavailableError(f"The lock {name} of {self.prefix} stayed taken for {self.timeout:g} s.")
-            time.sleep(0.02)
-        try:
-            yield
-        finally:
-            if self._run(lambda client: client.get(key)) == token:
-                self._run(lambda client: client.delete(key))
+    def lock(self, name, *, wait=None, lease=None):
+        """Hold the lock ``name`` among every process that uses this store (:func:`held`)."""
+        token, key = os.urandom(16), self._key(f"lock:{name}")
+
+        def renew(hold):
+            return self._run(lambda client: client.get(key) == token and client.expire(key, math.ceil(hold)))
+
+        return held(lambda hold: self._run(lambda client: client.set(key, token, nx=True, ex=math.ceil(hold))), renew,
+                    lambda: self._run(lambda client: client.get(key) == token and client.delete(key)),
+                    wait=self.timeout if wait is None else wait, lease=lease, default_hold=self.timeout + 1,
+                    refusal=lambda waited: busy(self.name, f"{redacted(self.url)} {self.prefix}", waited))
 
 
 class TieredStore:
@@ -302,6 +414,10 @@ class TieredStore:
 
     Reads come from the local copy when it has one, else from the shared store (and are copied
     locally); writes go to both. Counters, locks and the volume are the shared store's.
+
+    A local copy whose shared entry is gone (Redis lost it, or another host dropped it as damaged)
+    is written back: otherwise this host answers "cached" while every other host finds nothing,
+    and a run computed here could never be drawn there.
     """
 
     def __init__(self, local, shared):
@@ -317,6 +433,8 @@ class TieredStore:
             value = self.shared.get(key)
             if value is not None:
                 self.local.put(key, value, expire=_LOCAL_COPY_SECONDS)
+        elif not self.shared.touch(key):
+            self.shared.put(key, value, expire=_LOCAL_COPY_SECONDS)  # the caller's touch sets its own expiry
         return value
 
     def put(self, key, value, *, expire=None):
@@ -337,8 +455,8 @@ class TieredStore:
     def volume(self):
         return self.shared.volume()
 
-    def lock(self, name):
-        return self.shared.lock(name)
+    def lock(self, name, *, wait=None, lease=None):
+        return self.shared.lock(name, wait=wait, lease=lease)
 
 
 # A local copy of a shared value is kept this long after its last use.
@@ -351,6 +469,9 @@ def store_for(directory, prefix, *, shared_url=None, **options):
 
     ``options`` go to the :class:`DiskStore` (its size limit and eviction policy).
     """
-    local = DiskStore(pathlib.Path(directory) / prefix, **options)
+    what = STORE_NAMES.get(prefix, f"{prefix} store")
     shared_url = shared_url if shared_url is not None else os.environ.get("PROCRUSTES_STORE_URL")
-    return TieredStore(local, RedisStore(shared_url, prefix)) if shared_url else local
+    if not shared_url:
+        return DiskStore(pathlib.Path(directory) / prefix, name=f"the {what}", **options)
+    local = DiskStore(pathlib.Path(directory) / prefix, name=f"this server's copy of the {what}", **options)
+    return TieredStore(local, RedisStore(shared_url, prefix, name=f"the shared {what}"))

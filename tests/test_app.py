@@ -11,10 +11,10 @@ import sys
 
 import pytest
 import requests
-from dash.testing.wait import until
 from dash import CeleryManager, Dash, DiskcacheManager
 
 import app as app_module
+from tests.components.test_server import wait_until_serving
 from app import main, max_request_bytes
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -104,16 +104,8 @@ def served(tmp_path_factory):
         server = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, env=environment,
                                   stdout=output, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-
-    def answers():
-        assert server.poll() is None, f"the server exited:\n{log.read_text()}"
-        try:
-            return requests.get(url, timeout=10).status_code == 200
-        except requests.ConnectionError:
-            return False
-
     try:
-        until(answers, timeout=120)
+        wait_until_serving(server, url, log)
         yield url
     finally:
         server.terminate()

@@ -118,9 +118,14 @@ class Worker:
 @pytest.fixture(scope="module")
 def celery_worker(redis_url, tmp_path_factory):
     """A prefork worker of two processes on ``redis_url`` and a fresh cache directory."""
+    yield from start_worker(redis_url, tmp_path_factory)
+
+
+def start_worker(redis_url, tmp_path_factory, **settings):
+    """Yield a :class:`Worker` started with ``settings`` added to its environment, then stop it."""
     cache_dir = tmp_path_factory.mktemp("celery-cache")
     log = tmp_path_factory.mktemp("celery-worker") / "worker.log"
-    environment = {**os.environ, "REDIS_URL": redis_url, "PROCRUSTES_CACHE_DIR": str(cache_dir)}
+    environment = {**os.environ, "REDIS_URL": redis_url, "PROCRUSTES_CACHE_DIR": str(cache_dir), **settings}
     with open(log, "wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "worker", "worker", "--concurrency=2", "--loglevel=INFO",

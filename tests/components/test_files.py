@@ -7,3 +7,30 @@ import components.files
 
 def test_doctests():
     assert doctest.testmod(components.files).failed == 0
+
+
+def _with_parents(component, parent=None):
+    """Every component of a layout tree with its parent."""
+    yield component, parent
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, (list, tuple)) else [children]:
+        if hasattr(child, "to_plotly_json"):
+            yield from _with_parents(child, component)
+
+
+def test_every_upload_box_refuses_a_large_file_with_the_parser_s_message():
+    """The output box dropped files over 50 MB without a word while the data box named the limit (issue 20)."""
+    from dash import dcc
+
+    import datasets
+    from components import ids
+    from components.layout import make_layout
+
+    boxes = {upload.id: parent for upload, parent in _with_parents(make_layout()) if isinstance(upload, dcc.Upload)}
+    assert set(boxes) == {ids.UPLOAD, ids.UPLOAD_OUTPUT}
+    messages = {ids.UPLOAD: ids.UPLOAD_MESSAGE, ids.UPLOAD_OUTPUT: ids.UPLOAD_OUTPUT_MESSAGE}
+    for upload_id, wrapper in boxes.items():
+        settings = wrapper.to_plotly_json()["props"]
+        assert settings["data-max-bytes"] == str(datasets.UploadLimits().max_bytes)
+        assert settings["data-too-large"] == datasets.upload.TOO_LARGE
+        assert settings["data-message-id"] == messages[upload_id]

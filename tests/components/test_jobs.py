@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from components import managers
+from components import deadlines, ids, managers
 
 
 
@@ -36,16 +36,39 @@ def test_a_process_reusing_a_finished_job_s_id_is_never_stopped(manager, sleeper
     assert sleeper.wait(10) is not None
 
 
-def test_a_job_that_stored_its_result_and_exited_during_a_poll_reads_as_running(manager):
-    """A poll reads the result (absent), then the job stores it and exits: the poll must go on."""
+def test_a_job_that_stored_its_result_and_exited_during_a_poll_reads_as_running(manager, monkeypatch):
+    """A poll reads the result (absent), then the job stores it and exits: the poll must go on, not report it lost."""
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
     manager.handle.set(manager._started_key(ended.pid), 0.0)
+    collect = manager._collect
+
+    def job_stores_after_the_read(key, job):
+        result = collect(key, job)
+        manager.handle.set("key", {"answer": 42})  # written by the job between the read and the check
+        return result
+
+    monkeypatch.setattr(manager, "_collect", job_stores_after_the_read)
     assert manager.get_result("key", str(ended.pid)) is manager.UNDEFINED
-    manager.handle.set("key", {"answer": 42})  # written by the job between the two checks
-    assert manager.job_running(str(ended.pid))
+    assert manager.job_running(str(ended.pid))  # Dash's own check after the read
+    monkeypatch.undo()
     assert manager.get_result("key", str(ended.pid)) == {"answer": 42}
     assert not manager.job_running(str(ended.pid))  # collected: the job is over
+
+
+def test_a_job_that_ended_without_a_result_is_reported_lost_unless_the_page_stopped_it(manager):
+    """Dash would answer "no update" and the page would say nothing (a killed tour job was never reported)."""
+    for stopped in (False, True):
+        ended = subprocess.Popen([sys.executable, "-c", "pass"])
+        ended.wait()
+        manager.handle.set(manager._started_key(ended.pid), 0.0)
+        if stopped:  # the page's Cancel (or a newer job of the same callback) stopped it
+            manager.terminate_job(str(ended.pid))
+        answer = manager.get_result(f"key-{stopped}", str(ended.pid))
+        if stopped:
+            assert answer is manager.UNDEFINED
+        else:
+            assert answer == {"background_callback_error": {"msg": managers.LOST_JOB, "tb": ""}}
 
 
 def _stuck_in_c():
@@ -61,7 +84,7 @@ def test_an_embedded_job_stuck_where_no_alarm_reaches_ends_at_its_watchdog(monke
     import multiprocessing
     import time
 
-    monkeypatch.setattr(managers, "JOB_DEADLINE_SECONDS", 0.5)
+    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 0.5)
     monkeypatch.setattr(managers, "WATCHDOG_GRACE_SECONDS", 0.5)
     process = multiprocessing.get_context("fork").Process(target=managers._watched, args=(_stuck_in_c,))
     started = time.monotonic()
@@ -89,3 +112,180 @@ def test_the_hand_over_store_holds_off_forks_while_it_is_read(tmp_path, monkeypa
     manager = managers.make_background_manager(tmp_path)
     manager.handle.get("key")
     assert inside == [False]
+
+
+def test_no_except_exception_swallows_the_deadline_nor_celery_s_soft_limit():
+    """A sweep's cell catches Exception to go on to the next cell; the deadline must pass it (issue 20)."""
+    import os
+    import signal
+    import time
+
+    for send in (None, signal.SIGUSR1):  # the alarm; Celery's soft time limit (SIGUSR1 from the pool's parent)
+        cells = 0
+        with pytest.raises(managers.JobDeadlineError, match="stopped at its deadline of (0.3|60) s"):
+            with managers.job_deadline(0.3 if send is None else 60):
+                if send is not None:
+                    os.kill(os.getpid(), send)
+                while cells < 100:
+                    try:
+                        time.sleep(0.05)
+                    except Exception:  # noqa: BLE001 (what the cells do)
+                        pass
+                    cells += 1
+        assert cells < 100
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_inner_deadline_keeps_the_outer_one():
+    import signal
+    import time
+
+    with pytest.raises(managers.JobDeadlineError, match="of 0.5 s"):
+        with managers.job_deadline(0.5):
+            with managers.job_deadline(60):  # ends long before, and must not cancel the outer alarm
+                time.sleep(0.05)
+            assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] < 0.5
+            time.sleep(5)
+
+
+# Every kind of background job (its first output), and the arguments Dash passes it after set_progress.
+def _job_arguments(state):
+    from lab.presets import STEPS
+
+    return {
+        ids.EXPLORE_JOB: [{"state": state, "nonce": "deadline"}, "session"],
+        ids.SWEEP_JOB: [1, state, "session", "page"],
+        ids.COMPARE_JOB: [1, state, "session", "page"],
+        ids.NORMALIZATION_JOB: [1, state, "session", "page"],
+        ids.PAIR_JOB: [1, state, "session", "page"],
+        ids.STABILITY_JOB: [1, state, "session", "page"],
+        ids.TOUR_JOB: [{"name": next(iter(STEPS)), "nonce": "deadline", "token": "page"}],
+    }
+
+
+def _job_of(function):
+    """The job (``ids.*_JOB``) a registered background callback runs."""
+    import inspect
+
+    job = inspect.getclosurevars(function).nonlocals.get("job")
+    return job or {"run_explore": ids.EXPLORE_JOB, "run_step": ids.TOUR_JOB}[function.__name__]
+
+
+def test_every_job_kind_stops_at_its_deadline_in_the_embedded_manager(tmp_path, monkeypatch):
+    """Each job's every embedding takes a minute; with a 1.5 s deadline each job ends with the deadline's words."""
+    import time
+
+    from dash.background_callback.managers import BaseBackgroundCallbackManager
+    from dash.testing.wait import until
+
+    import algorithms
+    from app import create_app
+    from lab import ViewState
+
+    def slow_embedding(*args, **kwargs):
+        time.sleep(60)
+
+    monkeypatch.setattr(algorithms, "embed", slow_embedding)
+    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 1.5)
+    manager = create_app(tmp_path)._background_manager
+    functions = {_job_of(function): key for key, function, _ in BaseBackgroundCallbackManager.functions
+                 if key in manager.func_registry}
+    arguments = _job_arguments(ViewState().validated().to_dict())
+    assert set(arguments) <= set(functions)
+    running = {}
+    for job, args in arguments.items():  # all at once: each must end at its own deadline
+        key = f"deadline-{job}"
+        running[job] = (key, manager.call_job_fn(key, manager.func_registry[functions[job]], args, {}))
+    for job, (key, process) in running.items():
+        result = until(lambda: (lambda value: None if value is manager.UNDEFINED else value)(
+            manager.get_result(key, process)), timeout=60)
+        said = str(result)
+        assert "stopped at its deadline of 1.5 s" in said, (job, said)
+
+
+def test_a_job_failure_that_reaches_dash_is_reported_in_words_that_name_no_path():
+    """``on_error`` of every job: the deadline and a lost job in their words; anything else points to the log."""
+    from dash.exceptions import BackgroundCallbackError
+
+    from components.jobs import JOB_FAILED, job_failure_message
+    from lab.stores import StoreUnavailableError
+
+    def from_job(message, traceback="Traceback (most recent call last):\n  File \"/srv/lab/lab/tours.py\""):
+        return BackgroundCallbackError(f"An error occurred inside a background callback: {message}\n{traceback}")
+
+    deadline = str(managers.JobDeadlineError(5))
+    assert job_failure_message(from_job(deadline)) == deadline
+    assert job_failure_message(from_job(managers.LOST_JOB, "")) == managers.LOST_JOB
+    assert job_failure_message(from_job("[Errno 28] No space left on device: '/srv/cache/x'")) == JOB_FAILED
+    busy = StoreUnavailableError("The job ledger is full. Try again in a few minutes.")
+    assert job_failure_message(busy) == str(busy)  # raised while the page polled: already the page's words
+
+
+def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(tmp_path):
+    """report_lost / say_lost read the ledger as a job ends; a full or unreachable ledger gave HTTP 500 (issue 20)."""
+    from dash import no_update
+
+    from components.explore import report_lost
+    from components.jobs import JobLedger, Services
+    from lab.stores import StoreUnavailableError
+
+    class Unavailable:
+        def put(self, *args, **kwargs):
+            raise StoreUnavailableError("The job ledger cannot be reached. Try again in a few minutes.")
+
+        get = put
+
+    services = Services.in_directory(tmp_path)
+    services = Services(services.results, services.uploads, JobLedger(Unavailable()))
+    with services.jobs.running("job-1"):  # the job computes, and its result goes to the page
+        pass
+    assert report_lost(services, False, {"nonce": "job-1", "state": {}}) is no_update
+
+
+# A process that writes Dash's hand-over store, then reads it after its SQLite file lost three quarters
+# of its pages (as when its disk fails under it): through a memory map, the read is a SIGBUS.
+_READ_A_SHRUNKEN_STORE = """
+import os, sys
+from components import managers
+
+directory = sys.argv[1]
+cache = managers.make_background_manager(directory).handle
+database = os.path.join(directory, "dash", "cache.db")
+for index in range(1000):
+    cache.set(f"key-{index}", b"x" * 2000)
+os.truncate(database, os.path.getsize(database) // 4)
+for index in range(1000):
+    try:
+        cache.get(f"key-{index}")
+    except Exception:  # an error is what a damaged store may give; a signal is not
+        pass
+print("alive")
+"""
+
+
+def test_a_store_whose_file_shrinks_under_a_reader_never_kills_it(tmp_path):
+    """The web server died of SIGBUS on a job's first poll after its cache turned read-only (issue 20)."""
+    import pathlib
+
+    from lab.stores import DiskStore
+
+    reader = subprocess.run([sys.executable, "-c", _READ_A_SHRUNKEN_STORE, str(tmp_path)],
+                            cwd=pathlib.Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                            timeout=300)
+    assert reader.returncode == 0 and "alive" in reader.stdout, (reader.returncode, reader.stderr[-2000:])
+    # The result, upload and ledger stores open SQLite the same way.
+    assert DiskStore(tmp_path / "store")._use(lambda cache: cache._sql("PRAGMA mmap_size").fetchone()[0]) == 0
+
+
+def test_a_caller_that_answers_its_deadline_is_not_stopped_again_by_the_enclosing_one():
+    """The manager's deadline encloses the explore job's own, of the same length: the job's message must get out."""
+    import time
+
+    with managers.job_deadline(0.5):  # the manager's
+        try:
+            with managers.job_deadline(0.5):  # the callback's own
+                time.sleep(5)
+        except managers.JobDeadlineError:
+            time.sleep(0.2)  # writing the page's message
+            answered = True
+    assert answered

@@ -173,7 +173,7 @@ def test_a_lock_held_too_long_ends_in_a_typed_error_not_a_spin(tmp_path, monkeyp
         raise diskcache.Timeout("database is locked")
 
     monkeypatch.setattr(diskcache.Cache, "get", locked)
-    with pytest.raises(StoreUnavailableError, match="stayed locked for 0.5 s"):
+    with pytest.raises(StoreUnavailableError, match="The cache store stayed locked for 0.5 s"):
         cache.get(Square(1.0))
     assert 1 <= len(attempts) < 1000
     monkeypatch.undo()
@@ -187,7 +187,7 @@ def test_a_read_only_store_is_a_message_not_a_hang(tmp_path, monkeypatch):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(diskcache.Cache, "set", read_only)
-    with pytest.raises(StoreUnavailableError, match="readonly"):
+    with pytest.raises(StoreUnavailableError, match="The result store is read-only"):
         cache.get_or_compute(Square(1.0), large_result)
 
 
@@ -220,3 +220,27 @@ def test_a_process_killed_mid_computation_stores_nothing_and_the_next_call_recom
     assert cache.get(Square(5.0)) is None
     assert not cache.get_or_compute(Square(5.0), large_result)[1]
     assert cache.get_or_compute(Square(1.0), large_result)[1]  # the store the child had open is intact
+
+
+def test_identical_requests_share_one_computation(tmp_path):
+    """Four identical requests were four computations (issue 20): the later ones wait and read the first's."""
+    import threading
+    import time
+
+    cache = ResultCache(DiskStore(tmp_path / "results"))
+    computed = []
+
+    def slow(request):
+        computed.append(request)
+        time.sleep(1.0)
+        return large_result(request)
+
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(cache.get_or_compute(Square(3.0), slow)[1]))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(computed) == 1 and sorted(answers) == [False, True, True, True]
+    assert cache.stats() == {"hits": 3, "computed": 1}

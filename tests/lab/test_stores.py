@@ -1,25 +1,28 @@
 """The stores every host reaches: Redis, and a host's disk in front of it (Celery across machines)."""
 
+import errno
+import gc
 import os
 import shutil
 import subprocess
 import threading
 
+import diskcache
 import numpy as np
 import pytest
 import redis
 from dash.testing.wait import until
 
 import datasets
-from lab import ResultCache, UploadRef, UploadStore, cache_key
+from lab import ResultCache, UploadRef, UploadStore, cache_key, failure_message
 from lab.stores import DiskStore, RedisStore, StoreUnavailableError, TieredStore, store_for
 from tests.components.test_celery_browser import _free_port, _stop
 
-from .conftest import Square, large_result
+from .conftest import BASE, Square, Squared, large_result
 
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
+def _redis_server(*options, password=None):
+    """A Redis of our own (no persistence) with ``options``: yields its URL (database 0), then stops it."""
     server = shutil.which("redis-server")
     if server is None:
         if os.environ.get("CI"):
@@ -27,8 +30,9 @@ def redis_url(tmp_path_factory):
         pytest.skip("redis-server is not installed")
     port = _free_port()
     process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                                "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"redis://127.0.0.1:{port}/0"
+                                "no", *options], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    url = f"redis://{'' if password is None else f':{password}@'}127.0.0.1:{port}/0"
 
     def answers():
         try:
@@ -39,6 +43,11 @@ def redis_url(tmp_path_factory):
     until(answers, timeout=30)
     yield url
     _stop(process)
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    yield from _redis_server()
 
 
 def test_a_redis_store_keeps_bytes_counters_sizes_and_a_lock(redis_url):
@@ -92,7 +101,7 @@ def test_an_upload_is_private_to_its_session_on_every_host(redis_url, tmp_path):
 
 def test_an_unreachable_shared_store_is_a_typed_error_not_a_hang(tmp_path):
     store = TieredStore(DiskStore(tmp_path), RedisStore(f"redis://127.0.0.1:{_free_port()}/0", "gone", timeout=1))
-    with pytest.raises(StoreUnavailableError, match="cannot be used"):
+    with pytest.raises(StoreUnavailableError, match="cannot be reached"):
         store.put("a", b"1")
 
 
@@ -123,3 +132,96 @@ def test_a_job_forked_while_another_thread_reads_the_store_can_write_it(tmp_path
     reader.join(10)
     assert child.exitcode == 0, "the forked writer failed or hung on a lock nobody held"
     assert store.get("b") == b"y" * 100_000
+
+
+# Issue 20: the page shows a store's message; the password, the URL and the folder stay in the server log.
+PASSWORD = "s3cret-Pa55word"
+
+
+def _assert_nothing_secret(message, *secrets_and_paths):
+    assert message and message[0].isupper() and "try again" in message.lower()
+    for forbidden in (PASSWORD, "redis://", "127.0.0.1", "/", *secrets_and_paths):
+        assert forbidden not in message, (forbidden, message)
+
+
+@pytest.fixture(scope="module")
+def full_redis_url():
+    """A Redis with a password and a 2 MB memory limit that refuses writes past it (noeviction)."""
+    yield from _redis_server("--requirepass", PASSWORD, "--maxmemory", "2mb", "--maxmemory-policy", "noeviction",
+                             password=PASSWORD)
+
+
+def test_a_full_or_unreachable_shared_store_names_no_password_url_or_path(full_redis_url, tmp_path, caplog):
+    uploads = UploadStore(store_for(tmp_path / "web", "uploads", shared_url=full_redis_url))
+    with pytest.raises(StoreUnavailableError) as full:
+        for index in range(20):  # 20 files of 512 kB: Redis refuses one past its 2 MB
+            uploads.put(f"session-{index}", os.urandom(2**19))
+    assert "The shared upload store is full" in failure_message(full.value)
+    _assert_nothing_secret(failure_message(full.value), str(tmp_path))
+    gone = f"redis://:{PASSWORD}@127.0.0.1:{_free_port()}/1"
+    results = ResultCache(store_for(tmp_path / "web", "results", shared_url=gone))
+    results.store.shared.timeout = 1
+    results.store.shared._client.connection_pool.connection_kwargs.update(socket_connect_timeout=1)
+    with pytest.raises(StoreUnavailableError) as unreachable:
+        results.get_or_compute(Square(1.0), large_result)
+    assert "The shared result store cannot be reached" in failure_message(unreachable.value)
+    _assert_nothing_secret(failure_message(unreachable.value), str(tmp_path))
+    assert PASSWORD not in caplog.text and ":***@127.0.0.1" in caplog.text  # the log says where, redacted
+
+
+@pytest.fixture
+def small_filesystem(tmp_path):
+    """A 320 kB tmpfs of our own (root only): a disk that fills, and that can turn read-only."""
+    mount = tmp_path / "mount"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "tmpfs", str(mount)],
+                      capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root)")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_full_disk_store_names_no_path(small_filesystem):
+    cache = ResultCache(store_for(small_filesystem, "results"))
+    cache.get_or_compute(Square(0.0), lambda request: Squared(BASE[:10] * 0))  # the database exists
+    with pytest.raises(StoreUnavailableError) as full:  # 320 kB of 20 000 floats: the disk fills
+        cache.get_or_compute(Square(1.0), large_result)
+    assert "The result store is full" in failure_message(full.value)
+    _assert_nothing_secret(failure_message(full.value), str(small_filesystem), "results", "cache.db")
+
+
+def test_a_store_whose_disk_turns_read_only_names_no_path(small_filesystem):
+    uploads = UploadStore(store_for(small_filesystem, "uploads"))
+    uploads.put("alice", b"1,2\n3,4\n")
+    gc.collect()  # no SQLite handle left open: the remount would find the disk busy
+    subprocess.run(["mount", "-o", "remount,ro", str(small_filesystem)], check=True)
+    with pytest.raises(StoreUnavailableError) as read_only:
+        uploads.put("alice", b"5,6\n7,8\n")
+    assert failure_message(read_only.value).startswith("The upload store ")  # SQLite: "unable to open"
+    _assert_nothing_secret(failure_message(read_only.value), str(small_filesystem), "uploads")
+
+
+def test_a_disk_that_fills_mid_write_is_a_message_without_the_path(tmp_path, monkeypatch):
+    """Without root (no tmpfs), the full disk is a write that fails with ENOSPC."""
+    cache = ResultCache(store_for(tmp_path, "results"))
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "results" / "ab" / "cd.val"))
+
+    monkeypatch.setattr(diskcache.Disk, "store", disk_full)
+    with pytest.raises(StoreUnavailableError) as full:
+        cache.get_or_compute(Square(1.0), large_result)
+    assert failure_message(full.value).startswith("The result store is full.")
+    _assert_nothing_secret(failure_message(full.value), str(tmp_path))
+
+
+def test_a_local_copy_whose_shared_entry_is_gone_is_written_back(redis_url, tmp_path):
+    """A worker answered "(cached)" from its own copy while the web host found nothing in Redis (issue 20)."""
+    worker = ResultCache(store_for(tmp_path / "worker", "results", shared_url=redis_url))
+    web = ResultCache(store_for(tmp_path / "web", "results", shared_url=redis_url))
+    result, _ = worker.get_or_compute(Square(7.0), large_result)
+    web.store.shared.delete(cache_key(Square(7.0)))  # dropped by another host (damaged there), or lost by Redis
+    assert web.get(Square(7.0)) is None
+    again, cached = worker.get_or_compute(Square(7.0), large_result)
+    assert cached
+    np.testing.assert_array_equal(web.get(Square(7.0)).Y, result.Y)  # the web host can draw it now

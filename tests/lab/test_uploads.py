@@ -108,3 +108,19 @@ def test_only_a_few_uploads_are_read_at_once_and_a_late_one_is_told_to_wait(tmp_
     first.join(30)
     with store.reading(wait=1):  # the turn came back
         pass
+
+
+def test_a_client_inventing_session_strings_meets_its_address_quota(tmp_path):
+    """A new session string was a new quota: 1.16 GB in 109 s from one client (issue 20)."""
+    from lab.uploads import UPLOAD_CLIENT_QUOTA
+
+    store = UploadStore(tmp_path, session_quota=3000, client_quota=5000)
+    store.put("session-1", b"a" * 2000, client="203.0.113.7")
+    store.put("session-2", b"b" * 2000, client="203.0.113.7")
+    store.put("session-2", b"b" * 2000, client="203.0.113.7")  # the same file again costs nothing
+    with pytest.raises(datasets.DatasetError) as refused:
+        store.put("session-3", b"c" * 2000, client="203.0.113.7")
+    assert str(refused.value) == UPLOAD_CLIENT_QUOTA.format(used_mb=4000 / 2**20, size_mb=2000 / 2**20,
+                                                             quota_mb=5000 / 2**20)
+    assert not store.holds("session-3", datasets.upload_sha256(b"c" * 2000))  # nothing kept, no session charged
+    store.put("session-3", b"c" * 2000, client="198.51.100.2")  # another address has its own quota
