@@ -3,12 +3,10 @@ one result cache of the papers' tours, and what lets pytest-xdist's workers run 
 
 Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
 the Celery and load tests carry their markers in their modules. Under ``pytest -n N`` each worker's
-dash servers take ports of their own, and the tours' runs are computed by one worker while the
-others wait for it.
+dash servers take ports of their own, and a tour run that one worker computes the others wait for
+and read (the result cache computes each key once).
 """
 
-import contextlib
-import fcntl
 import os
 
 import pytest
@@ -32,22 +30,11 @@ def computed_tours(tour_cache):
     from lab.presets import STEPS
     from lab.tours import compute_step
 
-    # One worker computes while the others wait, then read every step from the cache.
-    with _exclusive(tour_cache.directory / "computing.lock"):
-        for step in STEPS.values():
-            compute_step(step, tour_cache)
+    # Workers computing at once share each run and step: the cache computes a key once while the others
+    # wait for it (ResultCache.get_or_compute).
+    for step in STEPS.values():
+        compute_step(step, tour_cache)
     return tour_cache
-
-
-@contextlib.contextmanager
-def _exclusive(path):
-    """Hold an exclusive lock on ``path`` (created if missing) across processes (pytest-xdist workers)."""
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def pytest_configure(config):
