@@ -15,8 +15,10 @@ from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
 import measures
-from lab import CompareRequest, RunRequest, SweepRequest, SweepResult, ViewState, catalogue, failure_message
+from lab import CompareRequest, RunRequest, SweepRequest, ViewState, catalogue, failure_message
 from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
+from lab.state import stored_state
+from lab.studies import stored_sweep
 from lab.runs import parse_uploaded
 
 from . import ids
@@ -63,6 +65,8 @@ def client_address():
 def dataset_menu(upload):
     """The data-set menu: the catalogue, and this session's uploaded file once one is chosen."""
     if not upload:  # the layout's catalogue stands; new options would make the menu re-announce its value
+        return no_update
+    if not (isinstance(upload, dict) and isinstance(upload.get("filename"), str)):  # not a record the page wrote
         return no_update
     return dataset_options(upload)
 
@@ -194,7 +198,7 @@ def algorithm_menus(upload):
 def _shown_view(shown, state):
     """The view of the run shown: its data and method, with the current display and tabs."""
     current = ViewState.from_dict(state)
-    previous = ViewState.from_dict(shown["state"])
+    previous = ViewState.from_dict(shown.get("state"))
     return current.replace(data=previous.data, method=previous.method)
 
 
@@ -206,13 +210,13 @@ def _refused(message, error):
 
 def export_run(services, _points_clicks, _config_clicks, shown, state, session):
     """Download the shown run: every point with every local measure (CSV), or its view (JSON)."""
-    if not shown or shown.get("status") != "done" or not state:
+    if not isinstance(shown, dict) or shown.get("status") != "done" or not state:
         return no_update
-    view = _shown_view(shown, state)
-    request = RunRequest.from_state(view)
-    if ctx.triggered_id == ids.EXPORT_CONFIG:
-        return dcc.send_string(*view_json(view, request))
     try:
+        view = _shown_view(shown, state)
+        request = RunRequest.from_state(view)
+        if ctx.triggered_id == ids.EXPORT_CONFIG:
+            return dcc.send_string(*view_json(view, request))
         services.uploads.authorized(session, request)
         result = services.results.get(request)
     except measures.ProcrustesLabError as error:
@@ -224,20 +228,23 @@ def export_run(services, _points_clicks, _config_clicks, shown, state, session):
 
 def export_sweep(_csv_clicks, _json_clicks, stored):
     """Download the sweep shown: one row per algorithm and k, with its view state (CSV or JSON)."""
-    if not stored or "result" not in stored:
+    if not stored:
         return no_update
-    state = ViewState.from_dict(stored["state"])
-    files = sweep_files(state, SweepRequest.from_state(state), SweepResult.from_value(stored["result"]))
+    try:
+        result, state = stored_sweep(stored), stored_state(stored)
+    except measures.ProcrustesLabError as error:
+        return _refused(ids.SWEEP_MESSAGE, error)
+    files = sweep_files(state, SweepRequest.from_state(state), result)
     return dcc.send_string(*files["csv" if ctx.triggered_id == ids.EXPORT_SWEEP_CSV else "json"])
 
 
 def export_comparison(services, _csv_clicks, _json_clicks, stored, session):
     """Download the comparison shown: one row per algorithm, with its view state (CSV or JSON)."""
-    if not stored or "state" not in stored:
+    if not stored:
         return no_update
-    state = ViewState.from_dict(stored["state"])
-    request = CompareRequest.from_state(state)
     try:
+        state = stored_state(stored)
+        request = CompareRequest.from_state(state)
         services.uploads.authorized(session, request)
         result = services.results.get(request)
     except measures.ProcrustesLabError as error:

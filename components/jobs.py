@@ -23,6 +23,7 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
+from lab.state import stored_state
 from lab.stores import StoreUnavailableError, store_for
 
 from . import ids
@@ -235,7 +236,10 @@ def register_study_job(app, services, job, button, store, message, work, describ
 
     def say_cancelled(_cancels, stored, clicks, token):
         services.jobs.record(study_job_id(token, job, clicks), "cancelled")
-        shown = describe(ViewState.from_dict(stored["state"])) if stored else "nothing has finished yet"
+        try:
+            shown = describe(stored_state(stored)) if stored else "nothing has finished yet"
+        except measures.ProcrustesLabError:  # a store this page never wrote: nothing to name
+            shown = "nothing"
         return f"Cancelled. Shown: {shown}."
 
     def say_lost(running, clicks, token):

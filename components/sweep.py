@@ -11,8 +11,8 @@ from dash import Input, Output, State, dcc, html, no_update
 
 import algorithms
 import measures
-from lab import MethodChoice, SweepRequest, SweepResult, ViewState, catalogue, sweep
-from lab.studies import best_cells
+from lab import MethodChoice, StateError, SweepRequest, ViewState, catalogue, sweep
+from lab.studies import best_cells, stored_sweep
 
 from . import ids
 from .controls import export_buttons, graph_config, labelled
@@ -84,8 +84,12 @@ def draw_sweep(stored, state):
     """The sweep's curves, each algorithm's best k starred in the measure's own direction, and its table."""
     if not stored or not state:
         return empty_figure("Run a sweep to see quality against k."), None
-    rows = SweepResult.from_value(stored["result"]).rows
-    measure, log_scale = ViewState.from_dict(state).sweep.measure, ViewState.from_dict(state).sweep.log_scale
+    try:
+        result, view = stored_sweep(stored), ViewState.from_dict(state)
+    except StateError as error:
+        return empty_figure(str(error)), None
+    rows = result.rows
+    measure, log_scale = view.sweep.measure, view.sweep.log_scale
     labels = {name: measures.spec(name).label for name in catalogue.CARD_MEASURES}
     header = html.Tr([html.Th("algorithm"), html.Th("k"), *[html.Th(label) for label in labels.values()],
                       html.Th("seconds")])
@@ -105,12 +109,17 @@ def draw_sweep(stored, state):
 
 def open_sweep_point(click, state):
     """Clicking a sweep curve opens that algorithm and k in the explore tab (a whole state, applied)."""
-    point = ((click or {}).get("points") or [{}])[0]
-    if "customdata" not in point or not state:
+    points = click.get("points") if isinstance(click, dict) else None
+    point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
+    cell = point.get("customdata")
+    if not (isinstance(cell, list) and len(cell) == 2) or not state:  # the curves carry [algorithm, k]
         return no_update
-    algorithm, k = point["customdata"]
+    algorithm, k = cell
     # The cell's run: the algorithm's defaults at that k, as the sweep computed it (a cache hit).
-    opened = ViewState.from_dict(state).replace(method=MethodChoice(algorithm, k), tab="explore").validated()
+    try:
+        opened = ViewState.from_dict(state).replace(method=MethodChoice(algorithm, k), tab="explore").validated()
+    except StateError:  # a cell no curve of this page holds, or a view the page did not write
+        return no_update
     return {"state": opened.to_dict(), "message": "", "nonce": secrets.token_hex(8)}
 
 

@@ -16,10 +16,10 @@ import measures
 
 from . import catalogue
 from .runs import RunRequest, compute_run, failure_message
-from .state import DataChoice, MethodChoice
+from .state import DataChoice, MethodChoice, StateError
 
 __all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
-           "compare", "sweep"]
+           "compare", "stored_sweep", "sweep"]
 
 
 def _cell(data, algorithm, n_neighbors):
@@ -76,6 +76,41 @@ class SweepResult:
     @classmethod
     def from_value(cls, value):
         return cls(tuple(value["rows"]), value["computed"], value["cached"], value["failed"])
+
+
+def _number(value):
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _drawable(row):
+    """Whether ``row`` is a sweep row as the sweep job writes it (a failed cell, or one with its measures)."""
+    if not isinstance(row, dict) or not isinstance(row.get("label"), str) or not isinstance(row.get("algorithm"), str) \
+            or not _number(row.get("k")):
+        return False
+    if "error" in row:
+        return isinstance(row["error"], str)
+    summary = row.get("summary")
+    return _number(row.get("seconds")) and isinstance(summary, dict) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(value is None or _number(value) for value in pair)
+        for pair in summary.values()) and all(key in summary for key in catalogue.CARD_MEASURES)
+
+
+def stored_sweep(stored):
+    """The sweep a page's store holds (``{"state": ..., "result": SweepResult.to_value()}``), checked.
+
+    The rows travel through the browser and come back with a redraw or an export, so they are read
+    only once they have the shape :func:`sweep` writes.
+
+    Raises
+    ------
+    StateError
+        When the store holds what the sweep job never writes.
+    """
+    result = stored.get("result") if isinstance(stored, dict) else None
+    rows = result.get("rows") if isinstance(result, dict) else None
+    if not isinstance(rows, list) or not all(map(_drawable, rows)):
+        raise StateError(["The sweep shown is not one this page wrote: run the sweep again."])
+    return SweepResult.from_value({"computed": 0, "cached": 0, "failed": 0, **result})
 
 
 def _summary(result):

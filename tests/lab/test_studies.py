@@ -7,8 +7,8 @@ import pytest
 
 import lab.studies
 from lab import (CompareChoice, CompareRequest, DataChoice, ResultCache, RunRequest, SweepChoice, SweepRequest,
-                 ViewState, compare, compute_run, sweep)
-from lab.studies import align_to_reference, best_cells
+                 StateError, ViewState, compare, compute_run, sweep)
+from lab.studies import align_to_reference, best_cells, stored_sweep
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,20 @@ def test_a_sweep_cell_is_the_explore_run_of_the_same_settings(cache):
     assert cached and result.rows[3]["summary"]["normalized"] == list(hit.summary["normalized"])
     again = sweep(SweepRequest.from_state(view), cache)
     assert again.cached == 4 and again.rows == result.rows
+
+
+def test_a_sweep_read_back_from_the_page_is_the_one_written_and_anything_else_is_refused(cache):
+    view = state(sweep=SweepChoice(("hlle", "pca"), 3, 6, 3))  # a failed cell (HLLE at k = 3) among good ones
+    result = sweep(SweepRequest.from_state(view), cache)
+    stored = {"state": view.to_dict(), "result": result.to_value()}
+    assert stored_sweep(stored).rows == result.rows
+    good = result.rows[-1]
+    for forged in ({}, {"result": {"rows": "x"}}, {"result": {"rows": [{}]}},
+                   {"result": {"rows": [{**good, "seconds": "1"}]}},
+                   {"result": {"rows": [{**good, "summary": {"normalized": [1.0]}}]}},
+                   {"result": {"rows": [{**good, "k": True}]}}, {"result": {"rows": [{**good, "error": 3}]}}):
+        with pytest.raises(StateError, match="not one this page wrote"):
+            stored_sweep(forged)
 
 
 def test_a_failing_cell_is_reported_in_its_row_and_the_others_run(cache):
