@@ -166,7 +166,9 @@ def _marker(panel, scales, index, x_domain, y_domain, size):
     if panel.get("categories") is not None:
         return dict(color=class_colors(panel["categories"]), size=size)
     low, high, last = scales[panel["color_title"]]
-    colorbar = dict(title=dict(text=panel["color_title"], side="right"), thickness=14, len=0.9)
+    # A title of a letter or two ("j", "u") reads upright above the bar; a longer one runs along it.
+    side = "top" if len(panel["color_title"]) <= 3 else "right"
+    colorbar = dict(title=dict(text=panel["color_title"], side=side), thickness=14, len=0.9)
     if len(scales) > 1:
         colorbar.update(x=x_domain[1] + 0.005, xanchor="left", y=sum(y_domain) / 2, yanchor="middle",
                         len=y_domain[1] - y_domain[0])
