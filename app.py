@@ -29,7 +29,8 @@ import math
 import os
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
-from components.jobs import Services, cache_directory, register_job_boxes
+from components.jobs import Services, register_job_boxes
+from lab.cache import cache_directory
 from components.managers import make_background_manager, make_celery_app
 from components.layout import make_layout
 from components.server import ProcrustesDash, QuietRequestHandler, secure

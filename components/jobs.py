@@ -14,8 +14,6 @@ import dataclasses
 import functools
 import logging
 import math
-import os
-import pathlib
 import time
 
 from dash import Input, Output, State, dcc, html, no_update, set_props
@@ -23,6 +21,7 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
+from lab.cache import host_results
 from lab.state import stored_state
 from lab.stores import StoreUnavailableError, store_for
 
@@ -30,13 +29,12 @@ from . import ids
 from .deadlines import DEADLINE_MESSAGE_START
 from .managers import LOST_JOB, job_deadline
 
-__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "cache_directory", "job_box", "job_failure_message",
+__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
            "show_job_state", "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
-_ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Dash keys a job's hand-over entry by the callback's arguments: two pages asking for the same run
 # shared one entry, the first poll consumed it and the other page waited forever (bench/load.py
 # found it). Every background callback therefore also reads the page's token, which its work never
@@ -47,13 +45,6 @@ PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
 PROGRESS_INTERVAL = 0.25
 
 
-def cache_directory(path=None):
-    """The cache directory: ``path``, else ``$PROCRUSTES_CACHE_DIR``, else ``./cache`` in the repository."""
-    return pathlib.Path(path or os.environ.get("PROCRUSTES_CACHE_DIR") or _ROOT / "cache")
-
-
-# Bytes this host's result store may hold (least recently used runs go first): $PROCRUSTES_CACHE_GB.
-RESULTS_BYTES = int(float(os.environ.get("PROCRUSTES_CACHE_GB", "4")) * 2**30)
 # The page's message for a job that failed in a way its callback could not answer (the details stay in the log).
 JOB_FAILED = "The computation failed; the server log has the details. Change a control, or run it again."
 # How Dash words a job's exception when it hands it to ``on_error``: its text, then the job's traceback.
@@ -128,7 +119,7 @@ class Services:
         def store(prefix, **options):
             return store_for(directory, prefix, shared_url=shared_url, **options)
 
-        return cls(ResultCache(store("results", size_limit=RESULTS_BYTES)),
+        return cls(host_results(directory, shared_url=shared_url),
                    UploadStore(store("uploads", eviction_policy="none", size_limit=UploadStore.DEFAULT_BYTES)),
                    JobLedger(store("jobs", size_limit=2**26)))
 

@@ -410,3 +410,76 @@ def compute_step(step, cache, progress=None):
     result, _ = cache.get_or_compute(step.request(), compute)
     report(1.0, f"{step.title}: done in {time.perf_counter() - started:.1f} s")
     return result
+
+
+def prepare(names=(), cache=None, *, say=print):
+    """Compute tour steps into the result cache before a lecture, so that each opens at once.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Tours (``"gr"``, ``"lecture"``, …) or step names; every step of every tour when empty.
+    cache : lab.cache.ResultCache, optional
+        Default the dashboard's own (:func:`lab.cache.host_results`), which the page reads.
+    say : callable
+        Takes each progress line (one per step, and a last one with the total time).
+
+    Returns
+    -------
+    list of str
+        The steps whose runs failed (each named with its message in ``say``'s lines).
+
+    Raises
+    ------
+    KeyError
+        Naming the tours and steps, for a name that is none of them.
+    """
+    from .cache import host_results
+    from .presets import STEPS, TOURS  # the steps are made of this module's classes
+
+    tours = {tour.key: tour for tour in TOURS}
+    unknown = [name for name in names if name not in tours and name not in STEPS]
+    if unknown:
+        raise KeyError(f"no tour or step {', '.join(map(repr, unknown))}; tours: {', '.join(tours)}; "
+                       f"steps: {', '.join(STEPS)}")
+    chosen = [step for name in names for step in (tours[name].steps if name in tours else (STEPS[name],))] \
+        if names else list(STEPS.values())
+    chosen = list({step.name: step for step in chosen}.values())  # a step named twice is computed once
+    cache = host_results() if cache is None else cache
+    failed, started = [], time.perf_counter()
+    for done, step in enumerate(chosen, 1):
+        began = time.perf_counter()
+        result = compute_step(step, cache)
+        state = "ready" if not result.errors else "failed: " + "; ".join(
+            f"{key}: {message}" for key, message in result.errors.items())
+        if result.errors:
+            failed.append(step.name)
+        say(f"[{done}/{len(chosen)}] {step.name}: {state} ({time.perf_counter() - began:.1f} s; runs computed "
+            f"{result.computed}, read from the cache {result.cached})")
+    say(f"{len(chosen) - len(failed)} of {len(chosen)} steps ready in {time.perf_counter() - started:.1f} s.")
+    return failed
+
+
+def main(argv=None):
+    """``python -m lab.tours prepare [TOUR|STEP …] [--cache-dir DIR]``: exit status 0, 1 (a step failed), 2 (usage)."""
+    import argparse
+
+    from .cache import host_results
+
+    parser = argparse.ArgumentParser(prog="python -m lab.tours", description="Compute the papers' tours into the "
+                                     "dashboard's result cache before a lecture, so that every step opens at once.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("prepare", help="compute tours or steps (every step when none is named)")
+    command.add_argument("names", nargs="*", metavar="TOUR|STEP", help="gr, nq, pn, ml, lecture, or a step's name")
+    command.add_argument("--cache-dir", help="the dashboard's cache directory (default $PROCRUSTES_CACHE_DIR or "
+                         "./cache, as app.py)")
+    args = parser.parse_args(argv)
+    try:
+        failed = prepare(args.names, host_results(args.cache_dir), say=lambda line: print(line, flush=True))
+    except KeyError as error:
+        parser.error(error.args[0])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -20,6 +20,7 @@ from components.tours import compute, render_step, show_computed, show_step, ste
 from lab import catalogue, from_query
 from lab.presets import STEPS, TOURS
 from lab.tours import StepResult, compute_step
+from lab.tours import main as tours_main
 
 
 def text_of(component):
@@ -252,3 +253,21 @@ def test_the_new_controls_are_controls_of_the_view_state(component):
     from components.state_sync import CONTROLS
 
     assert component in {control.component for control in CONTROLS.values()}
+
+
+def test_a_prepared_step_opens_at_once_from_the_page_s_own_cache(tmp_path, capsys):
+    # `python -m lab.tours prepare` computes into the cache the page opens (same folder, same keys).
+    names = ["lecture-classical-scaling", "lecture-isomap"]
+    assert tours_main(["prepare", *names, "--cache-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == ["[1/2] lecture-classical-scaling", "[2/2] lecture-isomap"]
+    assert all(": ready (" in line for line in lines[:2]) and lines[-1].startswith("2 of 2 steps ready in ")
+    services = Services.in_directory(tmp_path)
+    for name in names:
+        out = show_step(services, STEPS[name].state.to_dict(), None, "token")
+        assert out["request"] is no_update  # drawn from the cache: no job
+        assert {item.className for item in out["claims"]} == {"claim holds"}
+    # A name that is no tour or step is a usage error naming the choices.
+    with pytest.raises(SystemExit) as stopped:
+        tours_main(["prepare", "nope"])
+    assert stopped.value.code == 2 and "tours: gr, nq, pn, ml, lecture" in capsys.readouterr().err
