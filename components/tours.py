@@ -192,7 +192,7 @@ def render_step(services, step, result, presentation):
     text, checked = step.render(result)
     failed = "; ".join(f"{key}: {message}" for key, message in result.errors.items())
     notice = f"Failed runs: {failed}" if failed else ""
-    values = result.values
+    values = step.panel_values(result)
     figure_style = curve_style = _HIDDEN
     figure, curve, table = _BLANK, no_update, None
     if step.chart == "table":

@@ -3,9 +3,10 @@
 A request (a run, a sweep, a comparison, a normalization study) is a frozen value with
 ``to_dict()`` and a ``KIND``; its result type turns itself into plain values and arrays
 (:mod:`lab.serialization`). :func:`cache_key` hashes the request's canonical JSON with
-:data:`CODE_VERSION`, the hash of every source file that produces a cached value (``datasets/``,
-``algorithms/``, ``measures/``, ``lab/``) and of the versions of the packages that shape a result:
-results survive restarts but never outlive the code that made them. A sweep's (algorithm, k) cell
+:data:`CODE_VERSION`, the hash of every source file that produces a cached value (:data:`SOURCES`:
+``datasets/``, ``algorithms/``, ``measures/`` and the computing modules of ``lab/``, not its tours'
+texts, links or files) and of the versions of the packages that shape a result: results survive
+restarts but never outlive the code that made them. A sweep's (algorithm, k) cell
 is the explore run of the same request, so the two share one entry.
 
 Entries are written once, whole, after the computation returns; a cancelled, failed or killed
@@ -30,9 +31,15 @@ __all__ = ["CODE_VERSION", "ResultCache", "cache_directory", "cache_key", "code_
 logger = logging.getLogger(__name__)
 
 _ROOT = pathlib.Path(__file__).resolve().parents[1]
-# Every package whose code computes a cached value. components/ only draws: a change there needs no
-# recomputation.
-SOURCE_PACKAGES = ("datasets", "algorithms", "measures", "lab")
+# The code that computes a cached value: the libraries, and the modules of lab/ that describe, compute or
+# encode a run or a study. components/ only draws, and the rest of lab/ (PRESENTATION_MODULES) words and
+# links what was computed: editing a tour's sentence or a link key must not discard every result.
+SOURCES = ("datasets", "algorithms", "measures", "lab/catalogue.py", "lab/normalization.py", "lab/pairs.py",
+           "lab/runs.py", "lab/serialization.py", "lab/shapes.py", "lab/stability.py", "lab/state.py",
+           "lab/studies.py", "lab/tours.py")
+# lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw.
+PRESENTATION_MODULES = ("lab/__init__.py", "lab/cache.py", "lab/exports.py", "lab/links.py", "lab/notebook.py",
+                        "lab/presets.py", "lab/stores.py", "lab/uploads.py", "lab/views.py")
 # Installed packages whose versions shape results (a missing optional one is recorded as absent).
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
 # Results are kept a week after their last use; the code version invalidates them sooner.
@@ -55,14 +62,15 @@ def package_versions(packages=RESULT_PACKAGES):
     return versions
 
 
-def code_version(root=_ROOT, packages=SOURCE_PACKAGES):
-    """Hash of the sources under ``root/<package>`` for each of ``packages`` and of :func:`package_versions`.
+def code_version(root=_ROOT, sources=SOURCES):
+    """Hash of the ``sources`` under ``root`` (folders: every ``.py`` file below them) and of :func:`package_versions`.
 
     Parameters
     ----------
     root : path-like
         The checkout (the tests hash a modified copy of it).
-    packages : sequence of str
+    sources : sequence of str
+        Folders and files relative to ``root`` (:data:`SOURCES`).
 
     Returns
     -------
@@ -71,7 +79,8 @@ def code_version(root=_ROOT, packages=SOURCE_PACKAGES):
     """
     root = pathlib.Path(root)
     digest = hashlib.sha256()
-    for path in sorted(p for package in packages for p in (root / package).rglob("*.py")):
+    paths = (root / source for source in sources)
+    for path in sorted(p for path in paths for p in (path.rglob("*.py") if path.is_dir() else [path])):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     for package, version in package_versions().items():

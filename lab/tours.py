@@ -293,9 +293,19 @@ class Step:
         """The :class:`StepRequest` of this step (its cache key names every panel's run)."""
         return StepRequest(self.name, tuple(panel.request for panel in self.panels))
 
+    def panel_values(self, result):
+        """Each panel's numbers of a computed ``result`` and, when every run succeeded, ``"step"``: ``derive``'s.
+
+        The step-wide values are derived here, where the step is shown, not kept with the runs' numbers:
+        they belong to the tour's text (:mod:`lab.presets`), which the cached values must not depend on.
+        """
+        if self.derive is None or result.errors:
+            return dict(result.values)
+        return {**result.values, "step": self.derive(Values(result.values))}
+
     def values(self, result):
-        """The step's :class:`Values`: each panel's numbers, and ``step`` (``derive``'s) if any."""
-        return Values(result.values)
+        """The step's :class:`Values` (:meth:`panel_values`)."""
+        return Values(self.panel_values(result))
 
     def render(self, result):
         """``(text, ((claim text, holds), ...))`` of a computed step."""
@@ -337,12 +347,13 @@ class StepRequest:
 
 @dataclasses.dataclass(frozen=True)
 class StepResult:
-    """A computed step: each panel's values (:func:`run_values`), ``step`` for derived ones, and errors.
+    """A computed step: each panel's values (:func:`run_values`) and errors (the step-wide values are
+    derived where it is shown: :meth:`Step.panel_values`).
 
     Attributes
     ----------
     values : dict
-        Panel key -> ``{name: number}``; ``"step"`` -> the step's derived values.
+        Panel key -> ``{name: number}``.
     errors : dict
         Panel key -> the message of a run that failed.
     computed, cached : int
@@ -402,8 +413,6 @@ def compute_step(step, cache, progress=None):
                 continue
             cached += hit
             computed += not hit
-        if step.derive is not None and not errors:
-            values["step"] = step.derive(Values(values))
         return StepResult(values, errors, computed, cached)
 
     started = time.perf_counter()

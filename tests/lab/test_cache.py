@@ -38,32 +38,57 @@ def test_key_refuses_nan():
         cache_key(Square(float("nan")))
 
 
-def _tree(tmp_path):
-    for package in ("datasets", "algorithms", "measures", "lab", "components"):
-        (tmp_path / package).mkdir()
-        (tmp_path / package / "module.py").write_text("VALUE = 1\n")
+def _checkout(tmp_path):
+    """A copy of the sources the code version reads, and of lab/'s other modules and components/."""
+    for source in (*lab.cache.SOURCES, *lab.cache.PRESENTATION_MODULES, "components"):
+        target = tmp_path / source
+        if (ROOT / source).is_dir():
+            shutil.copytree(ROOT / source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / source, target)
     return tmp_path
 
 
-def test_the_code_version_covers_every_module_that_produces_a_cached_value(tmp_path):
-    root = _tree(tmp_path)
+def _edited(path, old, new):
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_a_kernel_edit_changes_the_key_and_a_caption_or_a_drawing_edit_keeps_it(tmp_path):
+    """Issue 21: the code version covers exactly the code that produces a cached value."""
+    root = _checkout(tmp_path)
     first = code_version(root)
-    assert first == code_version(root) and len(first) == 16
-    for module in ("measures/module.py", "lab/normalization.py", "lab/studies.py", "datasets/module.py"):
-        original = (root / module).read_text() if (root / module).exists() else None
-        (root / module).write_text("CHANGED = True\n")
-        assert code_version(root) != first, module
-        (root / module).unlink() if original is None else (root / module).write_text(original)
+    assert first == code_version(root) == lab.cache.CODE_VERSION and len(first) == 16
+    # A tour's sentence, a step's derived value, a link key, a figure: no result changes.
+    _edited(root / "lab" / "presets.py", "PN Theorem 4.1", "PN's Theorem 4.1")
+    _edited(root / "lab" / "presets.py", "derive=lambda v:", "derive=lambda values:")
+    _edited(root / "lab" / "links.py", '"""', '"""A link. ')
+    (root / "components" / "figures" / "tours.py").write_text("# redrawn\n")
     assert code_version(root) == first
-    (root / "components" / "module.py").write_text("VALUE = 2\n")  # drawing code does not shape results
+    # The kernel every local measure uses, a study's code, a data set, the step's own numbers: all change it.
+    for path, old, new in (("measures/procrustes.py", "def procrustes_rotation", "def _unused():\n    pass\n\n\n"
+                            "def procrustes_rotation"),
+                           ("lab/normalization.py", '"""', '"""Changed. '), ("datasets/surfaces.py", '"""', '"""X. '),
+                           ("lab/tours.py", "def run_values", "def _x():\n    pass\n\n\ndef run_values")):
+        original = (root / path).read_text()
+        _edited(root / path, old, new)
+        assert code_version(root) != first, path
+        (root / path).write_text(original)
     assert code_version(root) == first
 
 
-def test_the_live_code_version_hashes_the_normalization_study():
-    """Issue 12: a change to the normalization study's code must change the key of its cached Φ curves."""
-    sources = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "lab").rglob("*.py"))]
-    assert "lab/normalization.py" in sources and "lab/shapes.py" in sources
-    assert "lab" in lab.cache.SOURCE_PACKAGES
+def test_every_module_of_lab_is_either_hashed_or_declared_presentation():
+    """A new module of lab/ must be placed on one side: hashed (it shapes results) or not (it words them)."""
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "lab").rglob("*.py")}
+    hashed = {source for source in lab.cache.SOURCES if source.startswith("lab/")}
+    assert not hashed & set(lab.cache.PRESENTATION_MODULES)
+    assert modules == hashed | set(lab.cache.PRESENTATION_MODULES)
+    # Every module a request's computation imports is hashed (the cached values' code).
+    for source in ("lab/runs.py", "lab/studies.py", "lab/normalization.py", "lab/shapes.py", "lab/pairs.py",
+                   "lab/stability.py", "lab/tours.py", "lab/serialization.py"):
+        assert source in hashed, source
 
 
 def test_result_cache_computes_once_then_serves_from_disk(tmp_path):
