@@ -17,7 +17,8 @@ References
 .. [PN] Y. Goldberg, A. Zakai, D. Kushnir and Y. Ritov, "Manifold learning: the price of
    normalization", Journal of Machine Learning Research 9 (2008) 1909-1939. Fig. 1: the strip;
    §4: the grid; §5.5, Fig. 6: the fishbowl.
-.. [NQ] J. Zhang, Z. Ren and C. Zhang (NIEQA), Table II: swisshole and the Gaussian surface.
+.. [NQ] P. Zhang, Y. Ren and B. Zhang (NIEQA), Neurocomputing 97 (2012) 251-266, Table II: swisshole and
+   the Gaussian surface.
 .. [ML] Z. Zhang and J. Wang, "MLLE: modified locally linear embedding using multiple weights",
    NIPS 19 (2007), §5: the swiss roll with a hole and the three peaks.
 """

@@ -738,8 +738,8 @@ TOURS = (
     Tour("gr", "Goldberg & Ritov: local Procrustes", "Y. Goldberg and Y. Ritov, Local Procrustes for manifold "
          "embedding: a measure of embedding quality and embedding algorithms, Machine Learning 77 (2009) 1–25.",
          GR_STEPS),
-    Tour("nq", "Zhang, Ren & Zhang: NIEQA", "J. Zhang, Z. Ren and C. Zhang, A normalization independent embedding "
-         "quality assessment for manifold learning (NIEQA).", NQ_STEPS),
+    Tour("nq", "Zhang, Ren & Zhang: NIEQA", "P. Zhang, Y. Ren and B. Zhang, A new embedding quality assessment "
+         "method for manifold learning (NIEQA), Neurocomputing 97 (2012) 251–266.", NQ_STEPS),
     Tour("pn", "Goldberg, Zakai, Kushnir & Ritov: the price of normalization", "Y. Goldberg, A. Zakai, D. "
          "Kushnir and Y. Ritov, Manifold learning: the price of normalization, JMLR 9 (2008) 1909–1939.", PN_STEPS),
     Tour("ml", "Zhang & Wang: MLLE", "Z. Zhang and J. Wang, MLLE: modified locally linear embedding using "
