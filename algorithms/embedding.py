@@ -1,6 +1,5 @@
 """The one entry point that runs any registered algorithm: :func:`embed`."""
 
-import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -9,6 +8,8 @@ from numpy.typing import ArrayLike
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 
 from measures import (
+    DEFAULT_RANDOM_STATE,
+    NOT_GIVEN,
     EmbeddingError,
     MeasureError,
     SeedError,
@@ -17,6 +18,7 @@ from measures import (
     check_integer,
     check_points,
     check_random_state,
+    deprecated_keyword,
     is_integer,
     nearest_neighbors,
     validate_parameters,
@@ -73,34 +75,11 @@ def _check_distinct(X):
             "noise.", n_duplicates)
 
 
-# Keywords of earlier versions, kept as deprecated aliases: old name -> (new name, the new one's default).
-_DEPRECATED_ALIASES = {"seed": ("random_state", 0), "output_scale": ("rescale", None)}
-
-
-def _take_alias(params, old, value):
-    """The value of a deprecated keyword ``old`` if the caller gave it (warning), else ``value``.
-
-    Giving both the old keyword and its new name with a value other than the new one's default is
-    refused: the call would be ambiguous.
-    """
-    if old not in params:
-        return value
-    new, default = _DEPRECATED_ALIASES[old]
-    given = params.pop(old)
-    explicit = not (value is default or (is_integer(value) and is_integer(default) and value == default))
-    if explicit:
-        raise EmbeddingError(f"embed: {old}= is a deprecated alias of {new}=; pass only {new}= (got {old}={given!r} "
-                             f"and {new}={value!r}).")
-    # stacklevel 3: _take_alias <- embed <- the caller of embed.
-    warnings.warn(f"embed: {old}= is deprecated; use {new}= (same meaning).", DeprecationWarning, stacklevel=3)
-    return given
-
-
 def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
-          random_state: int | np.random.Generator = 0, rescale: str | None = None, post_refinement: int = 0,
-          post_refinement_method: str = REFINE_METHOD.default, neighbors: ArrayLike | None = None,
-          progress: Callable[[float, dict], None] | None = None, should_stop: Callable[[], bool] | None = None,
-          **params) -> np.ndarray:
+          random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, rescale: str | None = None,
+          post_refinement: int = 0, post_refinement_method: str = REFINE_METHOD.default,
+          neighbors: ArrayLike | None = None, progress: Callable[[float, dict], None] | None = None,
+          should_stop: Callable[[], bool] | None = None, **params) -> np.ndarray:
     """Embed ``X`` in ``n_components`` dimensions with the registered algorithm ``name``.
 
     Parameters
@@ -173,9 +152,9 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     -----
     DeprecationWarning
         For the old keywords ``seed=`` (now ``random_state=``) and ``output_scale=`` (now
-        ``rescale=``), which still work. Giving an old keyword together with its new name is refused
-        (EmbeddingError) whenever the new one differs from its default; an explicit
-        ``random_state=0`` cannot be told from the default, and then the old keyword's value is used.
+        ``rescale=``), which still work (:func:`measures.deprecated_keyword`, the one rule for renamed
+        keywords). Giving an old keyword together with its new name is refused (EmbeddingError), an
+        explicit ``random_state=0`` included.
 
     Examples
     --------
@@ -189,8 +168,10 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     >>> bool(np.array_equal(embed("isomap", X, n_neighbors=8, neighbors=shared), embed("isomap", X, n_neighbors=8)))
     True
     """
-    random_state = _take_alias(params, "seed", random_state)
-    rescale = _take_alias(params, "output_scale", rescale)
+    random_state = deprecated_keyword("embed", "seed", params.pop("seed", NOT_GIVEN), "random_state", random_state,
+                                      DEFAULT_RANDOM_STATE, EmbeddingError)
+    rescale = deprecated_keyword("embed", "output_scale", params.pop("output_scale", NOT_GIVEN), "rescale", rescale,
+                                 None, EmbeddingError)
     entry = spec(name)
     X = check_points(X, "X", error=EmbeddingError)
     n_samples, n_features = X.shape

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from measures.errors import DatasetError, ProcrustesLabWarning, SeedError
-from measures.parameters import Parameter, validate_parameters
+from measures.parameters import DEFAULT_RANDOM_STATE, NOT_GIVEN, Parameter, deprecated_keyword, validate_parameters
 from measures.seeding import check_random_state
 
 from . import images, surfaces
@@ -460,35 +460,8 @@ def available():
     return list(_REGISTRY)
 
 
-class _DefaultRandomState(int):
-    """The type of :func:`load`'s default ``random_state``: the int 0, told apart from a 0 the caller passed.
-
-    Only so that ``seed=`` (the deprecated alias) together with an explicit ``random_state=`` is
-    refused even when the latter is 0; everywhere else it is the plain int 0.
-    """
-
-    def __repr__(self):
-        return "0"
-
-
-_DEFAULT_RANDOM_STATE = _DefaultRandomState(0)
-
-
-def _resolve_random_state(name, random_state, seed):
-    """``random_state``, or the deprecated ``seed`` when only it was given (with a DeprecationWarning)."""
-    if seed is None:
-        return random_state
-    if random_state is not _DEFAULT_RANDOM_STATE:
-        raise DatasetError(f"{name}: seed is the deprecated name of random_state, and both were given "
-                           f"(seed={seed!r}, random_state={random_state!r}): pass random_state only.")
-    warnings.warn("datasets.load(seed=...) is deprecated: pass random_state=... (the same values).",
-                  DeprecationWarning, stacklevel=3)
-    return seed
-
-
 def load(name: str, n: int | None = None, *, noise: float = 0.0,
-         random_state: int | np.random.Generator = _DEFAULT_RANDOM_STATE,
-         seed: int | np.random.Generator | None = None, **params) -> Dataset:
+         random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, seed=NOT_GIVEN, **params) -> Dataset:
     """Draw a sample of a registered data set.
 
     Parameters
@@ -555,7 +528,8 @@ def load(name: str, n: int | None = None, *, noise: float = 0.0,
     """
     entry = spec(name)
     values = validate_parameters(entry.all_parameters, {"n": n, "noise": noise, **params}, name, DatasetError)
-    random_state = _resolve_random_state(name, random_state, seed)
+    random_state = deprecated_keyword(name, "seed", seed, "random_state", random_state, DEFAULT_RANDOM_STATE,
+                                      DatasetError)
     try:
         rng = check_random_state(random_state)
     except SeedError as error:

@@ -92,7 +92,15 @@ from .normalization import (
     is_collapsed,
     normalization_cost,
 )
-from .parameters import Parameter, check_integer, is_integer, validate_parameters
+from .parameters import (
+    DEFAULT_RANDOM_STATE,
+    NOT_GIVEN,
+    Parameter,
+    check_integer,
+    deprecated_keyword,
+    is_integer,
+    validate_parameters,
+)
 from .procrustes import (
     LocalProcrustes,
     local_pca_procrustes,
@@ -112,7 +120,9 @@ from .similarity import SimilarityFit, similarity_procrustes
 __all__ = [
     "COINCIDENCE_TOLERANCE",
     "COLLAPSE_THRESHOLD",
+    "DEFAULT_RANDOM_STATE",
     "NIEQA",
+    "NOT_GIVEN",
     "SHORT_CIRCUIT_RATIO",
     "AsimFit",
     "DatasetError",
@@ -147,6 +157,7 @@ __all__ = [
     "classical_mds",
     "collapse_score",
     "continuity",
+    "deprecated_keyword",
     "distance_spearman",
     "evaluate",
     "geodesic_graph",

@@ -9,8 +9,10 @@ dashboard's controls, and enters cache keys, so a range is written once (the rol
 import dataclasses
 import math
 import numbers
+import warnings
 
-__all__ = ["Parameter", "check_integer", "is_integer", "validate_parameters"]
+__all__ = ["DEFAULT_RANDOM_STATE", "NOT_GIVEN", "Parameter", "check_integer", "deprecated_keyword", "is_integer",
+           "validate_parameters"]
 
 _KINDS = ("int", "float", "choice", "bool")
 
@@ -165,3 +167,57 @@ def validate_parameters(declared, given, owner, error):
         value = given.get(name)
         values[name] = parameter.default if value is None else parameter.check(value, owner, error)
     return values
+
+
+class _Given(int):
+    """The type of a default the caller did not pass: equal to its value, but told apart by identity."""
+
+    def __repr__(self):
+        return repr(int(self))
+
+
+# The default ``random_state`` of the entry points that still accept the old ``seed=``: the int 0, which
+# a caller's explicit ``random_state=0`` is not (so that ``seed=`` beside it is refused, not ignored).
+DEFAULT_RANDOM_STATE = _Given(0)
+# What an old keyword holds when the caller did not pass it.
+NOT_GIVEN = object()
+
+
+def deprecated_keyword(where, old, given, new, value, default, error):
+    """The one rule for a renamed keyword: ``value`` of ``new``, or ``given`` of the old name ``old``.
+
+    Parameters
+    ----------
+    where : str
+        The entry point, for the messages (``"embed"``, ``"strip"``).
+    old, new : str
+        The keyword's old and current names (``"seed"``, ``"random_state"``).
+    given : object
+        What the caller passed as ``old``, or :data:`NOT_GIVEN`.
+    value : object
+        What the call holds for ``new``.
+    default : object
+        ``new``'s default (:data:`DEFAULT_RANDOM_STATE` for ``random_state``): ``value is default``
+        when the caller did not pass ``new``.
+    error : type
+        The entry point's error type (a subclass of ValueError).
+
+    Returns
+    -------
+    object
+        ``given`` (with a DeprecationWarning at the entry point's caller) when only the old name was
+        passed, else ``value``.
+
+    Raises
+    ------
+    error
+        When both names were passed: the call would be ambiguous.
+    """
+    if given is NOT_GIVEN:
+        return value
+    if value is not default:
+        raise error(f"{where}: {old}= is a deprecated alias of {new}=; pass only {new}= (got {old}={given!r} and "
+                    f"{new}={value!r}).")
+    # stacklevel 3: this function <- the entry point <- its caller.
+    warnings.warn(f"{where}: {old}= is deprecated; use {new}= (same meaning).", DeprecationWarning, stacklevel=3)
+    return given

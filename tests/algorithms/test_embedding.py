@@ -324,6 +324,9 @@ def test_seed_is_a_deprecated_alias_of_random_state(points):
     with pytest.raises(EmbeddingError, match=r"seed= is a deprecated alias of random_state=; pass only random_state= "
                                              r"\(got seed=5 and random_state=4\)"):
         algorithms.embed("isomap", points, n_neighbors=6, seed=5, random_state=4)
+    # An explicit random_state=0 is a choice too, not the default: beside seed= it is refused.
+    with pytest.raises(EmbeddingError, match=r"got seed=5 and random_state=0\)"):
+        algorithms.embed("isomap", points, n_neighbors=6, seed=5, random_state=0)
 
 
 def test_output_scale_is_a_deprecated_alias_of_rescale(ltsa_roll):

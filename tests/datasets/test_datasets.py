@@ -572,8 +572,8 @@ def test_dataset_error_is_the_measures_class():
     ("strip", {"random_state": None}, r"random_state must be a non-negative int .*; got None"),
     ("strip", {"random_state": 1.5}, r"random_state must be a non-negative int .*; got 1.5"),
     ("strip", {"random_state": True}, r"random_state must be a non-negative int .*; got True"),
-    ("strip", {"seed": 3, "random_state": 0}, (r"^strip: seed is the deprecated name of random_state, and both were "
-                                              r"given \(seed=3, random_state=0\): pass random_state only\.$")),
+    ("strip", {"seed": 3, "random_state": 0}, (r"^strip: seed= is a deprecated alias of random_state=; pass only "
+                                              r"random_state= \(got seed=3 and random_state=0\)\.$")),
     ("swissroll", {"stretch": 0.0}, r"swissroll: parameter 'stretch' must lie in \[0.1, 10.0\]; got 0.0"),
     ("hemisphere", {"chart": "mercator"}, (r"hemisphere: parameter 'chart' must be one of "
                                           r"\['equidistant', 'stereographic'\]; got 'mercator'")),
