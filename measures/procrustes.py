@@ -57,9 +57,10 @@ class LocalProcrustes:
         ``G(X_i, Y_i) / ||H X_i||_F^2``; its mean is R_N (Eq. 4). Unbounded above.
     conformal : ndarray of shape (n_samples,)
         ``G_C(X_i, Y_i) / ||H X_i||_F^2`` in [0, 1]; its mean is R_C (Eq. 7).
-    input_scale : ndarray of shape (n_samples,)
-        ``||H X_i||_F^2``.
-    output_scale : ndarray of shape (n_samples,)
+    input_size : ndarray of shape (n_samples,)
+        ``||H X_i||_F^2``, the neighbourhood's squared size (not a scale convention: those are the
+        algorithms' ``output_scale``).
+    output_size : ndarray of shape (n_samples,)
         ``||H Y_i||_F^2``.
     nuclear_norm : ndarray of shape (n_samples,)
         ``nuc(X_i' H Y_i)``, the sum of singular values of the cross-covariance.
@@ -71,8 +72,8 @@ class LocalProcrustes:
     raw: np.ndarray
     normalized: np.ndarray
     conformal: np.ndarray
-    input_scale: np.ndarray
-    output_scale: np.ndarray
+    input_size: np.ndarray
+    output_size: np.ndarray
     nuclear_norm: np.ndarray
     coincident: np.ndarray
 
@@ -85,8 +86,8 @@ class LocalProcrustes:
         the output's arbitrary overall scale (a normalized method's) is set fairly.
         """
         defined = ~self.coincident
-        weight = 1.0 / self.input_scale[defined]
-        denominator = (self.output_scale[defined] * weight).sum()
+        weight = 1.0 / self.input_size[defined]
+        denominator = (self.output_size[defined] * weight).sum()
         if denominator == 0:
             raise MeasureError("every neighbourhood of the embedding collapsed to a point: no scale helps.")
         return float((self.nuclear_norm[defined] * weight).sum() / denominator)
@@ -165,8 +166,8 @@ def local_procrustes(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray) -> Loc
         raw=x_scale + y_scale - 2.0 * nuclear,
         normalized=conformal + (ratio - nu) ** 2,
         conformal=np.where(undefined, np.nan, conformal),
-        input_scale=x_scale,
-        output_scale=y_scale,
+        input_size=x_scale,
+        output_size=y_scale,
         nuclear_norm=nuclear,
         coincident=undefined,
     )
