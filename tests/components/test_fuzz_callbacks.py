@@ -195,6 +195,7 @@ def _fuzz_one(client, callback, key, values, index, value, caplog, outcome):
     return response
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_every_callback_refuses_hostile_values_without_a_500(fuzz_app, page, caplog):
     dash_app, client, started = fuzz_app
     outcome = Outcome()

@@ -263,6 +263,7 @@ print("alive")
 """
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_a_store_whose_file_shrinks_under_a_reader_never_kills_it(tmp_path):
     """The web server died of SIGBUS on a job's first poll after its cache turned read-only (issue 20)."""
     import pathlib

@@ -145,6 +145,7 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
     assert {trace.marker.colorbar.title.text for trace in traces if trace.marker.showscale} == titles
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_path):
     services = Services.in_directory(tmp_path)
     step = STEPS["lecture-classical-scaling"]
@@ -255,6 +256,7 @@ def test_the_new_controls_are_controls_of_the_view_state(component):
     assert component in {control.component for control in CONTROLS.values()}
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_a_prepared_step_opens_at_once_from_the_page_s_own_cache(tmp_path, capsys):
     # `python -m lab.tours prepare` computes into the cache the page opens (same folder, same keys).
     names = ["lecture-classical-scaling", "lecture-isomap"]

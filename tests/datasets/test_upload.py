@@ -671,6 +671,7 @@ def test_limits_are_checked_before_cells_are_split(content, limits, message):
     assert peak < 4 * len(content)
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_reading_memory_grows_like_the_file_not_like_its_cells():
     def table(rows):
         return b"x,y,z,label\n" + b"".join(b"%d.25,%d.5,%d,c%d\n" % (i, i, -i, i % 7) for i in range(rows))

@@ -230,6 +230,7 @@ ResultCache(sys.argv[1]).get_or_compute(Square(5.0), compute)
 """
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_a_process_killed_mid_computation_stores_nothing_and_the_next_call_recomputes(tmp_path):
     directory, started = tmp_path / "results", tmp_path / "started"
     cache = ResultCache(directory)

@@ -17,6 +17,7 @@ def study(cache, aspect, chosen=("laplacian", "diffusion_maps", "ltsa"), shape="
     return result, {row["label"]: row for row in result.rows}
 
 
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
 def test_pn_fig5_lem_fails_between_81x41_and_81x39(cache):
     """PN Fig. 5: 3000 uniform points, K = 8. At 81 × 41 LEM's faithful output still costs less than
     the folded curve; at 81 × 39 it costs more, and the output collapses (a lower collapse score)."""
