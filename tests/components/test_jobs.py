@@ -361,3 +361,13 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     assert _result(manager, "waiting", waiting) == "done"
     started = float(record.read_text().split()[0])
     assert started - killed < managers.SLOT_LEASE_SECONDS + 2 * managers.SLOT_POLL_SECONDS + 5.0
+
+
+@pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER"])
+@pytest.mark.parametrize("value, says", [("0", "at least 1"), ("two", "whole number")])
+def test_a_bad_job_cap_is_refused_naming_its_variable(monkeypatch, variable, value, says):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=f"{variable} must be .*{says}.*got {value!r}"):
+        managers._job_cap(variable, 2)
+    monkeypatch.setenv(variable, "3")
+    assert managers._job_cap(variable, 2) == 3
