@@ -40,9 +40,13 @@ connections. 4xx answers are counted apart, and so are the tracebacks in the ser
 process's crash is only seen there). Memory: RSS of the server process (start, peak, end;
 bounded memory means the end stays near the start) and, apart, the peak of its job processes.
 
+With ``--hostile``, a :class:`HostileClient` (issue 20) floods uploads and jobs under new session
+strings and sends slow request bodies, from its own loopback address, beside the users; its figures
+are reported apart, and the users' p95 (``p95_seconds``) is what it must not spoil.
+
 Usage (from the repo root)::
 
-    python bench/load.py [--users 20] [--seconds 60] [--grace 60] [--seed 0] [--json PATH]
+    python bench/load.py [--users 20] [--seconds 60] [--grace 60] [--seed 0] [--hostile] [--json PATH]
 
 Only loopback is used; every loop is bounded in time, and the test stops by itself.
 """
@@ -96,6 +100,12 @@ UPLOAD_MB = 4.0
 UPLOAD_ROWS, UPLOAD_COLUMNS = 3_000, 40
 UPLOAD_ACCEPTED = "Choose the columns, then Use this data."
 UPLOAD_USED = "Using "
+# The hostile client (issue 20): its own loopback address (Linux routes all of 127/8 to the loopback), a
+# pause between two requests of each flood, its slow bodies and the pause between two of their bytes.
+HOSTILE_ADDRESS = "127.0.0.2"
+HOSTILE_PAUSE_SECONDS = 0.5
+SLOW_BODIES = 4
+SLOW_BODY_PAUSE_SECONDS = 1.0
 SWEEP_CHOICES = ("pca", "isomap", "lle", "laplacian", "diffusion_maps", "gp")
 THINK_SECONDS = (0.5, 2.0)
 MEMORY_SAMPLE_SECONDS = 0.2
@@ -364,13 +374,16 @@ class DashUser:
         ``time.monotonic()`` after which a job is no longer polled (the test's deadline plus grace).
     """
 
-    def __init__(self, url, recorder, rng, give_up_at):
+    def __init__(self, url, recorder, rng, give_up_at, source_address=None):
         self.url = url
         self.recorder = recorder
         self.rng = rng
         self.give_up_at = give_up_at
         self.session = requests.Session()
+        if source_address:
+            self.session.mount(url, _FromAddress(source_address))
         self.jobs = {}  # running background jobs this tab still knows: job handle -> JSON of its outputs
+        self.polls_jobs = True  # False: jobs are started and forgotten (the hostile client's flood)
 
     # -- HTTP
 
@@ -565,6 +578,8 @@ class DashUser:
         if data is None or "job" not in data:
             return changed | self._apply(callback.running.get("runningOff"))
         self.recorder.count("jobs started")
+        if not self.polls_jobs:  # never polled, never replaced: the job runs on (or waits) by itself
+            return changed
         job, cache_key = data["job"], data["cacheKey"]
         self.jobs[job] = outputs_json
         polled = json.loads(json.dumps(payload))
@@ -638,8 +653,8 @@ class DashUser:
             self.changed(prop_id, self._new_k())
         return True
 
-    def upload(self):
-        """Upload a CSV of :data:`UPLOAD_MB` MB, as the browser does, then use it as the data set."""
+    def upload_contents(self):
+        """A CSV of :data:`UPLOAD_MB` MB (a noisy plane), as the browser's upload box sends it (base64)."""
         digits = max(1, int(UPLOAD_MB * 2**20 / (UPLOAD_ROWS * UPLOAD_COLUMNS)) - 4)  # characters per value
         lines = []
         for _ in range(UPLOAD_ROWS):
@@ -647,12 +662,20 @@ class DashUser:
             values = [u, v] + [0.01 * self.rng.random() for _ in range(UPLOAD_COLUMNS - 2)]
             lines.append(",".join(f"{value:.{digits}f}" for value in values))
         text = ",".join(f"c{i}" for i in range(UPLOAD_COLUMNS)) + "\n" + "\n".join(lines) + "\n"
-        contents = "data:text/csv;base64," + base64.b64encode(text.encode()).decode()
-        if self.prop(ids.ALGORITHM, "value") != "pca":
-            self.changed(f"{ids.ALGORITHM}.value", "pca")
+        return "data:text/csv;base64," + base64.b64encode(text.encode()).decode()
+
+    def send_upload(self, contents):
+        """Send ``contents`` through the upload box; the box's message after it."""
         self._set(f"{ids.UPLOAD}.filename", f"plane-{self.rng.randrange(10**6)}.csv")
         self.changed(f"{ids.UPLOAD}.contents", contents)
-        message = self.prop(ids.UPLOAD_MESSAGE, "children") or ""
+        return str(self.prop(ids.UPLOAD_MESSAGE, "children") or "")
+
+    def upload(self):
+        """Upload a CSV of :data:`UPLOAD_MB` MB, as the browser does, then use it as the data set."""
+        contents = self.upload_contents()
+        if self.prop(ids.ALGORITHM, "value") != "pca":
+            self.changed(f"{ids.ALGORITHM}.value", "pca")
+        message = self.send_upload(contents)
         if UPLOAD_ACCEPTED not in message:
             self.recorder.error("upload", {"error": "upload not accepted", "message": str(message)[:300]})
             return
@@ -683,6 +706,99 @@ def _excerpt(text, needle, width=300):
     return text[max(0, at - width):at + width]
 
 
+class _FromAddress(requests.adapters.HTTPAdapter):
+    """Connections from a chosen loopback address (the hostile client is another client than the users)."""
+
+    def __init__(self, address):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
+class HostileClient:
+    """One client that tries to starve the others (issue 20), from its own loopback address.
+
+    Three floods at once, until ``stop_at``: uploads of :data:`UPLOAD_MB` MB, each under a new session
+    string (the upload quota per session would let it fill the store); explore jobs started under a new
+    session string each, never polled nor replaced (the cap per session would not hold it back); and
+    :data:`SLOW_BODIES` requests whose bodies arrive a byte at a time (each holds a server thread).
+    Its requests go to its own :class:`Recorder`, apart from the users' figures.
+
+    Parameters
+    ----------
+    url : str
+    recorder : Recorder
+    seed : int
+    stop_at, give_up_at : float
+        ``time.monotonic()`` at which the floods stop, and after which no request is waited for.
+    """
+
+    def __init__(self, url, recorder, seed, stop_at, give_up_at):
+        self.url, self.recorder, self.seed = url, recorder, seed
+        self.stop_at, self.give_up_at = stop_at, give_up_at
+
+    def run(self):
+        """The three floods, each in its own thread, to their end; the load test's own failures are recorded."""
+        floods = [threading.Thread(target=self._recorded, args=(flood,), daemon=True)
+                  for flood in (self.flood_uploads, self.flood_jobs, *[self.slow_body] * SLOW_BODIES)]
+        for flood in floods:
+            flood.start()
+        for flood in floods:
+            flood.join(timeout=max(0.0, self.give_up_at - time.monotonic()) + REQUEST_TIMEOUT)
+
+    def _recorded(self, flood):
+        try:
+            flood()
+        except Exception:  # the load test's own failure, never mixed with the server's errors
+            self.recorder.client_failure(traceback.format_exc())
+
+    def _tab(self, offset):
+        tab = DashUser(self.url, self.recorder, random.Random(self.seed + offset), self.give_up_at,
+                       source_address=HOSTILE_ADDRESS)
+        tab.polls_jobs = False
+        return tab if tab.load_page() else None
+
+    def _new_session(self, tab):
+        tab._set(f"{ids.SESSION}.data", f"forged-{tab.rng.getrandbits(96):024x}")
+
+    def flood_uploads(self):
+        tab = self._tab(1)
+        contents = tab.upload_contents() if tab else None
+        while tab and time.monotonic() < self.stop_at:
+            self._new_session(tab)
+            accepted = UPLOAD_ACCEPTED in tab.send_upload(contents)
+            self.recorder.count("uploads accepted" if accepted else "uploads refused")
+            time.sleep(HOSTILE_PAUSE_SECONDS)
+
+    def flood_jobs(self):
+        tab = self._tab(2)
+        while tab and time.monotonic() < self.stop_at:
+            self._new_session(tab)
+            tab.act(tab.rng.choice(("dataset", "algorithm", "k")))
+            time.sleep(HOSTILE_PAUSE_SECONDS)
+
+    def slow_body(self):
+        """A callback request whose body comes a byte every :data:`SLOW_BODY_PAUSE_SECONDS` until ``stop_at``."""
+        host, port = self.url.rpartition("/")[2].split(":")
+        with socket.create_connection((host, int(port)), timeout=REQUEST_TIMEOUT,
+                                      source_address=(HOSTILE_ADDRESS, 0)) as connection:
+            connection.sendall(f"POST /_dash-update-component HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                               "Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n".encode())
+            sent = 0
+            while time.monotonic() < self.stop_at:
+                try:
+                    connection.sendall(b" ")
+                except OSError:  # the server stopped waiting for it: what a server should do
+                    self.recorder.count("slow bodies cut off by the server")
+                    return
+                sent += 1
+                time.sleep(SLOW_BODY_PAUSE_SECONDS)
+            self.recorder.count("slow bodies held to the end")
+            self.recorder.count("slow body bytes sent", sent)
+
+
 # ------------------------------------------------------------------ the test
 
 class LoadReport(dict):
@@ -701,6 +817,15 @@ class LoadReport(dict):
                  "", f"{'request kind':<58}{'count':>7}{'p50 s':>9}{'p95 s':>9}{'max s':>9}"]
         for kind, row in sorted(self["latency"].items()):
             lines.append(f"{kind:<58}{row['count']:>7}{row['p50']:>9.3f}{row['p95']:>9.3f}{row['max']:>9.3f}")
+        p95 = self["p95_seconds"]
+        lines.append(f"{'all requests; all jobs (start to result)':<58}{'':>7}{'':>9}"
+                     f"{p95['requests'] or 0:>9.3f}{p95['jobs'] or 0:>9.3f} (p95 s)")
+        if self["hostile"]:
+            hostile = self["hostile"]
+            lines += ["", f"hostile client ({HOSTILE_ADDRESS}): {hostile['requests']} requests (HTTP status: "
+                      + ", ".join(f"{status} x{count}" for status, count in sorted(hostile["statuses"].items()))
+                      + f"), errors {len(hostile['errors'])}, its own failures {len(hostile['client_failures'])}",
+                      "  counts: " + ", ".join(f"{name} {n}" for name, n in sorted(hostile["counters"].items()))]
         memory = self["memory_mib"]
         lines += ["", f"server RSS (MiB): start {memory['server_start']:.0f}, peak {memory['server_peak']:.0f}, "
                       f"end {memory['server_end']:.0f} (growth {memory['server_end'] - memory['server_start']:+.0f})",
@@ -757,7 +882,7 @@ def _timeline(samples, origin, step=5.0):
 
 
 def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, server_log=None, upload_mb=None,
-                  actions=None):
+                  actions=None, hostile=False):
     """Start the server, run ``users`` simulated users for ``seconds``, stop everything, report.
 
     Parameters
@@ -779,6 +904,9 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
     actions : dict of str to float, optional
         The users' actions and their weights (default :data:`ACTIONS`); ``{"upload": 1}`` is the
         upload scenario alone.
+    hostile : bool
+        Also run a :class:`HostileClient` beside the users for the same ``seconds``; its figures are
+        reported apart (``hostile``), the users' are what it must not spoil.
 
     Returns
     -------
@@ -801,6 +929,10 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
             threads = [threading.Thread(target=_user_loop, args=(server.url, recorder, seed * 1000 + i, stop_at,
                                                                  give_up_at, actions), daemon=True)
                        for i in range(users)]
+            hostile_recorder = Recorder()
+            if hostile:
+                client = HostileClient(server.url, hostile_recorder, seed * 1000 + users, stop_at, give_up_at)
+                threads.append(threading.Thread(target=client.run, daemon=True))
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -816,6 +948,10 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
         wall = time.monotonic() - started
     latency = {kind: {"count": len(values), "p50": statistics.median(values), "p95": _percentile(values, 0.95),
                       "max": max(values)} for kind, values in recorder.latencies.items()}
+    requests_seconds = [value for kind, values in recorder.latencies.items() if not kind.startswith("job total")
+                        for value in values]
+    jobs_seconds = [value for kind, values in recorder.latencies.items() if kind.startswith("job total")
+                    for value in values]
     return LoadReport(
         users=users, seconds=seconds, grace=grace, seed=seed, server=server.url, wall_seconds=wall,
         requests=sum(count for status, count in recorder.statuses.items() if status != "job"),
@@ -834,6 +970,13 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
                     "samples": len(samples),
                     # (seconds since the load began, server MiB, jobs' MiB, job processes), every 5 s
                     "timeline": _timeline(samples, stop_at - seconds)},
+        # The users' requests and their jobs (start to result), all kinds together: what a hostile client may slow.
+        p95_seconds={"requests": _percentile(requests_seconds, 0.95) if requests_seconds else None,
+                     "jobs": _percentile(jobs_seconds, 0.95) if jobs_seconds else None},
+        hostile=({"requests": sum(hostile_recorder.statuses.values()), "counters": dict(hostile_recorder.counters),
+                  "statuses": {str(status): count for status, count in hostile_recorder.statuses.items()},
+                  "errors": hostile_recorder.errors, "client_failures": hostile_recorder.client_failures}
+                 if hostile else None),
         server_tracebacks=tracebacks, client_failures=recorder.client_failures,
         stuck_users=sum(thread.is_alive() for thread in threads))
 
@@ -848,9 +991,10 @@ def main(argv=None):
     parser.add_argument("--json", type=pathlib.Path, help="also write the report as JSON here")
     parser.add_argument("--server-log", type=pathlib.Path, help="keep a copy of the server's log here")
     parser.add_argument("--upload-mb", type=float, default=UPLOAD_MB, help=f"uploaded file size (default {UPLOAD_MB})")
+    parser.add_argument("--hostile", action="store_true", help="add a hostile client beside the users (issue 20)")
     args = parser.parse_args(argv)
     report = run_load_test(users=args.users, seconds=args.seconds, grace=args.grace, seed=args.seed,
-                           server_log=args.server_log, upload_mb=args.upload_mb)
+                           server_log=args.server_log, upload_mb=args.upload_mb, hostile=args.hostile)
     print(report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str) + "\n", encoding="utf-8")

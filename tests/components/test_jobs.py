@@ -290,3 +290,85 @@ def test_a_caller_that_answers_its_deadline_is_not_stopped_again_by_the_enclosin
             time.sleep(0.2)  # writing the page's message
             answered = True
     assert answered
+
+
+# Jobs under caps (issue 20, fair shares): a job that writes when it started and ended, and how long it ran.
+def _timed_job(set_progress, record, seconds):
+    import time
+
+    started = time.time()
+    time.sleep(seconds)
+    with open(record, "a", encoding="utf-8") as file:
+        file.write(f"{started} {time.time()}\n")
+    return "done"
+
+
+def _start(manager, key, record, seconds, session="session-a"):
+    job_fn = manager.make_job_fn(_timed_job, True, key)
+    return manager.call_job_fn(key, job_fn, [str(record), seconds], {"state_values": {f"{ids.SESSION}.data": session}})
+
+
+def _result(manager, key, job, timeout=60):
+    from dash.testing.wait import until
+
+    return until(lambda: (lambda value: None if value is manager.UNDEFINED else value)(
+        manager.get_result(key, job)), timeout=timeout)
+
+
+def test_with_one_slot_per_server_two_jobs_started_together_run_one_after_the_other(tmp_path, monkeypatch):
+    from dash.testing.wait import until
+
+    monkeypatch.setattr(managers, "JOBS_PER_SERVER", 1)
+    manager = managers.make_background_manager(tmp_path)
+    record = tmp_path / "runs.txt"
+    # Two sessions: only the server's cap stands between them.
+    jobs = [(key, _start(manager, key, record, 2.0, session=key)) for key in ("first", "second")]
+    queued = until(lambda: next((progress for key, _ in jobs if (progress := manager.get_progress(key))
+                                 and "Queued" in progress[1]), None), timeout=30)
+    assert queued[1].startswith("Queued behind 1 running job on this server")
+    assert [_result(manager, key, job) for key, job in jobs] == ["done", "done"]
+    (first_start, first_end), (second_start, second_end) = sorted(
+        tuple(map(float, line.split())) for line in record.read_text().splitlines())
+    assert first_end <= second_start
+
+
+def test_a_session_over_its_cap_waits_and_its_deadline_still_fires(tmp_path, monkeypatch):
+    monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
+    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 1.5)
+    manager = managers.make_background_manager(tmp_path)
+    slots = manager.slots  # another job of the session holds its only slot throughout
+    with slots.slot_lock(slots.session_store, slots.session_scope("session-a"), 0):
+        job = _start(manager, "waiting", tmp_path / "runs.txt", 0.0)
+        said = str(_result(manager, "waiting", job))
+    assert "stopped at its deadline of 1.5 s" in said and not (tmp_path / "runs.txt").exists()
+
+
+def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
+    import os
+    import signal
+    import time
+
+    from dash.testing.wait import until
+
+    monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
+    monkeypatch.setattr(managers, "SLOT_LEASE_SECONDS", 2.0)
+    manager = managers.make_background_manager(tmp_path)
+    holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
+    record = tmp_path / "runs.txt"
+    waiting = _start(manager, "waiting", record, 0.0)
+    until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)
+    os.kill(int(holder), signal.SIGKILL)  # out of memory, say: no code of the job runs to let the slot go
+    killed = time.time()
+    assert _result(manager, "waiting", waiting) == "done"
+    started = float(record.read_text().split()[0])
+    assert started - killed < managers.SLOT_LEASE_SECONDS + 2 * managers.SLOT_POLL_SECONDS + 5.0
+
+
+@pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER"])
+@pytest.mark.parametrize("value, says", [("0", "at least 1"), ("two", "whole number")])
+def test_a_bad_job_cap_is_refused_naming_its_variable(monkeypatch, variable, value, says):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=f"{variable} must be .*{says}.*got {value!r}"):
+        managers._job_cap(variable, 2)
+    monkeypatch.setenv(variable, "3")
+    assert managers._job_cap(variable, 2) == 3
