@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from components import deadlines, ids, managers
+from components import deadlines, ids, managers, slots
 
 
 
@@ -351,7 +351,7 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     from dash.testing.wait import until
 
     monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
-    monkeypatch.setattr(managers, "SLOT_LEASE_SECONDS", 2.0)
+    monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", 2.0)
     manager = managers.make_background_manager(tmp_path)
     holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
     record = tmp_path / "runs.txt"
@@ -361,7 +361,7 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     killed = time.time()
     assert _result(manager, "waiting", waiting) == "done"
     started = float(record.read_text().split()[0])
-    assert started - killed < managers.SLOT_LEASE_SECONDS + 2 * managers.SLOT_POLL_SECONDS + 5.0
+    assert started - killed < slots.SLOT_LEASE_SECONDS + 2 * slots.SLOT_POLL_SECONDS + 5.0
 
 
 @pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER"])
@@ -369,6 +369,6 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
 def test_a_bad_job_cap_is_refused_naming_its_variable(monkeypatch, variable, value, says):
     monkeypatch.setenv(variable, value)
     with pytest.raises(ValueError, match=f"{variable} must be .*{says}.*got {value!r}"):
-        managers._job_cap(variable, 2)
+        slots._job_cap(variable, 2)
     monkeypatch.setenv(variable, "3")
-    assert managers._job_cap(variable, 2) == 3
+    assert slots._job_cap(variable, 2) == 3

@@ -1,0 +1,165 @@
+"""Caps on the background jobs that run at once: per browser session and, embedded, per host.
+
+Every job takes its slots before it runs (:class:`JobSlots`, used by the managers of
+:mod:`components.managers`): at most :data:`JOBS_PER_SESSION` (``PROCRUSTES_JOBS_PER_SESSION``) of one
+browser session's jobs at once, and, with the embedded manager, at most :data:`JOBS_PER_SERVER`
+(``PROCRUSTES_JOBS_PER_SERVER``) on one host. A job over a cap waits, its box saying so, under its
+deadline and its Cancel like any running job.
+"""
+
+import contextlib
+import functools
+import hashlib
+import logging
+import os
+import time
+
+from dash import callback_context
+
+from lab.stores import StoreUnavailableError
+
+from . import ids
+
+__all__ = ["JOBS_PER_SERVER", "JOBS_PER_SESSION", "SLOT_LEASE_SECONDS", "JobSlots", "session_of_job"]
+
+
+def _job_cap(variable, default):
+    """The whole number of jobs ``variable`` allows at once (``default`` if unset); refused at start if not >= 1."""
+    value = os.environ.get(variable)
+    if value is None:
+        return default
+    try:
+        cap = int(value)
+    except ValueError:
+        raise ValueError(f"{variable} must be a whole number of jobs; got {value!r}.") from None
+    if cap < 1:
+        raise ValueError(f"{variable} must be at least 1; got {value!r}.")
+    return cap
+
+
+# Jobs of one browser session that run at once: one tab's sweep and comparison may run together,
+# a client forging requests gets no more.
+JOBS_PER_SESSION = _job_cap("PROCRUSTES_JOBS_PER_SESSION", 2)
+# Embedded jobs that run at once on one host: a job is a process busy on a core (12 forged requests made
+# 12 processes and 3.65 GiB), so more than the cores only slows every job and adds to the memory.
+JOBS_PER_SERVER = _job_cap("PROCRUSTES_JOBS_PER_SERVER", max(2, os.cpu_count() or 1))
+# A slot's lock lapses this long after its job stops renewing it (its process killed or cancelled).
+SLOT_LEASE_SECONDS = 6.0
+# Seconds between two looks of a queued job for a free slot.
+SLOT_POLL_SECONDS = 0.5
+
+
+class _TakenSlotsUnlogged(logging.Filter):
+    """Drop :mod:`lab.stores`' warning for a lock refused without waiting: a queued job finding the slots taken.
+
+    Each queued job tries every slot twice a second; that is a queue, not a store stuck, and would bury
+    the warnings of locks that really stayed held.
+    """
+
+    def filter(self, record):
+        return not (str(record.msg).endswith("stayed locked for %g s") and record.args and record.args[-1] == 0)
+
+
+logging.getLogger("lab.stores").addFilter(_TakenSlotsUnlogged())
+
+
+class JobSlots:
+    """Caps on the jobs that run at once: per browser session and, optionally, per server; the rest wait.
+
+    Slot ``i`` of a scope is the store's lock ``job-slot:<scope>:<i>``, held under a lease for the
+    whole job, so a job killed (Cancel, out of memory) frees its slot :data:`SLOT_LEASE_SECONDS`
+    after its process died. A waiting job looks for a free slot every :data:`SLOT_POLL_SECONDS`,
+    and says in its box how many jobs it waits behind; its deadline runs meanwhile.
+
+    Parameters
+    ----------
+    session_store : store of :mod:`lab.stores`
+        Holds the session slots: every process (and, with a shared store, every host) running jobs.
+    per_session : int
+    server_store : store of :mod:`lab.stores`, optional
+        Holds the server slots (this host's disk); None: no server cap (Celery mode).
+    per_server : int, optional
+    """
+
+    def __init__(self, session_store, per_session, server_store=None, per_server=None):
+        self.session_store, self.per_session = session_store, per_session
+        self.server_store, self.per_server = server_store, per_server
+
+    def around(self, function, progress):
+        """``function`` (a background callback) run once it holds its slots, waiting under the deadline
+        that :func:`components.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
+        @functools.wraps(function)
+        def in_a_slot(*args, **kwargs):
+            def report(label):  # the job box's progress outputs (components.jobs.job_options): bar, label
+                if progress:
+                    args[0](("0", label))
+
+            with self.held(session_of_job(), report):
+                return function(*args, **kwargs)
+
+        return in_a_slot
+
+    @contextlib.contextmanager
+    def held(self, session, report):
+        """Hold one of ``session``'s slots, then one of the server's, for the block (queued until then).
+
+        Parameters
+        ----------
+        session : str or None
+            The browser session the job came from; None (no session known): only the server's cap.
+        report : callable
+            ``report(label)`` shows a queued job's wait in its box.
+        """
+        scopes = []
+        if session is not None:
+            scopes.append((self.session_store, self.session_scope(session), self.per_session, "of this session"))
+        if self.server_store is not None:
+            scopes.append((self.server_store, "server", self.per_server, "on this server"))
+        # Always the session's slot before the server's: one order, so no two jobs wait for each other.
+        with contextlib.ExitStack() as stack:
+            for store, scope, cap, whose in scopes:
+                stack.push(self._take_one_of(store, scope, cap, whose, report))  # its __exit__, at the end
+            yield
+
+    @staticmethod
+    def session_scope(session):
+        """The slots' scope of browser session ``session`` (any string a page sends, hashed into a short key)."""
+        return f"session:{hashlib.sha256(str(session).encode()).hexdigest()[:32]}"
+
+    @staticmethod
+    def slot_lock(store, scope, index):
+        """Slot ``index`` of ``scope``: ``store``'s lock under a lease (:data:`SLOT_LEASE_SECONDS`), not yet taken."""
+        return store.lock(f"job-slot:{scope}:{index}", wait=0, lease=SLOT_LEASE_SECONDS)
+
+    def _take_one_of(self, store, scope, cap, whose, report):
+        """The first free slot of ``scope`` (its lock, entered), after waiting as long as all ``cap`` are taken."""
+        queued = False
+        while True:
+            for index in range(cap):
+                lock = self.slot_lock(store, scope, index)
+                try:
+                    lock.__enter__()
+                except StoreUnavailableError:  # taken (or the store failing: waiting until the deadline says so)
+                    continue
+                if queued:
+                    report("Starting")
+                return lock
+            if not queued:
+                report(f"Queued behind {cap} running job{'s' if cap > 1 else ''} {whose} (its limit); "
+                       "it starts when one ends.")
+                queued = True
+            time.sleep(SLOT_POLL_SECONDS)
+
+
+def session_of_job():
+    """The browser session the running job came from, as its callback read it; None if it read none.
+
+    Every job callback reads the tab's session store (``ids.SESSION``) or its page token (as a state,
+    or in its request, the tour's): the session when there is one, else the page load.
+    """
+    values = {**callback_context.inputs, **callback_context.states}
+    request = next((value for value in callback_context.inputs.values() if isinstance(value, dict)), {})
+    for session in (values.get(f"{ids.SESSION}.data"), values.get(f"{ids.PAGE_TOKEN}.data"), request.get("token")):
+        if session:
+            return session
+    return None
