@@ -16,7 +16,9 @@ from .controls import labelled
 
 __all__ = ["algorithm_options", "control_panel", "dataset_options", "limited_upload"]
 
-_K_MARKS = {k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)}
+# Marks at least five steps apart: closer ones (3, 6, 9, ...) run together on the panel's 250 px track.
+# Each label is its value (assets/slider_marks.js reads a clicked mark's value from it).
+_K_MARKS = {k: str(k) for k in (3, 10, 15, 20, 30, 40, 50)}
 
 
 def _range(parameter):

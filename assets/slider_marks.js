@@ -1,0 +1,29 @@
+/* A click on a slider's mark selects the mark's own value.
+ *
+ * Dash 4's slider draws its marks (and its thumb) inset by half the thumb's width, as Radix draws the
+ * thumb, while Radix reads a pointer linearly over the whole track: a click on a mark lands up to 8 px
+ * from the value it names. On the 47-step k slider of a 250 px panel that is most of a step, so the
+ * 15 mark gave 16. The panel's marks are labelled with their values (components/panel.py), so the
+ * label is the value. Marks take no pointer events of their own, hence the search by position; the
+ * pointer then never reaches Radix, which would move the thumb elsewhere first. */
+(function () {
+  function markUnder(slider, event) {
+    return Array.from(slider.querySelectorAll(".dash-slider-mark")).find(function (mark) {
+      const box = mark.getBoundingClientRect();
+      return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top
+        && event.clientY <= box.bottom;
+    });
+  }
+
+  document.addEventListener("pointerdown", function (event) {
+    const slider = event.target instanceof Element ? event.target.closest(".dash-slider-container") : null;
+    const mark = slider && slider.id ? markUnder(slider, event) : null;
+    const value = mark && mark.textContent.trim() !== "" ? Number(mark.textContent) : NaN;
+    if (!Number.isFinite(value)) {
+      return;
+    }
+    event.stopPropagation();
+    event.preventDefault();
+    window.dash_clientside.set_props(slider.id, {value: value});
+  }, true);
+})();
