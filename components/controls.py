@@ -2,7 +2,14 @@
 
 from dash import dcc, html
 
-__all__ = ["export_buttons", "labelled", "parameter_controls", "read_parameter_values"]
+from lab import catalogue
+
+__all__ = ["K_MARKS", "export_buttons", "labelled", "parameter_controls", "read_parameter_values"]
+
+# Marks of a k slider (the panel's, the sweep's range), at least five steps apart: closer ones (3, 6, 9, ...)
+# run together on a 250 px track. Each label is its value: assets/slider_marks.js reads a clicked mark's
+# value from it.
+K_MARKS = {k: str(k) for k in (catalogue.NEIGHBORS.low, 10, 15, 20, 30, 40, catalogue.NEIGHBORS.high)}
 
 
 def graph_config(name):

@@ -54,6 +54,7 @@ def explore_tab():
     """The tab's layout: cards, job box, message, downloads, the two views, selection line, inspector."""
     return html.Div([
         html.Div(_cards(), id=ids.CARDS, className="cards"),
+        html.Div(id=ids.MEASURE_TABLE, className="measure-table"),
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
         export_buttons(
@@ -165,6 +166,21 @@ def _card_text(pair):
             html.Span("" if median is None else f"median {median:.4g}", className="card-median")]
 
 
+def _measure_table(record):
+    """Every measure the run computed, in registry order: label, direction, mean and median (the cards
+    show six; the rest, continuity, M_t, stress and the others, are read here)."""
+    if record["status"] != "done":
+        return None
+    summary = record["summary"]
+    rows = [html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
+                     html.Td(direction_key(name), className="card-key"),
+                     *[html.Td(NO_RESULT if value is None else f"{value:.4g}", className="number")
+                       for value in (list(summary[name]) + [None, None])[:2]]])
+            for name in catalogue.RUN_MEASURES if name in summary]
+    header = html.Tr([html.Th(title) for title in ("Measure", "", "mean", "median")])
+    return html.Table([html.Thead(header), html.Tbody(rows)])
+
+
 def _cards_of(record):
     if record["status"] != "done":
         return {name: NO_RESULT for name in CARDS}
@@ -174,8 +190,8 @@ def _cards_of(record):
 
 def _unchanged():
     return {"input": no_update, "output": no_update, "cards": {name: no_update for name in CARDS},
-            "message": no_update, "message_class": no_update, "drawn": no_update, "shown": no_update,
-            "request": no_update}
+            "table": no_update, "message": no_update, "message_class": no_update, "drawn": no_update,
+            "shown": no_update, "request": no_update}
 
 
 def show_state(services, state, shown, drawn, session, token):
@@ -225,7 +241,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     outputs = {**_unchanged(), "shown": record if new else no_update}
     if record["status"] != "done":
         blank = empty_figure("No result: see the message above.")
-        return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record), "message": record["message"],
+        return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record), "table": None,
+                "message": record["message"],
                 "message_class": "message error", "drawn": None}
     layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
               "presentation": display.presentation}
@@ -268,7 +285,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
-    return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
+    return {**outputs, **figures, "cards": _cards_of(record), "table": _measure_table(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
 
 
@@ -307,6 +324,7 @@ def register(app, services):
             input=Output(ids.INPUT_GRAPH, "figure", allow_duplicate=duplicate),
             output=Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=duplicate),
             cards={name: Output(ids.card_value(name), "children", allow_duplicate=duplicate) for name in CARDS},
+            table=Output(ids.MEASURE_TABLE, "children", allow_duplicate=duplicate),
             message=Output(ids.MESSAGE, "children", allow_duplicate=duplicate),
             message_class=Output(ids.MESSAGE, "className", allow_duplicate=duplicate),
             drawn=Output(ids.DRAWN, "data", allow_duplicate=duplicate),

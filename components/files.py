@@ -209,16 +209,16 @@ def _refused(message, error):
 
 
 def export_run(services, _points_clicks, _config_clicks, shown, state, session):
-    """Download the shown run: every point with every local measure (CSV), or its view (JSON)."""
+    """Download the shown run: every point with every local measure (CSV), or its view and measures (JSON)."""
     if not isinstance(shown, dict) or shown.get("status") != "done" or not state:
         return no_update
     try:
         view = _shown_view(shown, state)
         request = RunRequest.from_state(view)
-        if ctx.triggered_id == ids.EXPORT_CONFIG:
-            return dcc.send_string(*view_json(view, request))
         services.uploads.authorized(session, request)
         result = services.results.get(request)
+        if ctx.triggered_id == ids.EXPORT_CONFIG:  # a run that left the cache still saves its view, without measures
+            return dcc.send_string(*view_json(view, request, result))
     except measures.ProcrustesLabError as error:
         return _refused(ids.MESSAGE, error)
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again

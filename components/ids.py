@@ -99,6 +99,8 @@ NEIGHBOURS = "explore-neighbours"
 POINT_IMAGE = "view-point-image"
 MESSAGE = "result-message"
 CARDS = "result-cards"
+# Every measure the run computed, one row each, under the cards.
+MEASURE_TABLE = "result-measure-table"
 # Downloads: the explore run's points and configuration, sweep and comparison tables.
 DOWNLOAD = "download"
 EXPORT_POINTS = "export-points"

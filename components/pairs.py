@@ -62,9 +62,13 @@ def _cards(cards):
                      className="card", title=help_text) for name, (title, help_text) in cards.items()]
 
 
-def _number_input(component, value, help_text, label):
+def _number_input(component, value, parameter, help_text, label):
+    """A field for one of ``parameter``'s integers, wide enough for its largest and the placeholder beside
+    Dash's two stepper buttons (in a flex row it shrinks to about 30 px of text otherwise)."""
+    width = max(len(str(parameter.high)), len("same as A"))
     return labelled(label, dcc.Input(id=component, type="number", value=value, step=1, debounce=True,
-                                     placeholder="same as A", className="number-input"), help_text)
+                                     placeholder="same as A", className="number-input",
+                                     style={"width": f"calc({width}ch + 6rem)"}), help_text)
 
 
 def pairs_tab(shown, upload=None):
@@ -79,8 +83,9 @@ def pairs_tab(shown, upload=None):
             labelled("Run B's algorithm", dcc.Dropdown(id=ids.PAIR_ALGORITHM, value=controls["pair_algorithm"],
                                                        clearable=True, placeholder="same as A",
                                                        options=algorithm_options(upload))),
-            _number_input(ids.PAIR_NEIGHBORS, controls["pair_n_neighbors"], catalogue.NEIGHBORS.help, "B's k"),
-            _number_input(ids.PAIR_RANDOM_STATE, controls["pair_random_state"],
+            _number_input(ids.PAIR_NEIGHBORS, controls["pair_n_neighbors"], catalogue.NEIGHBORS,
+                          catalogue.NEIGHBORS.help, "B's k"),
+            _number_input(ids.PAIR_RANDOM_STATE, controls["pair_random_state"], catalogue.RANDOM_STATE,
                           "Seeds B's algorithm only: B embeds the same points as A.", "B's random state"),
             labelled("Colour by", dcc.Dropdown(id=ids.PAIR_COLOR, value=controls["pair_color"], clearable=False,
                                                options=shown["pair_color_options"])),

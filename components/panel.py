@@ -12,11 +12,9 @@ import datasets
 from lab import catalogue
 
 from . import ids
-from .controls import labelled
+from .controls import K_MARKS, labelled
 
 __all__ = ["algorithm_options", "control_panel", "dataset_options", "limited_upload"]
-
-_K_MARKS = {k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)}
 
 
 def _range(parameter):
@@ -73,7 +71,7 @@ def _method_controls(shown, upload=None):
         html.Div(shown["algorithm_help"], id=ids.ALGORITHM_HELP, className="help"),
         labelled("Neighbours k", dcc.Slider(id=ids.ALGORITHM_NEIGHBORS, min=catalogue.NEIGHBORS.low,
                                             max=catalogue.NEIGHBORS.high, step=1,
-                                            value=shown["controls"]["n_neighbors"], marks=_K_MARKS,
+                                            value=shown["controls"]["n_neighbors"], marks=K_MARKS,
                                             tooltip={"placement": "bottom", "always_visible": True}),
                  catalogue.NEIGHBORS.help),
         html.Div(shown["algorithm_params"], id=ids.ALGORITHM_PARAMS),

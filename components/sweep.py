@@ -15,7 +15,7 @@ from lab import MethodChoice, StateError, SweepRequest, ViewState, catalogue, sw
 from lab.studies import best_cells, stored_sweep
 
 from . import ids
-from .controls import export_buttons, graph_config, labelled
+from .controls import K_MARKS, export_buttons, graph_config, labelled
 from .figures import empty_figure, sweep_figure
 from .jobs import job_box, register_study_job
 
@@ -37,8 +37,9 @@ def sweep_tab(shown):
             labelled("k from … to", dcc.RangeSlider(id=ids.SWEEP_K_RANGE, min=catalogue.NEIGHBORS.low,
                                                    max=catalogue.NEIGHBORS.high, step=1,
                                                    value=controls["sweep_k_range"],
-                                                   marks={k: str(k) for k in (3, 6, 9, 12, 15, 18, 24, 30, 40, 50)},
-                                                   tooltip={"placement": "bottom", "always_visible": True})),
+                                                   # No tooltips: the slider's own fields show both ends, and
+                                                   # tooltips below the thumbs hid the marks between them.
+                                                   marks=K_MARKS)),
             labelled("step", dcc.Input(id=ids.SWEEP_K_STEP, type="number", value=controls["sweep_k_step"], step=1,
                                        debounce=True, className="number-input"),
                      f"At most {catalogue.MAX_SWEEP_CELLS} runs (algorithms × values of k) per sweep."),

@@ -22,8 +22,8 @@ from .cache import CODE_VERSION, package_versions
 from .links import from_query, to_query
 from .state import ViewState
 
-__all__ = ["NOT_A_VIEW_FILE", "VIEW_FORMAT", "comparison_files", "nesting_depth", "points_csv", "provenance",
-           "read_view_file", "sweep_files", "view_json"]
+__all__ = ["NOT_A_VIEW_FILE", "VIEW_FORMAT", "comparison_files", "measure_summaries", "nesting_depth", "points_csv",
+           "provenance", "read_view_file", "sweep_files", "view_json"]
 
 VIEW_FORMAT = "procrustes-lab-view/2"
 _LEGACY_FORMAT = "procrustes-lab-run/1"  # flat view dicts, as links held them
@@ -68,7 +68,7 @@ def _number(value):
     return "" if value is None else repr(float(value))
 
 
-def view_json(state, request=None):
+def view_json(state, request=None, result=None):
     """A view file: the state (uploading it back restores the view, and with it the run).
 
     Parameters
@@ -76,10 +76,41 @@ def view_json(state, request=None):
     state : lab.state.ViewState
     request : lab.runs.RunRequest, optional
         The explore run it shows, recorded for reference.
+    result : lab.runs.RunResult, optional
+        That run's result: every measure it computed is written beside the state
+        (:func:`measure_summaries`).
     """
-    document = _document(state, **({} if request is None else {"request": request.to_dict()}))
+    content = {} if request is None else {"request": request.to_dict()}
+    if result is not None:
+        content["measures"] = measure_summaries(result)
+    document = _document(state, **content)
     slug = request.slug() if request is not None else state.data.dataset
     return json.dumps(document, indent=2, sort_keys=True), f"procrustes-lab_{slug}_run.json"
+
+
+def measure_summaries(result):
+    """Every measure a run computed: its label, mean and median, and for a per-point measure the five-number
+    summary of its per-point values (min, quartiles, max), so a reader sees the spread the mean hides.
+
+    Parameters
+    ----------
+    result : lab.runs.RunResult
+
+    Returns
+    -------
+    dict
+        ``{name: {"label", "mean", "median", "per_point"}}``; ``per_point`` is None for a
+        global measure, the mean and median None for a measure not computed.
+    """
+    summaries = {}
+    for name, (mean, median) in result.summary.items():
+        values = result.local.get(name)
+        quantiles = None if values is None else np.percentile(values, [0, 25, 50, 75, 100])
+        summaries[name] = {
+            "label": measures.spec(name).label, "mean": mean, "median": median,
+            "per_point": None if quantiles is None else dict(zip(("min", "q1", "median", "q3", "max"),
+                                                                  quantiles.tolist()))}
+    return summaries
 
 
 def nesting_depth(value):

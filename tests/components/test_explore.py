@@ -5,9 +5,10 @@ and a job's record for a run the view has left is not drawn."""
 import dash
 import pytest
 
+import measures
 from components import jobs
 from components.explore import compute_record, show_computed, show_state
-from lab import RunRequest, ViewState, from_query
+from lab import RunRequest, ViewState, catalogue, from_query
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
 
@@ -100,3 +101,16 @@ def test_a_failed_record_blanks_the_views_and_says_why(services):
     outputs = show_computed(services, failed, failed["state"], None, "session")
     assert outputs["message"] == "It broke." and outputs["message_class"] == "message error"
     assert outputs["shown"] == failed and outputs["drawn"] is None
+
+
+def test_the_measure_table_shows_every_measure_the_run_computed(services):
+    state, record = computed(services, LINK)
+    outputs = show_state(services, state, None, None, "session", "token")
+    head, body = outputs["table"].children
+    rows = [[cell.children for cell in row.children] for row in body.children]
+    assert [row[0] for row in rows] == [measures.spec(name).label for name in record["summary"]]
+    assert len(rows) > len(catalogue.CARD_MEASURES) and "continuity" in record["summary"]
+    for row, (name, (mean, median)) in zip(rows, record["summary"].items()):
+        assert row[1] == {True: "↑ better", False: "↓ better", None: ""}[measures.spec(name).higher_is_better]
+        assert row[2] == f"{mean:.4g}"
+        assert row[3] == ("—" if median is None else f"{median:.4g}")

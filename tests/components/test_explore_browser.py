@@ -12,6 +12,7 @@ import algorithms
 import datasets
 import measures
 from app import create_app
+from lab import catalogue
 from components import ids
 
 from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title
@@ -133,4 +134,22 @@ def test_clicking_a_point_opens_its_neighbourhood_in_the_inspector(dash_duo, tmp
     titles = dash_duo.driver.execute_script(
         f"return {inspector}.layout.annotations.map((a) => a.text);")
     assert titles[0].startswith(f"R_N {view.normalized:.4f}")
+    assert severe_logs(dash_duo) == []
+
+
+def test_explore_s_table_shows_every_measure_of_the_run_from_an_empty_cache(dash_duo, tmp_path, default_run):
+    data, Y, _ = default_run
+    trustworthiness_and_continuity = measures.evaluate(data.X, Y, 10, which=["trustworthiness", "continuity"])
+    dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
+    dash_duo.wait_for_element(f"#{ids.MEASURE_TABLE} tbody tr", timeout=WAIT)
+    rows = {row.find_elements("css selector", "td")[0].text: [cell.text for cell in
+                                                              row.find_elements("css selector", "td")[1:]]
+            for row in dash_duo.find_elements(f"#{ids.MEASURE_TABLE} tbody tr")}
+    for name in ("trustworthiness", "continuity"):
+        direction, mean, median = rows[measures.spec(name).label]
+        assert direction == "↑ better"
+        assert float(mean) == pytest.approx(trustworthiness_and_continuity.mean[name], rel=1e-3)
+        assert float(median) == pytest.approx(trustworthiness_and_continuity.median[name], rel=1e-3)
+    assert rows[measures.spec("stress").label][0] == "↓ better"
+    assert len(rows) > len(catalogue.CARD_MEASURES)
     assert severe_logs(dash_duo) == []

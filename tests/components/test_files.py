@@ -34,3 +34,29 @@ def test_every_upload_box_refuses_a_large_file_with_the_parser_s_message():
         assert settings["data-max-bytes"] == str(datasets.UploadLimits().max_bytes)
         assert settings["data-too-large"] == datasets.upload.TOO_LARGE
         assert settings["data-message-id"] == messages[upload_id]
+
+
+def test_the_run_configuration_download_carries_the_shown_run_s_measures(tmp_path):
+    """The Run configuration button writes every measure of the run shown, as the result cache holds it."""
+    import json
+
+    from dash._callback_context import context_value
+    from dash._utils import AttributeDict
+
+    from components import ids, jobs
+    from components.explore import compute_record
+    from lab import RunRequest, from_query
+
+    services = jobs.Services.in_directory(tmp_path)
+    state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict()
+    record = compute_record(services, {"state": state, "nonce": "n"}, "session", lambda *args: None)
+    token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{ids.EXPORT_CONFIG}.n_clicks",
+                                                                "value": 1}], updated_props={}))
+    try:
+        download = components.files.export_run(services, None, 1, record, state, "session")
+    finally:
+        context_value.reset(token)
+    saved = json.loads(download["content"])["measures"]
+    result = services.results.get(RunRequest.from_dict(record["request"]))
+    assert {name: [saved[name]["mean"], saved[name]["median"]] for name in saved} == record["summary"]
+    assert saved["continuity"]["per_point"]["max"] == result.local["continuity"].max()

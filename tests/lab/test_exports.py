@@ -57,6 +57,29 @@ def test_a_saved_view_reads_back_as_the_same_state(run):
     document = json.loads(text)
     assert document["request"] == request.to_dict() and document["code_version"] == CODE_VERSION
     assert read_view_file(text.encode()) == state
+    assert "measures" not in document  # no result given: the view alone
+
+
+def test_a_saved_view_carries_every_measure_of_its_run(run):
+    state, request, result = run
+    document = json.loads(view_json(state, request, result)[0])
+    saved = document["measures"]
+    assert set(saved) == set(result.summary) and "continuity" in saved and "stress" in saved
+    for name, (mean, median) in result.summary.items():
+        assert (saved[name]["mean"], saved[name]["median"]) == (mean, median)
+        assert saved[name]["label"] == measures.spec(name).label
+        if name in result.local:
+            ordered = np.sort(result.local[name])
+            n = len(ordered)
+            assert saved[name]["per_point"]["min"] == ordered[0] and saved[name]["per_point"]["max"] == ordered[-1]
+            # n = 200: the quartiles sit between the 50th and 51st, 150th and 151st smallest values
+            assert saved[name]["per_point"]["q1"] == pytest.approx(ordered[49] + 0.75 * (ordered[50] - ordered[49]))
+            assert saved[name]["per_point"]["q3"] == pytest.approx(ordered[149] + 0.25 * (ordered[150] - ordered[149]))
+            assert saved[name]["per_point"]["median"] == pytest.approx(np.median(ordered)) and n == 200
+        else:
+            assert saved[name]["per_point"] is None
+    assert saved["normalized"]["per_point"]["median"] == pytest.approx(result.summary["normalized"][1])
+    assert read_view_file(json.dumps(document).encode()) == state  # the measures do not stop it loading back
 
 
 def test_a_view_saved_by_the_previous_format_still_opens():
