@@ -8,6 +8,7 @@ every kind), and a callback may set its own, nested, to turn the stop into its o
 
 import contextlib
 import functools
+import math
 import os
 import signal
 import threading
@@ -27,8 +28,8 @@ def _deadline_seconds():
         seconds = float(value)
     except ValueError:
         raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a number of seconds; got {value!r}.") from None
-    if not seconds > 0:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be positive; got {value!r}.")
+    if not (math.isfinite(seconds) and seconds > 0):  # an infinite deadline cannot arm an alarm
+        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a positive, finite number of seconds; got {value!r}.")
     return seconds
 
 

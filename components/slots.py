@@ -10,13 +10,12 @@ deadline and its Cancel like any running job.
 import contextlib
 import functools
 import hashlib
-import logging
 import os
 import time
 
 from dash import callback_context
 
-from lab.stores import StoreUnavailableError
+from lab.stores import LockTakenError
 
 from . import ids
 
@@ -37,8 +36,9 @@ def _job_cap(variable, default):
     return cap
 
 
-# Jobs of one browser session that run at once: one tab's sweep and comparison may run together,
-# a client forging requests gets no more.
+# Jobs of one browser session that run at once: one tab's sweep and comparison may run together. The
+# session is the string the page sends: a client that invents one per request escapes this cap (not the
+# server's); a cap per client address is what would hold it (README, Security and limits).
 JOBS_PER_SESSION = _job_cap("PROCRUSTES_JOBS_PER_SESSION", 2)
 # Embedded jobs that run at once on one host: a job is a process busy on a core (12 forged requests made
 # 12 processes and 3.65 GiB), so more than the cores only slows every job and adds to the memory.
@@ -47,20 +47,6 @@ JOBS_PER_SERVER = _job_cap("PROCRUSTES_JOBS_PER_SERVER", max(2, os.cpu_count() o
 SLOT_LEASE_SECONDS = 6.0
 # Seconds between two looks of a queued job for a free slot.
 SLOT_POLL_SECONDS = 0.5
-
-
-class _TakenSlotsUnlogged(logging.Filter):
-    """Drop :mod:`lab.stores`' warning for a lock refused without waiting: a queued job finding the slots taken.
-
-    Each queued job tries every slot twice a second; that is a queue, not a store stuck, and would bury
-    the warnings of locks that really stayed held.
-    """
-
-    def filter(self, record):
-        return not (str(record.msg).endswith("stayed locked for %g s") and record.args and record.args[-1] == 0)
-
-
-logging.getLogger("lab.stores").addFilter(_TakenSlotsUnlogged())
 
 
 class JobSlots:
@@ -139,7 +125,7 @@ class JobSlots:
                 lock = self.slot_lock(store, scope, index)
                 try:
                     lock.__enter__()
-                except StoreUnavailableError:  # taken (or the store failing: waiting until the deadline says so)
+                except LockTakenError:  # taken; a store that fails raises its own error, which ends the job
                     continue
                 if queued:
                     report("Starting")

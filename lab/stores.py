@@ -30,7 +30,8 @@ import diskcache
 
 import measures
 
-__all__ = ["DiskStore", "RedisStore", "StoreUnavailableError", "TieredStore", "no_fork_inside", "store_for"]
+__all__ = ["DiskStore", "LockTakenError", "RedisStore", "StoreUnavailableError", "TieredStore", "no_fork_inside",
+           "store_for"]
 
 logger = logging.getLogger(__name__)
 
@@ -115,10 +116,18 @@ def unavailable(name, where, error):
     return StoreUnavailableError(f"{name[0].upper()}{name[1:]} {_reason(error)}. {_TRY_AGAIN}")
 
 
+class LockTakenError(StoreUnavailableError):
+    """A lock that another holder kept past the wait: the store works, the lock is taken (a queue, not a failure)."""
+
+
 def busy(name, where, seconds):
-    """A :class:`StoreUnavailableError` for a lock held past ``seconds`` (its name may hold a session: not shown)."""
-    logger.warning("%s (%s) stayed locked for %g s", name, where, seconds)
-    return StoreUnavailableError(f"{name[0].upper()}{name[1:]} stayed locked for {seconds:g} s; try again shortly.")
+    """A :class:`LockTakenError` for a lock held past ``seconds`` (its name may hold a session: not shown).
+
+    A wait of 0 (a try: a queued job looking for a free slot) is no news and is not logged.
+    """
+    if seconds:
+        logger.warning("%s (%s) stayed locked for %g s", name, where, seconds)
+    return LockTakenError(f"{name[0].upper()}{name[1:]} stayed locked for {seconds:g} s; try again shortly.")
 
 
 def redacted(url):
@@ -194,7 +203,10 @@ def held(acquire, renew, release, *, wait, lease, default_hold, refusal):
         stop.set()
         if renewer:
             renewer.join()
-        release()
+        try:
+            release()
+        except StoreUnavailableError as error:  # the block's own outcome stands; the lock lapses by itself
+            logger.warning("a lock could not be released and will lapse in %g s: %s", hold, error)
 
 
 def _renew_until(stop, renew, hold):

@@ -64,8 +64,12 @@ def run_values(request, result):
         ``Φ(Y)/Φ(Z)`` (above 1 the collapsed curve costs less).
     """
     k = request.method.n_neighbors
-    values = {"k": k, "n": int(result.n_samples), "seconds": float(result.seconds),
-              "aspect": measures.principal_aspect(result.Y), "central_share": measures.central_share(result.Y)}
+    values = {"k": k, "n": int(result.n_samples), "seconds": float(result.seconds)}
+    for name, describe in (("aspect", measures.principal_aspect), ("central_share", measures.central_share)):
+        try:
+            values[name] = describe(result.Y)
+        except measures.MeasureError:  # an output of one repeated point: no shape (a missing value)
+            values[name] = None
     for name, (mean, median) in result.summary.items():
         values[name] = mean
         values[f"{name}_median"] = median
@@ -458,6 +462,9 @@ def prepare(names=(), cache=None, *, say=print):
     failed, started = [], time.perf_counter()
     for done, step in enumerate(chosen, 1):
         began = time.perf_counter()
+        if cache.get(step.request()) is not None:  # its counts are those of the run that computed it
+            say(f"[{done}/{len(chosen)}] {step.name}: ready (already in the cache)")
+            continue
         result = compute_step(step, cache)
         state = "ready" if not result.errors else "failed: " + "; ".join(
             f"{key}: {message}" for key, message in result.errors.items())

@@ -8,7 +8,8 @@ fail on other data. The similarity fit of an output onto its truth is
 
 import numpy as np
 
-from .neighbors import nearest_neighbors
+from .errors import MeasureError
+from .neighbors import check_pair, check_points, nearest_neighbors
 
 __all__ = ["SHORT_CIRCUIT_RATIO", "affine_residual", "central_share", "principal_aspect", "short_circuits"]
 
@@ -21,14 +22,21 @@ SHORT_CIRCUIT_RATIO = 3.0
 def principal_aspect(points):
     """Ratio of the standard deviations along the first and second principal axes of ``points`` (>= 1).
 
+    Infinite for points on a line; a set of one repeated point, or of one column, has no second axis
+    and raises :class:`MeasureError`.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> round(principal_aspect(rng.uniform(size=(20000, 2)) * [6.0, 1.0]), 1)
     6.0
     """
-    centred = np.asarray(points, dtype=float) - np.mean(points, axis=0)
-    spread = np.linalg.svd(centred, compute_uv=False)
+    points = check_points(points, "points")
+    if points.shape[1] < 2:
+        raise MeasureError(f"points have {points.shape[1]} column: an aspect needs two axes.")
+    spread = np.linalg.svd(points - points.mean(axis=0), compute_uv=False)
+    if spread[0] == 0:
+        raise MeasureError("every point is at one place: there is no shape to measure.")
     return float(spread[0] / spread[1]) if spread[1] > 0 else float("inf")
 
 
@@ -52,7 +60,8 @@ def short_circuits(X, truth, n_neighbors, ratio=SHORT_CIRCUIT_RATIO):
     Examples
     --------
     Two rows of points 0.1 apart, the rows 0.25 apart in the input but 10 apart along the manifold
-    (two turns of a roll): from k = 3 the neighbours of the rows' ends reach across.
+    (two turns of a roll): at k = 2 every neighbour lies along the point's own row; by k = 4 the
+    neighbours of the rows' ends reach across.
 
     >>> u = np.linspace(0, 1, 11)
     >>> X = np.r_[np.c_[u, np.zeros(11)], np.c_[u, np.full(11, 0.25)]]
@@ -60,6 +69,7 @@ def short_circuits(X, truth, n_neighbors, ratio=SHORT_CIRCUIT_RATIO):
     >>> short_circuits(X, truth, 2), short_circuits(X, truth, 4) > 0
     (0, True)
     """
+    X, truth = check_pair(X, truth, names=("X", "truth"))
     neighbors = nearest_neighbors(X, n_neighbors)
     points, others = neighbors[:, :1], neighbors[:, 1:]
     input_length = np.linalg.norm(X[points] - X[others], axis=-1)
@@ -91,12 +101,15 @@ def affine_residual(truth, Y):
     >>> bool(affine_residual(truth, truth @ [[0.2, 1.0], [3.0, -1.0]] + 5) < 1e-20)
     True
     """
-    truth = np.asarray(truth, dtype=float)
-    design = np.column_stack([np.asarray(Y, dtype=float), np.ones(len(truth))])
+    truth, Y = check_pair(truth, Y, names=("truth", "Y"))
+    design = np.column_stack([Y, np.ones(len(truth))])
     coefficients = np.linalg.lstsq(design, truth, rcond=None)[0]
     residual = truth - design @ coefficients
     centred = truth - truth.mean(axis=0)
-    return float(np.einsum("ij,ij->", residual, residual) / np.einsum("ij,ij->", centred, centred))
+    size = np.einsum("ij,ij->", centred, centred)
+    if size == 0:
+        raise MeasureError("the truth puts every point at one place: there is nothing to fit.")
+    return float(np.einsum("ij,ij->", residual, residual) / size)
 
 
 def central_share(Y):
@@ -104,7 +117,8 @@ def central_share(Y):
 
     About 0.125 for a filled disc or rectangle (uniform), near 0 for a ring around an empty centre
     (a cylinder unrolled around its axis), so it tells a ring from a filled shape whatever the
-    output's scale.
+    output's scale. An output of one repeated point has no centre to speak of and raises
+    :class:`MeasureError` (it is no ring).
 
     Examples
     --------
@@ -116,9 +130,12 @@ def central_share(Y):
     >>> abs(central_share(disc[(disc ** 2).sum(1) < 1]) - 0.125) < 0.01
     True
     """
-    centred = np.asarray(Y, dtype=float) - np.mean(Y, axis=0)
+    Y = check_points(Y, "Y")
+    centred = Y - Y.mean(axis=0)
     covariance = centred.T @ centred / len(centred)
     eigenvalues, eigenvectors = np.linalg.eigh(covariance)
+    if eigenvalues.max() <= 0:
+        raise MeasureError("Y puts every point at one place: there is no shape to measure.")
     kept = eigenvalues > eigenvalues.max() * 1e-12  # a direction of no variance carries no shape
     whitened = centred @ eigenvectors[:, kept] / np.sqrt(eigenvalues[kept])
     radius = np.linalg.norm(whitened, axis=1)

@@ -372,3 +372,13 @@ def test_a_bad_job_cap_is_refused_naming_its_variable(monkeypatch, variable, val
         slots._job_cap(variable, 2)
     monkeypatch.setenv(variable, "3")
     assert slots._job_cap(variable, 2) == 3
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-5", "soon"])
+def test_a_bad_job_deadline_is_refused_naming_its_variable(monkeypatch, value):
+    # An infinite deadline passed the old check and then failed every job when its alarm was armed.
+    monkeypatch.setenv("PROCRUSTES_JOB_DEADLINE", value)
+    with pytest.raises(ValueError, match="PROCRUSTES_JOB_DEADLINE must be a"):
+        deadlines._deadline_seconds()
+    monkeypatch.setenv("PROCRUSTES_JOB_DEADLINE", "90")
+    assert deadlines._deadline_seconds() == 90.0

@@ -264,6 +264,10 @@ def test_a_prepared_step_opens_at_once_from_the_page_s_own_cache(tmp_path, capsy
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines[:2]] == ["[1/2] lecture-classical-scaling", "[2/2] lecture-isomap"]
     assert all(": ready (" in line for line in lines[:2]) and lines[-1].startswith("2 of 2 steps ready in ")
+    # Prepared again: nothing to compute, and the lines say so (not the first run's counts).
+    assert tours_main(["prepare", *names, "--cache-dir", str(tmp_path)]) == 0
+    again = capsys.readouterr().out.splitlines()
+    assert [line.split(": ", 1)[1] for line in again[:2]] == ["ready (already in the cache)"] * 2
     services = Services.in_directory(tmp_path)
     for name in names:
         out = show_step(services, STEPS[name].state.to_dict(), None, "token")

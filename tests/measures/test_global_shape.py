@@ -6,7 +6,7 @@ import pytest
 from sklearn.linear_model import LinearRegression
 
 import datasets
-from measures import affine_residual, central_share, principal_aspect, short_circuits
+from measures import MeasureError, affine_residual, central_share, principal_aspect, short_circuits
 
 
 def test_affine_residual_is_one_minus_the_pooled_r_squared_of_a_linear_regression():
@@ -41,3 +41,20 @@ def test_central_share_tells_a_ring_from_a_filled_shape_whatever_its_scale():
     square = rng.uniform(size=(2000, 2))
     assert central_share(ring) == central_share(1e6 * ring) == 0.0
     assert 0.1 < central_share(square * [40.0, 0.1]) < 0.2
+
+
+def test_a_point_set_with_no_shape_is_refused_not_read_as_a_ring_or_a_line():
+    point = np.ones((50, 2))
+    # A collapsed output has an empty centre in no sense: central_share must not say 0 (a ring).
+    for describe in (central_share, principal_aspect):
+        with pytest.raises(MeasureError, match="one place"):
+            describe(point)
+    with pytest.raises(MeasureError, match="two axes"):
+        principal_aspect(np.arange(10.0)[:, None])
+    with pytest.raises(MeasureError, match="nothing to fit"):
+        affine_residual(point, np.random.default_rng(0).normal(size=(50, 2)))
+    truth = np.random.default_rng(1).normal(size=(50, 2))
+    with pytest.raises(MeasureError, match="same number of rows"):
+        short_circuits(np.c_[truth, np.zeros(50)], truth[:40], 5)
+    with pytest.raises(MeasureError, match="same number of rows"):
+        affine_residual(truth, truth[:40])
