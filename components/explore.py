@@ -51,10 +51,10 @@ def _cards():
 
 
 def explore_tab():
-    """The tab's layout: cards, job box, message, downloads, the two views, selection line, inspector."""
+    """The tab's layout: cards, job box, message, downloads, the two views, selection line, every measure,
+    inspector."""
     return html.Div([
         html.Div(_cards(), id=ids.CARDS, className="cards"),
-        html.Div(id=ids.MEASURE_TABLE, className="measure-table"),
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
         export_buttons(
@@ -74,6 +74,9 @@ def explore_tab():
         html.Div("Hover a point to ring it in both views; select with the box or lasso tool of a 2-D view to "
                  "mark points in both; click a point to inspect its neighbourhood below.",
                  id=ids.SELECTION_TEXT, className="help selection-text", role="status"),
+        # Below the views, never above: the views are what the page is for (and a projector's window).
+        html.Details([html.Summary("Every measure of this run"),
+                      html.Div(id=ids.MEASURE_TABLE, className="measure-table")], open=True, className="measures-fold"),
         html.H3("Neighbourhood inspector"),
         html.Div("Click a point in either view.", id=ids.INSPECTOR_TEXT, className="help"),
         dcc.Graph(id=ids.INSPECTOR_GRAPH, figure=empty_figure("Click a point in either view."),
@@ -173,11 +176,12 @@ def _measure_table(record):
         return None
     summary = record["summary"]
     rows = [html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                     html.Td(direction_key(name), className="card-key"),
+                     html.Td(direction_key(name), className="direction"),
                      *[html.Td(NO_RESULT if value is None else f"{value:.4g}", className="number")
                        for value in (list(summary[name]) + [None, None])[:2]]])
             for name in catalogue.RUN_MEASURES if name in summary]
-    header = html.Tr([html.Th(title) for title in ("Measure", "", "mean", "median")])
+    header = html.Tr([html.Th("Measure"), html.Th(""), html.Th("mean", className="number"),
+                      html.Th("median", className="number")])
     return html.Table([html.Thead(header), html.Tbody(rows)])
 
 

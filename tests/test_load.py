@@ -2,9 +2,11 @@
 
 A real server (a subprocess on a loopback port) gets the requests the browser's Dash renderer
 would send: page loads, control changes, background jobs polled to their end, a job replaced while
-it runs, a sweep. Asserted: no server error, every user served, memory that stays bounded. Never
-a time (STYLE: speed lives in bench/; ``python bench/load.py`` prints the latencies), but one ratio
-that issue 20 sets: beside a hostile client the users' p95 stays within twice the same run's without it.
+it runs, a sweep, with a hostile client beside the users (issue 20). Asserted: no server error,
+every user served, memory that stays bounded, nothing of the users' lost. Never a time, nor a
+ratio of times (STYLE: speed lives in bench/; the machines are shared):
+``python bench/load.py --hostile --versus-quiet`` measures issue 20's ratio of the users' p95
+beside the hostile client to the same run's without it.
 """
 
 import pytest
@@ -20,7 +22,8 @@ RSS_GROWTH_BOUND_MIB = 300
 
 @pytest.fixture(scope="module")
 def report():
-    result = run_load_test(users=USERS, seconds=SECONDS, grace=GRACE, seed=0)
+    """The users with a hostile client beside them (issue 20): what they must get holds with it too."""
+    result = run_load_test(users=USERS, seconds=SECONDS, grace=GRACE, seed=0, hostile=True)
     print(result)  # the figures, shown with pytest -s
     return result
 
@@ -43,7 +46,7 @@ def test_every_user_is_served_to_the_end(report):
 @pytest.fixture(scope="module")
 def upload_report():
     """The upload scenario alone: every user a browser session sending 8 MB files, then using them."""
-    result = run_load_test(users=USERS, seconds=30.0, grace=GRACE, seed=1, upload_mb=8.0, actions={"upload": 1})
+    result = run_load_test(users=USERS, seconds=15.0, grace=GRACE, seed=1, upload_mb=8.0, actions={"upload": 1})
     print(result)
     return result
 
@@ -64,24 +67,13 @@ def test_server_memory_stays_bounded(report):
     assert memory["server_peak"] - memory["server_start"] < 2 * RSS_GROWTH_BOUND_MIB, str(report)
 
 
-@pytest.fixture(scope="module")
-def hostile_report():
-    """The run of ``report`` (same users, seconds and seed) with a hostile client beside the users (issue 20)."""
-    result = run_load_test(users=USERS, seconds=SECONDS, grace=GRACE, seed=0, hostile=True)
-    print(result)
-    return result
-
-
-def test_a_hostile_client_loses_the_users_nothing_and_at_most_doubles_their_p95(report, hostile_report):
+def test_a_hostile_client_loses_the_users_nothing(report):
     """Upload and job floods under new session strings and slow bodies, from another address, beside the users."""
-    hostile = hostile_report["hostile"]
-    assert hostile["errors"] == [] and hostile["client_failures"] == [], str(hostile_report)
+    hostile = report["hostile"]
+    assert hostile["errors"] == [] and hostile["client_failures"] == [], str(report)
     assert hostile["counters"].get("slow bodies held to the end", 0) + hostile["counters"].get(
-        "slow bodies cut off by the server", 0) > 0, str(hostile_report)
+        "slow bodies cut off by the server", 0) > 0, str(report)
     assert hostile["counters"].get("jobs started", 0) > 0 and hostile["counters"].get("uploads accepted", 0) > 0
-    test_server_answers_without_errors(hostile_report)
-    test_every_user_is_served_to_the_end(hostile_report)
-    counters = hostile_report["counters"]
+    counters = report["counters"]
     # Every job a user started showed its result, unless the user replaced it while it ran.
     assert counters["jobs completed"] + counters.get("jobs replaced while running", 0) >= counters["jobs started"]
-    assert hostile_report["p95_seconds"]["requests"] <= 2 * report["p95_seconds"]["requests"], str(hostile_report)

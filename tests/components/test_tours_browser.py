@@ -1,8 +1,9 @@
 """The tours in a browser, and what a lecturer needs on a projector (issue 13).
 
-Every step of every tour is reached by Next and checked: the renderer holds the step's view state,
-its explore run is shown, and every claim the page states holds (the page evaluates the claims'
-predicates on the computed runs; nothing is compared with a typed number). Presentation mode fits
+One tour is walked by Next to its end and every tour's first step opened: the renderer holds the
+step's view state, its explore run is shown, and every claim the page states holds (the page
+evaluates the claims' predicates on the computed runs; nothing is compared with a typed number).
+Every step of every tour is checked so at the callback level (``test_tours``). Presentation mode fits
 1280 × 720; a clicked point's neighbours and kNN edges appear in both views; a digit's image never
 squeezes the views; the image format applies to the next download without redrawing anything.
 
@@ -57,12 +58,19 @@ def view_state(dash_duo):
     return layout_props(dash_duo).get(ids.VIEW_STATE, {}).get("data")
 
 
-def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo, tour_app_directory):
+# The tour walked to its end by Next; of the others, the first step (every step's state, text and
+# claims are checked at the callback level, tests/components/test_tours.py: all 29 walked here took
+# over four minutes of CI).
+WALKED_TOUR = "ml"
+
+
+def test_a_tour_walked_by_next_reaches_each_step_s_state_and_its_claims_hold(dash_duo, tour_app_directory):
     dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "k = 10")
     for tour in TOURS:
         dash_duo.driver.get(dash_duo.server_url + f"/?tour={tour.steps[0].name}")
-        for index, step in enumerate(tour.steps):
+        walked = tour.steps if tour.key == WALKED_TOUR else tour.steps[:1]
+        for index, step in enumerate(walked):
             if index:
                 dash_duo.find_element(f"#{ids.TOUR_NEXT}").click()
             expected, link = step.state.to_dict(), to_query(step.state)
@@ -76,7 +84,8 @@ def test_every_step_of_every_tour_reaches_its_state_and_its_claims_hold(dash_duo
             assert [kind for kind, _ in shown] == ["claim holds"] * len(step.claims), (step.name, shown)
             assert "—" not in "".join(text for _, text in shown), step.name  # every number computed
             wait_for_run(dash_duo, step.state)
-        assert dash_duo.find_element(f"#{ids.TOUR_NEXT}").get_attribute("disabled") == "true"
+        if walked == tour.steps:
+            assert dash_duo.find_element(f"#{ids.TOUR_NEXT}").get_attribute("disabled") == "true"
     dash_duo.find_element(f"#{ids.TOUR_CLOSE}").click()
     dash_duo.wait_for_class_to_equal(f"#{ids.TOUR_BOX}", "tour hidden", timeout=WAIT)
     until(lambda: "tour=" not in dash_duo.driver.current_url, timeout=WAIT)

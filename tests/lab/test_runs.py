@@ -106,3 +106,15 @@ def test_names_and_file_stems_say_what_was_run():
     assert request().slug() == "strip_n300_ltsa_k8"
     assert request().describe() == "Strip, n = 300: LTSA, k = 8"
     assert RunRequest.create("grid", "pca").slug() == "grid_pca_k10"
+
+
+@pytest.mark.slow  # every data set of the catalogue at its default size: about a minute
+@pytest.mark.parametrize("name", [entry.name for entry in datasets.specs()])
+def test_every_data_set_at_its_defaults_gets_an_isomap_run_at_k_10(name):
+    """What a user meets choosing any data set (the page's defaults: Isomap, k = 10): a run, not a
+    message, whose measures keep GR's order R_PCA lower bound <= R_C <= R_N."""
+    result = compute_run(RunRequest.create(name, "isomap", n_neighbors=10))
+    assert result.n_samples == datasets.spec(name).size_parameter.default
+    assert result.Y.shape == (result.n_samples, 2) and np.isfinite(result.Y).all()
+    summary = {key: mean for key, (mean, _) in result.summary.items()}
+    assert summary["lower_bound"] <= summary["conformal"] * (1 + 1e-12) <= summary["normalized"] * (1 + 1e-12)

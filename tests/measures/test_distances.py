@@ -6,7 +6,7 @@ import importlib
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist, squareform
-from scipy.stats import ortho_group, spearmanr
+from scipy.stats import ortho_group, rankdata, spearmanr
 
 from measures import (
     MeasureError,
@@ -20,6 +20,7 @@ from measures import (
 )
 
 distances_module = importlib.import_module("measures.distances")
+average_ranks = distances_module.average_ranks
 
 
 def noisy_pair(n_samples, seed):
@@ -87,6 +88,18 @@ def test_sampled_columns_estimate_the_pair_sums_and_say_so(monkeypatch):
         assert sampled.mean[name] == pytest.approx(exact.mean[name], rel=0.05), name
         assert "with j among 300 random points" in sampled.approximations[name]
     assert exact.approximations == {}
+
+
+@pytest.mark.parametrize("levels", [None, 3, 40])
+def test_average_ranks_are_scipys_with_and_without_ties(levels):
+    values = np.random.default_rng(7).random(5000)
+    if levels is not None:  # many ties, as the distances of a grid have
+        values = np.floor(values * levels)
+    np.testing.assert_array_equal(average_ranks(values), rankdata(values))
+
+
+def test_average_ranks_worked_by_hand():
+    np.testing.assert_array_equal(average_ranks(np.array([2.0, 1.0, 2.0, 5.0, 2.0])), [3.0, 1.0, 3.0, 5.0, 3.0])
 
 
 def test_spearman_of_euclidean_distances_is_scipys():
