@@ -16,9 +16,10 @@ Configuration (environment):
 - ``PROCRUSTES_STORE_URL``: a Redis URL where results, uploads and the job ledger live, so that workers
   and web processes on different machines share them (each host's cache directory is then its copy).
 - ``PROCRUSTES_JOB_DEADLINE``: seconds a background job may run (default 1200).
-- ``PROCRUSTES_JOBS_PER_SESSION`` / ``PROCRUSTES_JOBS_PER_SERVER``: jobs that run at once for one browser
-  session (default 2) and, embedded, on one host (default the cores, at least 2); the rest wait in line
-  (:class:`components.slots.JobSlots`).
+- ``PROCRUSTES_JOBS_PER_SESSION`` / ``PROCRUSTES_JOBS_PER_ADDRESS`` / ``PROCRUSTES_JOBS_PER_SERVER``: jobs
+  that run at once for one browser session (default 2), for one client address (default half the
+  server's, at least 1) and, embedded, on one host (default the cores, at least 2); the rest wait in
+  line (:class:`components.slots.JobSlots`).
 - ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
 - ``PROCRUSTES_TRUSTED_PROXIES``: reverse proxies in front that set ``X-Forwarded-For`` (default 0);
   uploads are charged to the client's address read through them (README, security and limits).

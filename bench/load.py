@@ -108,6 +108,9 @@ UPLOAD_USED = "Using "
 # The hostile client (issue 20): its own loopback address (Linux routes all of 127/8 to the loopback), a
 # pause between two requests of each flood, its slow bodies and the pause between two of their bytes.
 HOSTILE_ADDRESS = "127.0.0.2"
+# User i connects from 127.0.1.(i + 1): each user is another client, as people on their own machines
+# are (the server caps jobs per client address).
+USER_ADDRESS = "127.0.1.{}"
 HOSTILE_PAUSE_SECONDS = 0.5
 SLOW_BODIES = 4
 SLOW_BODY_PAUSE_SECONDS = 1.0
@@ -851,14 +854,14 @@ class LoadReport(dict):
         return "\n".join(lines)
 
 
-def _user_loop(url, recorder, seed, stop_at, give_up_at, weights=None):
-    """One user's session: a page load, then actions with pauses until ``stop_at``.
+def _user_loop(url, recorder, seed, stop_at, give_up_at, weights=None, address=None):
+    """One user's session, from loopback ``address``: a page load, then actions with pauses until ``stop_at``.
 
     An exception here is the load test's own failure (say, a control it acts on left the layout), not
     the server's: it is recorded apart, with its traceback, and ends this user.
     """
     rng = random.Random(seed)
-    user = DashUser(url, recorder, rng, give_up_at)
+    user = DashUser(url, recorder, rng, give_up_at, source_address=address)
     actions, weights = zip(*(weights or ACTIONS).items())
     try:
         loaded = user.load_page()
@@ -917,6 +920,8 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
     -------
     LoadReport
     """
+    if not 1 <= users <= 254:  # one loopback address each (USER_ADDRESS)
+        raise ValueError(f"users must lie in [1, 254]; got {users}.")
     if upload_mb is not None:
         global UPLOAD_MB
         UPLOAD_MB = upload_mb
@@ -932,7 +937,8 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
             stop_at = time.monotonic() + seconds
             give_up_at = stop_at + grace
             threads = [threading.Thread(target=_user_loop, args=(server.url, recorder, seed * 1000 + i, stop_at,
-                                                                 give_up_at, actions), daemon=True)
+                                                                 give_up_at, actions, USER_ADDRESS.format(i + 1)),
+                                        daemon=True)
                        for i in range(users)]
             hostile_recorder = Recorder()
             if hostile:

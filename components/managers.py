@@ -46,7 +46,7 @@ from lab.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
 from . import deadlines
 # The callbacks' own deadlines (explore, the studies) come from here too.
 from .deadlines import JobDeadlineError, job_deadline
-from .slots import JOBS_PER_SERVER, JOBS_PER_SESSION, JobSlots
+from .slots import JOBS_PER_ADDRESS, JOBS_PER_SERVER, JOBS_PER_SESSION, JobSlots
 
 __all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager", "make_celery_app"]
 
@@ -391,7 +391,8 @@ def make_background_manager(directory, celery_app=None):
     """
     session_slots = store_for(directory, "jobs", size_limit=2**26)
     if celery_app is not None:
-        return _CeleryManager(celery_app, slots=JobSlots(session_slots, JOBS_PER_SESSION))
+        return _CeleryManager(celery_app, slots=JobSlots(session_slots, JOBS_PER_SESSION, per_address=JOBS_PER_ADDRESS))
     server_slots = store_for(directory, "jobs", shared_url="", size_limit=2**26)
     return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), **DISKCACHE_OPTIONS),
-                             slots=JobSlots(session_slots, JOBS_PER_SESSION, server_slots, JOBS_PER_SERVER))
+                             slots=JobSlots(session_slots, JOBS_PER_SESSION, server_slots, JOBS_PER_SERVER,
+                                            JOBS_PER_ADDRESS))

@@ -1,8 +1,10 @@
-"""Caps on the background jobs that run at once: per browser session and, embedded, per host.
+"""Caps on the background jobs that run at once: per browser session, per client address and, embedded,
+per host.
 
 Every job takes its slots before it runs (:class:`JobSlots`, used by the managers of
 :mod:`components.managers`): at most :data:`JOBS_PER_SESSION` (``PROCRUSTES_JOBS_PER_SESSION``) of one
-browser session's jobs at once, and, with the embedded manager, at most :data:`JOBS_PER_SERVER`
+browser session's jobs at once, at most :data:`JOBS_PER_ADDRESS` (``PROCRUSTES_JOBS_PER_ADDRESS``) of
+one client address's, and, with the embedded manager, at most :data:`JOBS_PER_SERVER`
 (``PROCRUSTES_JOBS_PER_SERVER``) on one host. A job over a cap waits, its box saying so, under its
 deadline and its Cancel like any running job.
 """
@@ -19,7 +21,8 @@ from lab.stores import LockTakenError
 
 from . import ids
 
-__all__ = ["JOBS_PER_SERVER", "JOBS_PER_SESSION", "SLOT_LEASE_SECONDS", "JobSlots", "session_of_job"]
+__all__ = ["JOBS_PER_ADDRESS", "JOBS_PER_SERVER", "JOBS_PER_SESSION", "SLOT_LEASE_SECONDS", "JobSlots",
+           "address_of_job", "session_of_job"]
 
 
 def _job_cap(variable, default):
@@ -37,12 +40,16 @@ def _job_cap(variable, default):
 
 
 # Jobs of one browser session that run at once: one tab's sweep and comparison may run together. The
-# session is the string the page sends: a client that invents one per request escapes this cap (not the
-# server's); a cap per client address is what would hold it (README, Security and limits).
+# session is the string the page sends: a client that invents one per request escapes this cap, not the
+# address's below.
 JOBS_PER_SESSION = _job_cap("PROCRUSTES_JOBS_PER_SESSION", 2)
 # Embedded jobs that run at once on one host: a job is a process busy on a core (12 forged requests made
 # 12 processes and 3.65 GiB), so more than the cores only slows every job and adds to the memory.
 JOBS_PER_SERVER = _job_cap("PROCRUSTES_JOBS_PER_SERVER", max(2, os.cpu_count() or 1))
+# Jobs of one client address that run at once: half the host's, so that one client flooding jobs under
+# new session strings leaves the other half to everyone else (issue 20). A class behind one NAT address
+# shares these: raise it there (README, Security and limits).
+JOBS_PER_ADDRESS = _job_cap("PROCRUSTES_JOBS_PER_ADDRESS", max(1, JOBS_PER_SERVER // 2))
 # A slot's lock lapses this long after its job stops renewing it (its process killed or cancelled).
 SLOT_LEASE_SECONDS = 6.0
 # Seconds between two looks of a queued job for a free slot.
@@ -50,7 +57,8 @@ SLOT_POLL_SECONDS = 0.5
 
 
 class JobSlots:
-    """Caps on the jobs that run at once: per browser session and, optionally, per server; the rest wait.
+    """Caps on the jobs that run at once: per browser session, per client address and, optionally, per
+    server; the rest wait.
 
     Slot ``i`` of a scope is the store's lock ``job-slot:<scope>:<i>``, held under a lease for the
     whole job, so a job killed (Cancel, out of memory) frees its slot :data:`SLOT_LEASE_SECONDS`
@@ -65,11 +73,14 @@ class JobSlots:
     server_store : store of :mod:`lab.stores`, optional
         Holds the server slots (this host's disk); None: no server cap (Celery mode).
     per_server : int, optional
+    per_address : int, optional
+        Jobs of one client address at once (their slots in ``session_store``: every host's); None: no cap.
     """
 
-    def __init__(self, session_store, per_session, server_store=None, per_server=None):
+    def __init__(self, session_store, per_session, server_store=None, per_server=None, per_address=None):
         self.session_store, self.per_session = session_store, per_session
         self.server_store, self.per_server = server_store, per_server
+        self.per_address = per_address
 
     def around(self, function, progress):
         """``function`` (a background callback) run once it holds its slots, waiting under the deadline
@@ -80,37 +91,43 @@ class JobSlots:
                 if progress:
                     args[0](("0", label))
 
-            with self.held(session_of_job(), report):
+            with self.held(session_of_job(), report, address=address_of_job()):
                 return function(*args, **kwargs)
 
         return in_a_slot
 
     @contextlib.contextmanager
-    def held(self, session, report):
-        """Hold one of ``session``'s slots, then one of the server's, for the block (queued until then).
+    def held(self, session, report, address=None):
+        """Hold one of ``session``'s slots, then one of ``address``'s, then one of the server's, for the
+        block (queued until then).
 
         Parameters
         ----------
         session : str or None
-            The browser session the job came from; None (no session known): only the server's cap.
+            The browser session the job came from; None (no session known): no session cap.
         report : callable
             ``report(label)`` shows a queued job's wait in its box.
+        address : str, optional
+            The client address the job's request came from; None or "": no address cap.
         """
         scopes = []
         if session is not None:
-            scopes.append((self.session_store, self.session_scope(session), self.per_session, "of this session"))
+            scopes.append((self.session_store, self.scope("session", session), self.per_session, "of this session"))
+        if address and self.per_address is not None:
+            scopes.append((self.session_store, self.scope("address", address), self.per_address, "from this address"))
         if self.server_store is not None:
             scopes.append((self.server_store, "server", self.per_server, "on this server"))
-        # Always the session's slot before the server's: one order, so no two jobs wait for each other.
+        # Always session, address, server: one order, so no two jobs wait for each other.
         with contextlib.ExitStack() as stack:
             for store, scope, cap, whose in scopes:
                 stack.push(self._take_one_of(store, scope, cap, whose, report))  # its __exit__, at the end
             yield
 
     @staticmethod
-    def session_scope(session):
-        """The slots' scope of browser session ``session`` (any string a page sends, hashed into a short key)."""
-        return f"session:{hashlib.sha256(str(session).encode()).hexdigest()[:32]}"
+    def scope(kind, value):
+        """The slots' scope of ``value``, a ``kind`` ("session", "address"): any string a request sends,
+        hashed into a short key."""
+        return f"{kind}:{hashlib.sha256(str(value).encode()).hexdigest()[:32]}"
 
     @staticmethod
     def slot_lock(store, scope, index):
@@ -149,3 +166,9 @@ def session_of_job():
         if session:
             return session
     return None
+
+
+def address_of_job():
+    """The client address the running job's request came from (Dash's ``callback_context.remote``: the
+    client's, behind the proxies the server is told of), or None."""
+    return callback_context.remote or None

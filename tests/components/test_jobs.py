@@ -303,9 +303,10 @@ def _timed_job(set_progress, record, seconds):
     return "done"
 
 
-def _start(manager, key, record, seconds, session="session-a"):
+def _start(manager, key, record, seconds, session="session-a", address=""):
     job_fn = manager.make_job_fn(_timed_job, True, key)
-    return manager.call_job_fn(key, job_fn, [str(record), seconds], {"state_values": {f"{ids.SESSION}.data": session}})
+    return manager.call_job_fn(key, job_fn, [str(record), seconds],
+                               {"state_values": {f"{ids.SESSION}.data": session}, "remote": address})
 
 
 def _result(manager, key, job, timeout=60):
@@ -332,12 +333,35 @@ def test_with_one_slot_per_server_two_jobs_started_together_run_one_after_the_ot
     assert first_end <= second_start
 
 
+def test_one_address_s_jobs_under_new_sessions_take_its_slots_and_leave_the_server_s_rest(tmp_path, monkeypatch):
+    """Issue 20: a client inventing a session per job is held by its address's cap; another address's
+    job meanwhile takes a server slot at once."""
+    from dash.testing.wait import until
+
+    monkeypatch.setattr(managers, "JOBS_PER_SERVER", 2)
+    monkeypatch.setattr(managers, "JOBS_PER_ADDRESS", 1)
+    manager = managers.make_background_manager(tmp_path)
+    record = tmp_path / "runs.txt"
+    flood = [(key, _start(manager, key, record, 2.0, session=key, address="10.0.0.7")) for key in ("first", "second")]
+    queued = until(lambda: next((progress for key, _ in flood if (progress := manager.get_progress(key))
+                                 and "Queued" in progress[1]), None), timeout=30)
+    assert queued[1].startswith("Queued behind 1 running job from this address")
+    other = _start(manager, "other", tmp_path / "other.txt", 0.0, session="user", address="10.0.0.8")
+    assert _result(manager, "other", other) == "done"
+    assert [_result(manager, key, job) for key, job in flood] == ["done", "done"]
+    (first_start, first_end), (second_start, second_end) = sorted(
+        tuple(map(float, line.split())) for line in record.read_text().splitlines())
+    assert first_end <= second_start
+    # The other address's job did not wait for the flood's second one: it ran while the first held its slot.
+    assert float((tmp_path / "other.txt").read_text().split()[0]) < second_start
+
+
 def test_a_session_over_its_cap_waits_and_its_deadline_still_fires(tmp_path, monkeypatch):
     monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
     monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 1.5)
     manager = managers.make_background_manager(tmp_path)
     slots = manager.slots  # another job of the session holds its only slot throughout
-    with slots.slot_lock(slots.session_store, slots.session_scope("session-a"), 0):
+    with slots.slot_lock(slots.session_store, slots.scope("session", "session-a"), 0):
         job = _start(manager, "waiting", tmp_path / "runs.txt", 0.0)
         said = str(_result(manager, "waiting", job))
     assert "stopped at its deadline of 1.5 s" in said and not (tmp_path / "runs.txt").exists()
@@ -364,7 +388,8 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     assert started - killed < slots.SLOT_LEASE_SECONDS + 2 * slots.SLOT_POLL_SECONDS + 5.0
 
 
-@pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER"])
+@pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER",
+                                      "PROCRUSTES_JOBS_PER_ADDRESS"])
 @pytest.mark.parametrize("value, says", [("0", "at least 1"), ("two", "whole number")])
 def test_a_bad_job_cap_is_refused_naming_its_variable(monkeypatch, variable, value, says):
     monkeypatch.setenv(variable, value)
