@@ -4,7 +4,9 @@ Public API: :func:`evaluate`, the one entry point that computes any subset of th
 the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the measures themselves:
 :func:`procrustes` (R, R_N, R_C, R_PCA; GR Eqs. 3, 4, 6, 7), :func:`procrustes_lower_bound`
 (GR Lemma 1), :func:`asim` and :func:`nieqa` (NQ), :func:`neighbourhood_agreement`,
-:func:`trustworthiness`, :func:`continuity`, :func:`mrre`, :func:`residual_variance`,
+:func:`trustworthiness`, :func:`continuity`, :func:`mrre`, the co-ranking curves
+:func:`coranking_curves` (Q_NX, R_NX, B_NX, LCMC at every scale) and their area :func:`auc_rnx`,
+:func:`residual_variance`,
 :func:`truth_match`, :func:`normalization_cost`, :func:`collapse_score` and :func:`is_collapsed`
 (PN); the distance measures :func:`stress`, :func:`scale_normalized_stress`,
 :func:`kl_divergence`, :func:`distance_spearman` (DEMaP), :func:`triplet_accuracy`; with labels
@@ -112,6 +114,7 @@ from .procrustes import (
     procrustes_rotation,
     summarize,
 )
+from .coranking import CorankingCurves, auc_rnx, coranking_curves
 from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
@@ -125,9 +128,12 @@ __all__ = [
     "NOT_GIVEN",
     "SHORT_CIRCUIT_RATIO",
     "AsimFit",
+    "CorankingCurves",
     "DatasetError",
     "DimensionError",
     "DisconnectedGraphError",
+    "auc_rnx",
+    "coranking_curves",
     "EmbeddingError",
     "Evaluation",
     "LocalProcrustes",

@@ -1,0 +1,99 @@
+"""The co-ranking curves against a brute-force co-ranking matrix written from Lee & Verleysen's definition."""
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from measures import MeasureError, auc_rnx, coranking_curves, neighbourhood_agreement
+from measures import coranking as coranking_module
+
+
+def brute_force_matrix(X, Y):
+    """Q[k - 1, l - 1] = |{(i, j): ρ_ij = k, r_ij = l}|, every rank from a full sort of each row (the
+    points are random: no distances tie)."""
+    n = len(X)
+
+    def ranks(points):
+        distances = cdist(points, points)
+        np.fill_diagonal(distances, np.inf)
+        result = np.empty((n, n), dtype=int)
+        for i in range(n):  # plainly, row by row: the reference, not the kernel
+            for position, j in enumerate(np.argsort(distances[i], kind="stable")):
+                result[i, j] = position + 1
+        return result
+
+    rho, r = ranks(X), ranks(Y)
+    Q = np.zeros((n - 1, n - 1), dtype=int)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                Q[rho[i, j] - 1, r[i, j] - 1] += 1
+    return Q
+
+
+def curves_from_matrix(Q):
+    n = Q.shape[0] + 1
+    K = np.arange(1, n - 1)
+    Q_NX = np.array([Q[:k, :k].sum() for k in K]) / (K * n)
+    intrusions = np.array([np.tril(Q[:k, :k], -1).sum() for k in K])
+    extrusions = np.array([np.triu(Q[:k, :k], 1).sum() for k in K])
+    R_NX = ((n - 1) * Q_NX - K) / (n - 1 - K)
+    return Q_NX, R_NX, (intrusions - extrusions) / (K * n), Q_NX - K / (n - 1)
+
+
+@pytest.mark.parametrize("n, seed", [(60, 0), (150, 1), (300, 2)])
+def test_curves_equal_the_brute_force_co_ranking_matrix(n, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    Y = X[:, :2] + 0.3 * rng.normal(size=(n, 2))  # a lossy output: every curve away from its bounds
+    curves = coranking_curves(X, Y)
+    for computed, expected in zip((curves.Q_NX, curves.R_NX, curves.B_NX, curves.LCMC),
+                                  curves_from_matrix(brute_force_matrix(X, Y))):
+        np.testing.assert_allclose(computed, expected, rtol=0, atol=1e-12)
+    weights = 1.0 / curves.K
+    assert auc_rnx(X, Y) == pytest.approx(np.dot(curves.R_NX, weights) / weights.sum(), abs=1e-15)
+
+
+def test_row_blocks_do_not_change_the_counts(monkeypatch):
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(200, 3)), rng.normal(size=(200, 2))
+    whole = coranking_curves(X, Y)
+    monkeypatch.setattr(coranking_module, "chunk_slices",
+                        lambda n, size: (slice(i, min(i + 7, n)) for i in range(0, n, 7)))
+    np.testing.assert_array_equal(coranking_curves(X, Y).Q_NX, whole.Q_NX)
+
+
+def test_q_nx_at_k_is_one_minus_the_neighbourhood_disagreement():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(400, 3))
+    Y = X[:, [0, 2]] + 0.1 * rng.normal(size=(400, 2))
+    curves = coranking_curves(X, Y, max_rank=20)
+    for k in (5, 10, 20):
+        assert curves.Q_NX[k - 1] == pytest.approx(1.0 - neighbourhood_agreement(X, Y, k), abs=1e-12)
+
+
+def test_a_random_output_scores_about_zero_and_a_similar_one_exactly_one():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(800, 3))
+    assert abs(auc_rnx(X, rng.normal(size=(800, 2)))) < 0.02  # R_NX's baseline: a random output's expected 0
+    similar = coranking_curves(X, 2.5 * X @ np.linalg.qr(rng.normal(size=(3, 3)))[0] + 7.0)
+    assert np.all(similar.Q_NX == 1.0) and np.all(similar.R_NX == 1.0) and np.all(similar.B_NX == 0.0)
+
+
+def test_four_points_on_a_line_worked_by_hand():
+    """Input 0, 1, 3, 7 and output 0, 2, 3, 7 on a line. Only point 1's ranks change: its neighbours 0
+    and 2 (ranks 1, 2) swap to 2, 1. At K = 1 three points keep their nearest: Q_NX = 3/4,
+    R_NX = (3 * 3/4 - 1) / (3 - 1) = 5/8; at K = 2 every pair of ranks <= 2 stays within 2: Q_NX = 1,
+    and point 1's swap is one intrusion and one extrusion: B_NX = 0."""
+    curves = coranking_curves(np.array([[0.0], [1.0], [3.0], [7.0]]), np.array([[0.0], [2.0], [3.0], [7.0]]))
+    np.testing.assert_array_equal(curves.Q_NX, [0.75, 1.0])
+    np.testing.assert_array_equal(curves.R_NX, [0.625, 1.0])
+    np.testing.assert_array_equal(curves.B_NX, [0.0, 0.0])
+    np.testing.assert_allclose(curves.LCMC, [0.75 - 1 / 3, 1.0 - 2 / 3], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("max_rank", [0, 99, 2.5, True])
+def test_a_scale_outside_one_to_n_minus_two_is_refused(max_rank):
+    X = np.random.default_rng(6).normal(size=(50, 3))
+    with pytest.raises(MeasureError, match=r"max_rank must .*defined up to K = n - 2"):
+        coranking_curves(X, X[:, :2], max_rank=max_rank)
