@@ -6,6 +6,8 @@ the registry (:func:`available`, :func:`spec`) sharing neighbour searches; the m
 (GR Lemma 1), :func:`asim` and :func:`nieqa` (NQ), :func:`neighbourhood_agreement`,
 :func:`trustworthiness`, :func:`continuity`, :func:`mrre`, the co-ranking curves
 :func:`coranking_curves` (Q_NX, R_NX, B_NX, LCMC at every scale) and their area :func:`auc_rnx`,
+the surveys' :func:`neighbourhood_hit`, :func:`class_neighbour_preservation` (KNC) and
+:func:`distance_correlation_on_a_subset` (CPD),
 :func:`residual_variance`,
 :func:`truth_match`, :func:`normalization_cost`, :func:`collapse_score` and :func:`is_collapsed`
 (PN); the distance measures :func:`stress`, :func:`scale_normalized_stress`,
@@ -114,6 +116,7 @@ from .procrustes import (
     procrustes_rotation,
     summarize,
 )
+from .benchmarks import class_neighbour_preservation, distance_correlation_on_a_subset, neighbourhood_hit
 from .coranking import CorankingCurves, auc_rnx, coranking_curves
 from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
@@ -133,7 +136,9 @@ __all__ = [
     "DimensionError",
     "DisconnectedGraphError",
     "auc_rnx",
+    "class_neighbour_preservation",
     "coranking_curves",
+    "distance_correlation_on_a_subset",
     "EmbeddingError",
     "Evaluation",
     "LocalProcrustes",
@@ -183,6 +188,7 @@ __all__ = [
     "neighbor_graph_components",
     "neighbor_search",
     "neighbourhood_agreement",
+    "neighbourhood_hit",
     "nieqa",
     "normalization_cost",
     "power_of_two_scaled",

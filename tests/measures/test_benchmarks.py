@@ -1,0 +1,74 @@
+"""The surveys' measures against their papers' definitions, written out as their authors computed them."""
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist, pdist
+from scipy.stats import spearmanr, ortho_group
+from sklearn.neighbors import KNeighborsClassifier
+
+from measures import (
+    MeasureError,
+    class_neighbour_preservation,
+    distance_correlation_on_a_subset,
+    distance_spearman,
+    neighbourhood_hit,
+)
+from measures.seeding import check_random_state
+
+
+@pytest.fixture
+def labelled():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 8, size=500)
+    centres = 3.0 * rng.normal(size=(8, 5))  # classes apart in 5-D, some of them overlapping in the projection
+    X = rng.normal(size=(500, 5)) + centres[labels]
+    Y = X[:, :2] + 0.5 * rng.normal(size=(500, 2))
+    return X, Y, labels
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_neighbourhood_hit_is_espadoto_et_al_s_code(labelled, k):
+    """Their ``neighborhood_hit``: the fitted points' ``kneighbors`` (the point itself first), labels compared."""
+    _, Y, labels = labelled
+    neighbors = KNeighborsClassifier(n_neighbors=k).fit(Y, labels).kneighbors(Y, return_distance=False)
+    expected = np.mean(np.mean(labels[neighbors] == np.tile(labels.reshape((-1, 1)), k), axis=1))
+    assert neighbourhood_hit(Y, labels, k) == pytest.approx(expected, abs=1e-15)
+
+
+def test_knc_is_the_share_of_class_mean_neighbours_written_out(labelled):
+    X, Y, labels = labelled
+    classes = np.unique(labels)
+    input_means = np.array([X[labels == c].mean(axis=0) for c in classes])
+    output_means = np.array([Y[labels == c].mean(axis=0) for c in classes])
+    k, kept = 2, 0
+    for c in range(len(classes)):  # each class mean's k nearest other means, in both spaces
+        near_in = set(np.argsort(cdist(input_means[[c]], input_means)[0])[1:k + 1])
+        near_out = set(np.argsort(cdist(output_means[[c]], output_means)[0])[1:k + 1])
+        kept += len(near_in & near_out)
+    assert class_neighbour_preservation(X, Y, labels, k) == pytest.approx(kept / (k * len(classes)), abs=1e-15)
+
+
+def test_knc_is_one_for_a_similar_output_and_refuses_more_neighbours_than_classes(labelled):
+    X, _, labels = labelled
+    rotated = 3.0 * X @ ortho_group.rvs(5, random_state=1) - 4.0
+    assert class_neighbour_preservation(X, rotated, labels, 3) == 1.0  # k < c - 1: not 1 by itself
+    with pytest.raises(MeasureError, match="at most their number minus one"):
+        class_neighbour_preservation(X, rotated, labels, 8)
+
+
+def test_cpd_is_spearman_of_the_drawn_points_distances_and_the_shepard_correlation_with_all(labelled):
+    X, Y, _ = labelled
+    chosen = np.sort(check_random_state(3).choice(500, 100, replace=False))
+    expected = spearmanr(pdist(X[chosen]), pdist(Y[chosen]))[0]
+    assert distance_correlation_on_a_subset(X, Y, n_points=100, random_state=3) == pytest.approx(expected, abs=1e-12)
+    every = distance_correlation_on_a_subset(X, Y)  # 1000 > 500: every point
+    assert every == pytest.approx(spearmanr(pdist(X), pdist(Y))[0], abs=1e-12)
+    assert every == pytest.approx(distance_spearman(X, Y, 10, geodesic=False), abs=1e-12)
+
+
+def test_labels_are_checked(labelled):
+    _, Y, labels = labelled
+    with pytest.raises(MeasureError, match="one value per point"):
+        neighbourhood_hit(Y, labels[:-1])
+    with pytest.raises(MeasureError, match="The point itself is one of its k"):
+        neighbourhood_hit(Y, labels, 1)
