@@ -334,18 +334,22 @@ def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=Non
     if geodesic and graph is None:
         graph = geodesic_graph(X, neighbors, both_directions=True)
     starts = np.arange(n_samples) if sources is None else sources
-    input_parts, output_parts = [], []
-    for part in chunk_slices(len(starts), 8 * 4 * n_samples):
-        batch = starts[part]
-        given = (dijkstra(graph, directed=True, indices=batch) if geodesic else cdist(X[batch], X))
-        out = cdist(Y[batch], Y)
-        if sources is None:
-            keep = np.arange(n_samples)[None, :] > batch[:, None]
-        else:
-            keep = np.arange(n_samples)[None, :] != batch[:, None]
-        input_parts.append(given[keep])
-        output_parts.append(out[keep])
-    return np.concatenate(input_parts), np.concatenate(output_parts)
+    parts = [spearman_pair_rows(batch, dijkstra(graph, directed=True, indices=batch) if geodesic
+                                else cdist(X[batch], X), Y, every_pair_once=sources is None)
+             for batch in (starts[part] for part in chunk_slices(len(starts), 8 * 4 * n_samples))]
+    return tuple(np.concatenate(side) for side in zip(*parts))
+
+
+def spearman_pair_rows(batch, given, Y, *, every_pair_once):
+    """The pairs of rows ``batch`` that DEMaP ranks: ``(input distances, output distances)``, flattened.
+
+    ``given`` holds the input distances from each source of ``batch`` to every point (a Dijkstra's
+    rows, here or in a graph sweep that reads the same rows, :func:`measures.geodesics.geodesic_sweep`);
+    ``every_pair_once``: the pairs (s, j > s), else (s, j != s).
+    """
+    columns = np.arange(given.shape[1])[None, :]
+    keep = columns > batch[:, None] if every_pair_once else columns != batch[:, None]
+    return given[keep], cdist(Y[batch], Y)[keep]
 
 
 def distance_spearman(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *, geodesic: bool = True,

@@ -18,6 +18,7 @@ from .distances import (
     KL_SIGMA,
     columns_approximation,
     distance_spearman_values,
+    spearman_pair_rows,
     kl_from_sums,
     pair_columns,
     pair_sums,
@@ -153,8 +154,10 @@ def _requested(which, truth, labels, q, d):
     return [name for name in available() if name in names], []
 
 
-def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values):
-    """M_G and the residual variance, in one Dijkstra sweep when both use the same graph.
+def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
+                    on_rows=None):
+    """M_G and the residual variance, in one Dijkstra sweep when both use the same graph; ``on_rows``
+    is handed each batch of that sweep's rows (:func:`measures.geodesics.geodesic_sweep`).
 
     Returns ``({name: value}, nieqa_or_None, failures, approximations, graph)``, ``graph`` the
     two-way kNN graph of the residual variance (None if not built), which DEMaP reuses. A measure whose graph
@@ -177,7 +180,8 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
         try:
             shared = rv_graph is not None and n_samples <= SUBSAMPLE_ABOVE and landmark_neighbors in (None, k)
             if shared:
-                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y, both_directions=True)
+                counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y, both_directions=True,
+                                              on_rows=on_rows)
                 values["residual_variance"] = residual_variance_from_sums(sums)
                 result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
                                          landmark_fraction=landmark_fraction, neighbors=neighbors, graph=rv_graph,
@@ -200,18 +204,43 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
                 approximations["nieqa_global"] = result.approximation
     if rv_graph is not None and "residual_variance" not in values:
         values["residual_variance"] = residual_variance_from_sums(
-            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True)[1])
+            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True, on_rows=on_rows)[1])
     if rv_graph is not None and sources is not None:
         approximations["residual_variance"] = sweep_approximation("ρ", n_samples, sources)
     return values, result, failures, approximations, rv_graph
 
 
+class _SweptSpearmanPairs:
+    """DEMaP's pairs, read from the rows of the residual variance's sweep when it visits every source
+    DEMaP ranks from (the one Dijkstra of both, where they used to run one each)."""
+
+    def __init__(self, Y, n_samples, random_state):
+        self.Y, self.sources = Y, spearman_sources(n_samples, random_state=random_state)
+        self.wanted = None if self.sources is None else np.isin(np.arange(n_samples), self.sources)
+        self.expected = n_samples if self.sources is None else len(self.sources)
+        self.parts, self.seen = [], 0
+
+    def __call__(self, batch, distances):
+        if self.wanted is not None:
+            chosen = self.wanted[batch]
+            batch, distances = batch[chosen], distances[chosen]
+        self.parts.append(spearman_pair_rows(batch, distances, self.Y, every_pair_once=self.sources is None))
+        self.seen += len(batch)
+
+    def rows(self):
+        """``(input, output)`` distances of every pair, or None unless a sweep handed every source's row."""
+        if self.seen != self.expected:
+            return None
+        return tuple(np.concatenate(side) for side in zip(*self.parts))
+
+
 def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
-                   failures, graph):
+                   failures, graph, swept=None):
     """The distance and label measures of issue 14, into ``per_point`` and ``values``.
 
     Returns ``{name: approximation sentence}`` for the ones estimated from samples. ``X`` and ``Y``
-    share X's power of two (stress compares their scales); ``Y_own`` has its own.
+    share X's power of two (stress compares their scales); ``Y_own`` has its own. ``swept``: DEMaP's
+    pairs gathered by the graph sweep, if it ran.
     """
     approximations = {}
     n_samples = X.shape[0]
@@ -230,8 +259,10 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
         try:
             check_connected(search[:, :k + 1], "DEMaP needs every geodesic distance finite", "Raise n_neighbors.")
             sources = spearman_sources(n_samples, random_state=random_state)
-            values["distance_spearman"] = spearman_from_rows(
-                *distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources, graph=graph))
+            pairs = None if swept is None else swept.rows()
+            if pairs is None:
+                pairs = distance_spearman_values(X, Y_own, search[:, :k + 1], sources=sources, graph=graph)
+            values["distance_spearman"] = spearman_from_rows(*pairs)
             if sources is not None:
                 approximations["distance_spearman"] = sweep_approximation("Spearman's ρ", n_samples, sources)
         except ProcrustesLabError as error:
@@ -320,15 +351,18 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
             values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
                 rank_penalties(Y_own, output_search, neighbour_sets(X, search, k)), k)
     result, approximations, graph = None, {}, None
+    # DEMaP reads the sweep's rows when the sweep visits every vertex (pivot_sources None).
+    swept = (_SweptSpearmanPairs(Y_own, X.shape[0], random_state)
+             if "distance_spearman" in names and pivot_sources(X.shape[0], random_state=random_state) is None else None)
     if "nieqa_global" in names or "residual_variance" in names:
         graph_values, result, failures, approximations, graph = _graph_measures(
-            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values)
+            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values, swept)
         values.update(graph_values)
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
     approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
-                                         random_state, per_point, values, failures, graph))
+                                         random_state, per_point, values, failures, graph, swept))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
             try:

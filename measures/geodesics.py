@@ -239,7 +239,7 @@ def _pair_sums(geodesic, output):
                      np.einsum("ij,ij->", output, output), np.einsum("ij,ij->", geodesic, output)])
 
 
-def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False):
+def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False, on_rows=None):
     """One pass of Dijkstra over batches of sources, reducing each batch on the fly.
 
     Parameters
@@ -257,6 +257,9 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     both_directions : bool, default=False
         ``graph`` already stores both directions of every edge (:func:`geodesic_graph` with
         ``both_directions=True``); otherwise they are added here.
+    on_rows : callable, optional
+        ``on_rows(batch, distances)`` with each batch of sources and its rows of geodesic
+        distances: another measure reading the same rows (DEMaP) without a second Dijkstra.
 
     Returns
     -------
@@ -279,6 +282,8 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
             distances = dijkstra(graph, directed=True, indices=batch)
         if output is not None:
             sums += _pair_sums(distances, cdist(output[batch], output))
+        if on_rows is not None:
+            on_rows(batch, distances)
     return counts, sums
 
 

@@ -325,3 +325,24 @@ def test_trustworthiness_and_continuity_equal_scikit_learn_at_5000_points(swiss_
     result = evaluate(X, Y, 12, which=["trustworthiness", "continuity"])
     assert result.mean["trustworthiness"] == sklearn_trustworthiness(X, Y, n_neighbors=12)
     assert result.mean["continuity"] == sklearn_trustworthiness(Y, X, n_neighbors=12)
+
+
+@pytest.mark.parametrize("spearman_pairs", [None, 5_000])  # every pair; 16 sources of 300 (Spearman sampled)
+def test_demap_read_from_the_residual_variance_sweep_equals_its_own_dijkstra(swiss_roll, monkeypatch, spearman_pairs):
+    """One Dijkstra for both: with the residual variance asked for, DEMaP takes its pairs from that
+    sweep's rows, and its value is the one its own sweep gives, to the last bit."""
+    distances_module = importlib.import_module("measures.distances")
+    evaluation_module = importlib.import_module("measures.evaluation")
+    if spearman_pairs is not None:
+        monkeypatch.setattr(distances_module, "SPEARMAN_PAIRS", spearman_pairs)
+    X, chart, _ = swiss_roll(300, 2)
+    Y = chart + 0.05 * np.random.default_rng(2).normal(size=chart.shape)
+    alone = evaluate(X, Y, 8, which=["distance_spearman"]).mean["distance_spearman"]
+
+    def no_second_dijkstra(*args, **kwargs):
+        raise AssertionError("DEMaP ran its own Dijkstra beside the residual variance's")
+
+    monkeypatch.setattr(evaluation_module, "distance_spearman_values", no_second_dijkstra)
+    together = evaluate(X, Y, 8, which=["distance_spearman", "residual_variance"])
+    assert together.mean["distance_spearman"] == alone
+    assert 0.0 < alone < 1.0  # a value away from its bounds, where a wrong pair would show
