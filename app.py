@@ -18,7 +18,7 @@ Configuration (environment):
 - ``PROCRUSTES_JOB_DEADLINE``: seconds a background job may run (default 1200).
 - ``PROCRUSTES_JOBS_PER_SESSION`` / ``PROCRUSTES_JOBS_PER_ADDRESS`` / ``PROCRUSTES_JOBS_PER_SERVER``: jobs
   that run at once for one browser session (default 2), for one client address (default half the
-  server's, at least 1) and, embedded, on one host (default the cores, at least 2); the rest wait in
+  server's, at least 2) and, embedded, on one host (default the cores, at least 2); the rest wait in
   line (:class:`components.slots.JobSlots`).
 - ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
 - ``PROCRUSTES_TRUSTED_PROXIES``: reverse proxies in front that set ``X-Forwarded-For`` (default 0);
