@@ -8,15 +8,14 @@ import algorithms
 import datasets
 import measures
 from lab import ResultCache, RunRequest, StateError, ViewState, compute_run
-from lab.compute.choices import DataChoice, MethodChoice
-from lab.compute.pairs import (
+from lab.pairs import (
     PairRequest,
     compare_outputs,
     compute_pair,
     pair_coloring,
     selection_summary,
 )
-from lab.view.state import PairChoice
+from lab.state import DataChoice, MethodChoice, PairChoice
 
 
 def _local_oracle(A, B, neighbors):
