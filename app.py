@@ -34,7 +34,7 @@ import os
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
 from components.jobs import Services, register_job_boxes
-from lab.cache import cache_directory
+from lab.store.cache import cache_directory
 from components.managers import make_background_manager, make_celery_app
 from components.layout import make_layout
 from components.server import ProcrustesDash, QuietRequestHandler, secure

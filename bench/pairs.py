@@ -1,4 +1,4 @@
-"""Benchmark of two runs aligned and of the stability consensus (lab/pairs.py, lab/stability.py).
+"""Benchmark of two runs aligned and of the stability consensus (lab/compute/pairs.py, lab/compute/stability.py).
 
 Rows, each timed against a baseline measured in the same run on the same arrays:
 
@@ -10,7 +10,7 @@ Rows, each timed against a baseline measured in the same run on the same arrays:
   B against A's (:func:`measures.local_procrustes` on the input's kNN graph, searched beforehand),
   against one :func:`measures.local_procrustes` call of the output against the input on the same
   graph (what a run's R_N costs): the pair costs about one more measure.
-- **consensus**: generalized Procrustes of 5 runs (:func:`lab.stability.consensus`), all points,
+- **consensus**: generalized Procrustes of 5 runs (:func:`lab.compute.stability.consensus`), all points,
   and subsamples of 80 % of them, against 5 :func:`scipy.spatial.procrustes` calls (one pass of
   alignments): the ratio is about one over the number of passes the consensus needs.
 
@@ -32,8 +32,8 @@ import scipy.spatial  # noqa: E402
 import datasets  # noqa: E402
 import measures  # noqa: E402
 from bench.harness import Row, measure, run_standalone, time_call  # noqa: E402
-from lab.pairs import compare_outputs  # noqa: E402
-from lab.stability import consensus  # noqa: E402
+from lab.compute.pairs import compare_outputs  # noqa: E402
+from lab.compute.stability import consensus  # noqa: E402
 
 SUITE = "pairs"
 SIZES = (20_000, 200_000, 1_000_000)

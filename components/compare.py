@@ -9,8 +9,9 @@ from dash import Input, Output, State, dcc, html
 
 import algorithms
 import measures
-from lab import CompareRequest, catalogue, compare
-from lab.state import stored_state
+from lab import CompareRequest, compare
+from lab.compute import catalogue
+from lab.view.state import stored_state
 
 from . import ids
 from .controls import export_buttons, graph_config, labelled

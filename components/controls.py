@@ -2,7 +2,7 @@
 
 from dash import dcc, html
 
-from lab import catalogue
+from lab.compute import catalogue
 
 __all__ = ["K_MARKS", "export_buttons", "labelled", "parameter_controls", "read_parameter_values"]
 

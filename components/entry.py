@@ -14,7 +14,7 @@ the callback it names before Dash reads it:
 
 A request that fails is refused with a message in the page's state message
 (:data:`components.ids.STATE_MESSAGE`), and nothing runs. What the values mean (a k out of range, an
-unknown algorithm) is the callbacks' own check, through the typed view state (:mod:`lab.state`),
+unknown algorithm) is the callbacks' own check, through the typed view state (:mod:`lab.view.state`),
 which names the control's bound.
 
 Behind these checks, :func:`report_failure` is the app's ``on_error``: an exception a callback did not
@@ -32,7 +32,7 @@ import flask
 from dash import set_props
 
 import measures
-from lab.exports import nesting_depth
+from lab.view.exports import nesting_depth
 
 from . import ids
 

@@ -14,8 +14,9 @@ import secrets
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
-from lab import RunRequest, StateError, ViewState, catalogue, compute_run, failure_message
-from lab.views import class_labels, coloring, explore_view
+from lab import RunRequest, StateError, ViewState, compute_run, failure_message
+from lab.compute import catalogue
+from lab.compute.views import class_labels, coloring, explore_view
 
 from . import ids, point_events
 from .controls import export_buttons, graph_config

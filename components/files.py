@@ -1,7 +1,7 @@
 """Files in and out: the upload box (data, or a saved view) and every download button.
 
 Plain functions wired by :func:`register`; parsing is :func:`datasets.inspect_upload` /
-:func:`datasets.parse_upload`, writing is :mod:`lab.exports`. Uploaded bytes go to this browser
+:func:`datasets.parse_upload`, writing is :mod:`lab.view.exports`. Uploaded bytes go to this browser
 session's part of the upload store (:class:`lab.UploadStore`), never anywhere else.
 """
 
@@ -15,11 +15,12 @@ from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
 import measures
-from lab import CompareRequest, RunRequest, SweepRequest, ViewState, catalogue, failure_message
-from lab.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
-from lab.state import stored_state
-from lab.studies import stored_sweep
-from lab.runs import parse_uploaded
+from lab import CompareRequest, RunRequest, SweepRequest, ViewState, failure_message
+from lab.compute import catalogue
+from lab.compute.runs import parse_uploaded
+from lab.compute.studies import stored_sweep
+from lab.view.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
+from lab.view.state import stored_state
 
 from . import ids
 from .panel import algorithm_options, dataset_options

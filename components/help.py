@@ -3,7 +3,7 @@
 from dash import dcc
 
 import measures
-from lab import catalogue
+from lab.compute import catalogue
 
 __all__ = ["HELP_MARKDOWN", "help_panel", "measure_table"]
 

@@ -21,9 +21,9 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
-from lab.cache import host_results
-from lab.state import stored_state
-from lab.stores import StoreUnavailableError, store_for
+from lab.store.cache import host_results
+from lab.store.stores import StoreUnavailableError, store_for
+from lab.view.state import stored_state
 
 from . import ids
 from .deadlines import DEADLINE_MESSAGE_START
@@ -67,7 +67,7 @@ class JobLedger:
 
     Parameters
     ----------
-    store : lab.stores.DiskStore
+    store : lab.store.stores.DiskStore
         Shared by the web processes and the job processes (Celery workers included).
     """
 
@@ -114,7 +114,7 @@ class Services:
         """The stores under ``directory`` (``results/``, ``uploads/``, ``jobs/``), shared by web and jobs.
 
         With ``shared_url`` (default ``$PROCRUSTES_STORE_URL``), a Redis every host reaches holds them
-        and the directory is this host's copy (:func:`lab.stores.store_for`).
+        and the directory is this host's copy (:func:`lab.store.stores.store_for`).
         """
         def store(prefix, **options):
             return store_for(directory, prefix, shared_url=shared_url, **options)

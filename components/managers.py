@@ -21,7 +21,7 @@ Every job also takes its slots before it runs (:class:`components.slots.JobSlots
 session and, embedded, per host; Celery's workers are a cap of their own).
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
-while still spawning a job that races to record the hit; caching the computation (``lab.cache``)
+while still spawning a job that races to record the hit; caching the computation (``lab.store.cache``)
 keeps one cache, one key, and an exact record of hits.
 """
 
@@ -41,7 +41,7 @@ import redis.exceptions
 from celery import Celery
 from dash import CeleryManager, DiskcacheManager
 
-from lab.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
+from lab.store.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
 
 from . import deadlines
 # The callbacks' own deadlines (explore, the studies) come from here too.
@@ -345,7 +345,7 @@ class _HandoverCache(diskcache.Cache):
     stays locked (or turned read-only, which raises at once) ends the job instead of spinning, and
     the page reports the job lost.
 
-    Every SQLite call holds off a fork of the process (:func:`lab.stores.no_fork_inside`): request
+    Every SQLite call holds off a fork of the process (:func:`lab.store.stores.no_fork_inside`): request
     threads use this store while others fork jobs, and a job forked in the middle of such a call
     inherited a held SQLite mutex and hung on its first store operation.
     """

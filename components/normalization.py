@@ -10,8 +10,8 @@ from dash import Input, Output, dcc, html
 import algorithms
 import measures
 from lab import NormalizationRequest, normalization_study
-from lab.state import stored_state
-from lab.shapes import SHAPES, NormalizationDefaults
+from lab.compute.shapes import SHAPES, NormalizationDefaults
+from lab.view.state import stored_state
 
 from . import ids
 from .controls import graph_config, labelled

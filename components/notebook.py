@@ -1,6 +1,6 @@
 """The dashboard on arrays in memory, from a notebook: one call, :func:`show`.
 
-:func:`lab.notebook.prepare` puts the arrays where the dashboard reads its data (an upload of a
+:func:`lab.view.notebook.prepare` puts the arrays where the dashboard reads its data (an upload of a
 fresh session) and names the view to open; :func:`notebook_app` builds the app whose every page
 starts there, and :func:`show` runs it with Dash's ``jupyter_mode`` (inline in the notebook by
 default, or in a browser tab). The page is the full dashboard: every view, card, the inspector,
@@ -12,7 +12,7 @@ forbid); every other security header stays.
 """
 
 from app import create_app
-from lab.notebook import prepare
+from lab.view.notebook import prepare
 
 __all__ = ["notebook_app", "show"]
 
@@ -64,7 +64,7 @@ def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **o
     cache_dir : path-like, optional
         Where results and the arrays' file are kept; default a new temporary directory.
     **options
-        ``n_neighbors``, ``labels``, ``truth``, ``algorithm``: see :func:`lab.notebook.prepare`.
+        ``n_neighbors``, ``labels``, ``truth``, ``algorithm``: see :func:`lab.view.notebook.prepare`.
 
     Returns
     -------

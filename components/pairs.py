@@ -1,12 +1,12 @@
 """The pairs tab: two runs side by side, and how stable one run is.
 
 Run A is the explore run; run B changes its algorithm, k or random state, or is the output uploaded
-with the data (:class:`lab.state.PairChoice`). "Compare A and B" computes :func:`lab.pairs.compute_pair`
+with the data (:class:`lab.view.state.PairChoice`). "Compare A and B" computes :func:`lab.compute.pairs.compute_pair`
 in a background job (each run through the result cache, so a run the explore tab showed is read, not
 computed), kept whole in the cache; the page keeps the state it came from and draws on the server:
 A's output, B's moved onto it with each point's displacement, the morph from A to B, the cards.
 Hovering or selecting a point in one view marks it in the other (in the browser, assets/pairs.js).
-Below, the stability study (:func:`lab.stability.stability_study`) reruns A's algorithm and colours
+Below, the stability study (:func:`lab.compute.stability.stability_study`) reruns A's algorithm and colours
 the runs' consensus by each point's spread.
 """
 
@@ -16,11 +16,12 @@ import numpy as np
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html
 
 import measures
-from lab import StateError, catalogue
-from lab.pairs import PairRequest, compute_pair, pair_coloring, selection_summary
-from lab.runs import display_indices
-from lab.stability import StabilityRequest, stability_study
-from lab.state import stored_state
+from lab import StateError
+from lab.compute import catalogue
+from lab.compute.pairs import PairRequest, compute_pair, pair_coloring, selection_summary
+from lab.compute.runs import display_indices
+from lab.compute.stability import StabilityRequest, stability_study
+from lab.view.state import stored_state
 
 from . import ids
 from .controls import labelled

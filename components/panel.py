@@ -1,7 +1,7 @@
 """The control panel: data (with the upload box), algorithm and view controls (the tours' index is in the header).
 
 Every control starts at the default view state's value; :mod:`components.state_sync` sets them all
-from a link or a preset. Ranges come from the declarations in :mod:`lab.catalogue` and the
+from a link or a preset. Ranges come from the declarations in :mod:`lab.compute.catalogue` and the
 registries, the same ones the server checks.
 """
 
@@ -9,7 +9,7 @@ from dash import dcc, html
 
 import algorithms
 import datasets
-from lab import catalogue
+from lab.compute import catalogue
 
 from . import ids
 from .controls import K_MARKS, labelled

@@ -13,7 +13,7 @@ from dash import ClientsideFunction, Input, Output, State, ctx, no_update
 
 import measures
 from lab import RunRequest, StateError
-from lab.views import data_rows, drawn_rows, inspect_point, selection_summary
+from lab.compute.views import data_rows, drawn_rows, inspect_point, selection_summary
 
 from . import ids
 from .figures import empty_figure, image_figure, inspector_figure

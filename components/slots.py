@@ -17,7 +17,7 @@ import time
 
 from dash import callback_context
 
-from lab.stores import LockTakenError
+from lab.store.stores import LockTakenError
 
 from . import ids
 
@@ -69,10 +69,10 @@ class JobSlots:
 
     Parameters
     ----------
-    session_store : store of :mod:`lab.stores`
+    session_store : store of :mod:`lab.store.stores`
         Holds the session slots: every process (and, with a shared store, every host) running jobs.
     per_session : int
-    server_store : store of :mod:`lab.stores`, optional
+    server_store : store of :mod:`lab.store.stores`, optional
         Holds the server slots (this host's disk); None: no server cap (Celery mode).
     per_server : int, optional
     per_address : int, optional

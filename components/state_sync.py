@@ -17,9 +17,10 @@ from dash import ALL, Input, Output, State, ctx, no_update
 
 import algorithms
 import datasets
-from lab import StateError, UploadRef, ViewState, catalogue, from_query, to_query
-from lab.state import PARTS, check_tour_step
-from lab.presets import applied
+from lab import StateError, UploadRef, ViewState, from_query, to_query
+from lab.compute import catalogue
+from lab.tours.presets import applied
+from lab.view.state import PARTS, check_tour_step
 
 from . import ids
 from .controls import parameter_controls, read_parameter_values

@@ -11,8 +11,9 @@ from dash import Input, Output, State, dcc, html, no_update
 
 import algorithms
 import measures
-from lab import MethodChoice, StateError, SweepRequest, ViewState, catalogue, sweep
-from lab.studies import best_cells, stored_sweep
+from lab import MethodChoice, StateError, SweepRequest, ViewState, sweep
+from lab.compute import catalogue
+from lab.compute.studies import best_cells, stored_sweep
 
 from . import ids
 from .controls import K_MARKS, export_buttons, graph_config, labelled

@@ -3,7 +3,7 @@
 A step is opened like any view: its whole state goes through :data:`ids.APPLY_STATE` (Back, Next)
 or the index (a control of the view state), so every control is set and the explore run starts.
 :func:`show_step` answers a step whose numbers are cached at once; otherwise a background job
-computes it (:func:`lab.tours.compute_step`, every run through the result cache) and
+computes it (:func:`lab.tours.steps.compute_step`, every run through the result cache) and
 :func:`show_computed` draws it. The text and every claim are filled from the computed values; the
 figure draws each panel's output from the cached run. No numerics here.
 """
@@ -14,10 +14,10 @@ import secrets
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
 from lab import StateError, ViewState, failure_message
-from lab.presets import PRESETS, STEPS, applied, locate
-from lab.studies import align_to_reference
-from lab.tours import StepResult, Values, compute_step, value_label
-from lab.views import class_labels, coloring
+from lab.compute.studies import align_to_reference
+from lab.compute.views import class_labels, coloring
+from lab.tours.presets import PRESETS, STEPS, applied, locate
+from lab.tours.steps import StepResult, Values, compute_step, value_label
 
 from . import ids
 from .figures import empty_figure
@@ -188,7 +188,7 @@ def _table(step, values):
 
 
 def render_step(services, step, result, presentation):
-    """Every output of the step's box and figures for a computed ``result`` (a :class:`lab.tours.StepResult`)."""
+    """Every output of the step's box and figures for a computed ``result`` (a :class:`lab.tours.steps.StepResult`)."""
     text, checked = step.render(result)
     failed = "; ".join(f"{key}: {message}" for key, message in result.errors.items())
     notice = f"Failed runs: {failed}" if failed else ""

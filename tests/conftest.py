@@ -27,8 +27,8 @@ def tour_cache(request, tmp_path_factory):
 def computed_tours(tour_cache):
     """``tour_cache`` holding every run of every tour step (190 runs, about 5 minutes the first time): the
     browser tests then read them as the page does, and wait for no computation."""
-    from lab.presets import STEPS
-    from lab.tours import compute_step
+    from lab.tours.presets import STEPS
+    from lab.tours.steps import compute_step
 
     # Workers computing at once share each run and step: the cache computes a key once while the others
     # wait for it (ResultCache.get_or_compute). This walks the steps from the end and the lab test of

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 import algorithms
 import datasets
 from lab import CompareChoice, DataChoice, DisplayChoice, MethodChoice, NormalizationChoice, SweepChoice, ViewState
-from lab.state import PairChoice, StabilityChoice
-from lab import catalogue
-from lab.presets import STEPS
-from lab.shapes import SHAPES, NormalizationDefaults
+from lab.compute import catalogue
+from lab.compute.shapes import SHAPES, NormalizationDefaults
+from lab.tours.presets import STEPS
+from lab.view.state import PairChoice, StabilityChoice
 
 __all__ = ["HOSTILE_JSON", "ROUND_TRIPS", "mutations", "states"]
 

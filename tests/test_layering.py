@@ -1,5 +1,11 @@
 """The layers import one way: libraries know no Dash, lab/ knows no Dash, bench/ knows no Dash,
-and components/ reaches the computations only through their public faces."""
+and components/ reaches the computations only through their public faces.
+
+Inside ``lab/``, the rooms import one way too (store <- compute <- view <- tours), without circles:
+every ``.py`` file of ``lab/`` is parsed (no import runs), and each of its imports of a ``lab``
+module is read, absolute or relative, at the top or inside a function. ``lab/__init__.py`` is the
+front door above the rooms (it re-exports their public names) and belongs to none of them.
+"""
 
 import ast
 import pathlib
@@ -8,6 +14,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 UI = {"dash", "plotly", "components", "app", "worker", "flask"}
+ROOMS = ("store", "compute", "view", "tours")
 
 
 def imports(path):
@@ -55,3 +62,102 @@ def test_components_reach_computations_only_through_public_faces(path):
 @pytest.mark.parametrize("path", files("components"), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_component_module_grows_past_four_hundred_lines(path):
     assert len(path.read_text().splitlines()) <= 400
+
+
+def _module_name(path):
+    """The dotted module name of ``path`` (a package's ``__init__.py`` is the package)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def lab_imports(path):
+    """``(line, imported module)`` of every import in ``path``, relative ones resolved to absolute names.
+
+    ``from package import name`` yields ``package.name`` when that is a module of ``lab``, else ``package``.
+    """
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                found.append((node.lineno, submodule if _lab_module_path(submodule) else source))
+    return found
+
+
+def _lab_module_path(name):
+    """The file of ``lab`` module ``name`` (a module or a package), or None."""
+    if name != "lab" and not name.startswith("lab."):
+        return None
+    base = ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _room(name):
+    """The room of ``lab`` module ``name`` ("store", ...), or None for ``lab`` itself."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ROOMS else None
+
+
+def _lab_graph():
+    """``{module: [(line, imported lab module), ...]}`` over every module of ``lab``."""
+    graph = {}
+    for path in sorted((ROOT / "lab").rglob("*.py")):
+        graph[_module_name(path)] = [(line, name) for line, name in lab_imports(path) if _lab_module_path(name)]
+    return graph
+
+
+def _where(module):
+    return _lab_module_path(module).relative_to(ROOT).as_posix()
+
+
+def test_every_module_of_lab_is_in_a_room():
+    strays = [_where(module) for module in _lab_graph() if module != "lab" and _room(module) is None]
+    assert not strays, f"modules of lab/ outside the rooms {ROOMS}: {strays}"
+
+
+def test_no_room_imports_a_higher_one():
+    upward = []
+    for module, imports in _lab_graph().items():
+        room = _room(module)
+        if room is None:  # lab/__init__.py: above every room
+            continue
+        for line, name in imports:
+            target = _room(name)
+            if target is None or ROOMS.index(target) > ROOMS.index(room):
+                upward.append(f"{_where(module)}:{line} ({room}) imports {name} ({target or 'lab itself'})")
+    assert not upward, "imports that run back up (store <- compute <- view <- tours):\n" + "\n".join(upward)
+
+
+def test_no_import_circles_in_lab():
+    graph = {module: sorted({name for _, name in imports} - {module})
+             for module, imports in _lab_graph().items()}
+    lines = {(module, name): line for module, imports in _lab_graph().items() for line, name in imports}
+    state, circles = {}, []
+
+    def visit(module, path):
+        state[module] = "open"
+        for name in graph.get(module, ()):
+            if state.get(name) == "open":
+                cycle = path[path.index(name):] + [name]
+                circles.append(" -> ".join(f"{_where(a)}:{lines[a, b]} imports {b}" for a, b in zip(cycle, cycle[1:])))
+            elif name not in state:
+                visit(name, [*path, name])
+        state[module] = "done"
+
+    for module in graph:
+        if module not in state:
+            visit(module, [module])
+    assert not circles, "import circles among lab's modules:\n" + "\n".join(circles)

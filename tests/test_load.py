@@ -55,7 +55,7 @@ def test_many_sessions_uploading_large_files_get_no_error_and_bounded_memory(upl
     assert upload_report["errors"] == 0 and upload_report["server_tracebacks"] == [], str(upload_report)
     assert upload_report["counters"].get("uploads used", 0) >= USERS, str(upload_report)
     memory = upload_report["memory_mib"]
-    # Each web process reads two uploads at once (lab.uploads.READING_SLOTS) and hands the memory back.
+    # Each web process reads two uploads at once (lab.store.uploads.READING_SLOTS) and hands the memory back.
     assert memory["server_end"] - memory["server_start"] < RSS_GROWTH_BOUND_MIB, str(upload_report)
     assert memory["server_peak"] - memory["server_start"] < 2 * RSS_GROWTH_BOUND_MIB, str(upload_report)
 

@@ -26,7 +26,7 @@ def sweep_figure(rows, measure, measure_label, best):
     measure_label : str
     best : dict of str to dict
         Each algorithm's best row for ``measure`` in the measure's own direction
-        (:func:`lab.studies.best_cells`), starred.
+        (:func:`lab.compute.studies.best_cells`), starred.
 
     Returns
     -------

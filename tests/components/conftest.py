@@ -20,8 +20,8 @@ def tour_app_directory(tmp_path, computed_tours):
 def steps_app_directory(tmp_path, tour_cache):
     """``steps_app_directory(*names)``: an app folder on the tours' shared result cache with the steps
     ``names`` computed (only those: a test of a few steps need not wait for all 29)."""
-    from lab.presets import STEPS
-    from lab.tours import compute_step
+    from lab.tours.presets import STEPS
+    from lab.tours.steps import compute_step
 
     def make(*names):
         for name in names:

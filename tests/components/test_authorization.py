@@ -2,7 +2,7 @@
 
 Session "alice" uploads a file and computes a run and a sweep of it (so they sit in the result
 cache, keyed by the file's hash alone). Session "mallory" then sends each callback alice's
-reference, as a forged request would: each must answer with the refusal (:data:`lab.uploads.UPLOAD_GONE`)
+reference, as a forged request would: each must answer with the refusal (:data:`lab.store.uploads.UPLOAD_GONE`)
 and nothing of alice's results. A callback added later that reads the page session must be listed here.
 """
 
@@ -17,8 +17,9 @@ from dash._utils import AttributeDict
 from app import create_app
 from components import ids
 from components.jobs import Services
-from lab import MethodChoice, SweepChoice, UploadRef, ViewState, catalogue
-from lab.uploads import UPLOAD_GONE
+from lab import MethodChoice, SweepChoice, UploadRef, ViewState
+from lab.compute import catalogue
+from lab.store.uploads import UPLOAD_GONE
 
 CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
                              for a, b in np.random.default_rng(1).uniform(size=(80, 2)))).encode()

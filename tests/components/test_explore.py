@@ -8,7 +8,8 @@ import pytest
 import measures
 from components import jobs
 from components.explore import compute_record, show_computed, show_state
-from lab import RunRequest, ViewState, catalogue, from_query
+from lab import RunRequest, ViewState, from_query
+from lab.compute import catalogue
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
 

@@ -12,7 +12,7 @@ import algorithms
 import datasets
 import measures
 from app import create_app
-from lab import catalogue
+from lab.compute import catalogue
 from components import ids
 
 from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title

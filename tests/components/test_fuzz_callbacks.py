@@ -31,9 +31,11 @@ import datasets
 from components import entry, ids, managers, pairs, point_events
 from components.explore import compute_record
 from components.jobs import Services
-from lab import RunRequest, ViewState, catalogue, links
-from lab.pairs import PairResult
-from lab.presets import STEPS
+from lab import RunRequest, ViewState
+from lab.compute import catalogue
+from lab.compute.pairs import PairResult
+from lab.tours.presets import STEPS
+from lab.view import links
 from tests.strategies import mutations, states
 
 DEFAULT_STATE = ViewState().validated().to_dict()
@@ -65,7 +67,7 @@ DEEP = 5000
 DEEP_MARK = "__deep__"  # replaced by 5 000 levels of nesting in the request's text (json cannot write them)
 HOSTILE = [None, -1, 10**9, 10**400, 1.5, 1e308, "nan", "", "no-such-value", "x" * 2**20, True, [], [1, "a", {}],
            {}, {"a": [1]}, {"state": {"data": {"noise": 1e308}}}, DEEP_MARK, json.loads("[" * 500 + "]" * 500)]
-# Every key a link may hold (lab.links), the legacy ones, the default data set's and algorithm's own, and one
+# Every key a link may hold (lab.view.links), the legacy ones, the default data set's and algorithm's own, and one
 # that is none of them.
 LINK_KEYS = [*links._KEYS, "tab", "tour", "seed", "refine", "d.nope",
              *[f"d.{p.name}" for p in datasets.spec(catalogue.DEFAULT_DATASET).parameters],
@@ -236,8 +238,8 @@ def test_values_forged_deep_inside_the_pages_own_are_refused_without_a_500(fuzz_
 
 
 def test_every_link_key_with_a_hostile_value_is_refused_with_a_message(fuzz_app, page, caplog):
-    """The address bar is an input too: every key of a link (lab.links), each with a value no control holds
-    (tests/lab/test_links.py gives :func:`lab.links.from_query` every key with every such value)."""
+    """The address bar is an input too: every key of a link (lab.view.links), each with a value no control holds
+    (tests/lab/test_links.py gives :func:`lab.view.links.from_query` every key with every such value)."""
     dash_app, client, _ = fuzz_app
     caplog.set_level(logging.INFO, logger=entry.logger.name)
     (key, callback), = [(key, callback) for key, callback in _server_callbacks(dash_app)

@@ -98,7 +98,7 @@ def test_the_hand_over_store_holds_off_forks_while_it_is_read(tmp_path, monkeypa
 
     import diskcache
 
-    from lab import stores
+    from lab.store import stores
 
     inside = []
 
@@ -150,7 +150,7 @@ def test_an_inner_deadline_keeps_the_outer_one():
 
 # Every kind of background job (its first output), and the arguments Dash passes it after set_progress.
 def _job_arguments(state):
-    from lab.presets import STEPS
+    from lab.tours.presets import STEPS
 
     return {
         ids.EXPLORE_JOB: [{"state": state, "nonce": "deadline"}, "session"],
@@ -208,9 +208,9 @@ def test_a_job_failure_that_reaches_dash_is_reported_in_words_that_name_no_path(
     from dash.exceptions import BackgroundCallbackError
 
     from components.jobs import JOB_FAILED, job_failure_message
-    from lab.stores import StoreUnavailableError
+    from lab.store.stores import StoreUnavailableError
 
-    def from_job(message, traceback="Traceback (most recent call last):\n  File \"/srv/lab/lab/tours.py\""):
+    def from_job(message, traceback="Traceback (most recent call last):\n  File \"/srv/lab/lab/tours/steps.py\""):
         return BackgroundCallbackError(f"An error occurred inside a background callback: {message}\n{traceback}")
 
     deadline = str(managers.JobDeadlineError(5))
@@ -227,7 +227,7 @@ def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(t
 
     from components.explore import report_lost
     from components.jobs import JobLedger, Services
-    from lab.stores import StoreUnavailableError
+    from lab.store.stores import StoreUnavailableError
 
     class Unavailable:
         def put(self, *args, **kwargs):
@@ -268,7 +268,7 @@ def test_a_store_whose_file_shrinks_under_a_reader_never_kills_it(tmp_path):
     """The web server died of SIGBUS on a job's first poll after its cache turned read-only (issue 20)."""
     import pathlib
 
-    from lab.stores import DiskStore
+    from lab.store.stores import DiskStore
 
     reader = subprocess.run([sys.executable, "-c", _READ_A_SHRUNKEN_STORE, str(tmp_path)],
                             cwd=pathlib.Path(__file__).resolve().parents[2], capture_output=True, text=True,

@@ -14,8 +14,9 @@ from components import ids
 from components.figures.pairs import MORPH_FRAMES
 from components.notebook import notebook_app
 from lab import ViewState
-from lab.stability import StabilityRequest, stability_study
-from lab.state import DataChoice, MethodChoice, StabilityChoice
+from lab.compute.choices import DataChoice, MethodChoice
+from lab.compute.stability import StabilityRequest, stability_study
+from lab.view.state import StabilityChoice
 
 from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
 from .test_explore_browser import choose_tool, marked, marked_count, sorted_rows

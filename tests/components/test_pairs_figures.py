@@ -14,8 +14,8 @@ from components.figures.pairs import (
     stability_figure,
 )
 from components.pairs import pair_cards, stability_cards
-from lab.pairs import PairResult
-from lab.stability import StabilityResult
+from lab.compute.pairs import PairResult
+from lab.compute.stability import StabilityResult
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from app import create_app
 from components import ids
 from components.state_sync import CONTROLS, controls_from_state
 from lab import RunRequest, from_query, to_query
-from lab.presets import preset
+from lab.tours.presets import preset
 
 from .test_app_browser import WAIT, severe_logs, type_number, wait_for_output_title
 

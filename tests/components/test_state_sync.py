@@ -9,7 +9,7 @@ from hypothesis import given
 from components import ids
 from components.state_sync import CONTROLS, controls_from_state, state_from_controls, sync
 from lab import ViewState, from_query, to_query
-from lab.presets import PRESETS
+from lab.tours.presets import PRESETS
 from tests.strategies import ROUND_TRIPS, states
 
 

@@ -11,8 +11,8 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from lab.catalogue import COMPARE_DEFAULTS
-from lab.presets import preset
+from lab.compute.catalogue import COMPARE_DEFAULTS
+from lab.tours.presets import preset
 
 WAIT = 120
 

@@ -17,10 +17,11 @@ from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
 from components.tours import compute, render_step, show_computed, show_step, step_target
-from lab import catalogue, from_query
-from lab.presets import STEPS, TOURS
-from lab.tours import StepResult, compute_step
-from lab.tours import main as tours_main
+from lab import from_query
+from lab.compute import catalogue
+from lab.tours.prepare import main as tours_main
+from lab.tours.presets import STEPS, TOURS
+from lab.tours.steps import StepResult, compute_step
 
 
 def text_of(component):

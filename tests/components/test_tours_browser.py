@@ -26,7 +26,7 @@ import measures
 from app import create_app
 from components import ids
 from lab import ResultCache, RunRequest, from_query, to_query
-from lab.presets import STEPS, TOURS
+from lab.tours.presets import STEPS, TOURS
 
 from .test_app_browser import WAIT, severe_logs, wait_for_output_title
 from .test_state_browser import layout_props, wait_for_run

@@ -13,7 +13,7 @@ import measures
 from app import create_app
 from components import ids
 from lab import DataChoice, MethodChoice, RunRequest, ViewState
-from lab.exports import view_json
+from lab.view.exports import view_json
 
 from .test_app_browser import WAIT, card_mean, severe_logs, wait_for_output_title
 

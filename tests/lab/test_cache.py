@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from dash.testing.wait import until
 
-import lab.cache
 from lab import RunRequest, ResultCache, cache_key
-from lab.cache import code_version
-from lab.stores import DiskStore, StoreUnavailableError
+import lab.store.cache
+from lab.store.cache import code_version
+from lab.store.stores import DiskStore, StoreUnavailableError
 
 from .conftest import Square, large_result
 
@@ -29,7 +29,7 @@ def test_key_ignores_omitted_defaults_and_changes_with_content_and_code(monkeypa
     assert cache_key(request) == cache_key(named)
     assert cache_key(request) != cache_key(RunRequest.create("swissroll", "lle", n_neighbors=11))
     original = cache_key(request)
-    monkeypatch.setattr(lab.cache, "CODE_VERSION", "another-version")
+    monkeypatch.setattr(lab.store.cache, "CODE_VERSION", "another-version")
     assert cache_key(request) != original  # results never outlive the code that made them
 
 
@@ -40,7 +40,7 @@ def test_key_refuses_nan():
 
 def _checkout(tmp_path):
     """A copy of the sources the code version reads, and of lab/'s other modules and components/."""
-    for source in (*lab.cache.SOURCES, *lab.cache.PRESENTATION_MODULES, "components"):
+    for source in (*lab.store.cache.SOURCES, *lab.store.cache.PRESENTATION_MODULES, "components"):
         target = tmp_path / source
         if (ROOT / source).is_dir():
             shutil.copytree(ROOT / source, target, ignore=shutil.ignore_patterns("__pycache__"))
@@ -60,18 +60,19 @@ def test_a_kernel_edit_changes_the_key_and_a_caption_or_a_drawing_edit_keeps_it(
     """Issue 21: the code version covers exactly the code that produces a cached value."""
     root = _checkout(tmp_path)
     first = code_version(root)
-    assert first == code_version(root) == lab.cache.CODE_VERSION and len(first) == 16
+    assert first == code_version(root) == lab.store.cache.CODE_VERSION and len(first) == 16
     # A tour's sentence, a step's derived value, a link key, a figure: no result changes.
-    _edited(root / "lab" / "presets.py", "PN Theorem 4.1", "PN's Theorem 4.1")
-    _edited(root / "lab" / "presets.py", "derive=lambda v:", "derive=lambda values:")
-    _edited(root / "lab" / "links.py", '"""', '"""A link. ')
+    _edited(root / "lab" / "tours" / "presets.py", "PN Theorem 4.1", "PN's Theorem 4.1")
+    _edited(root / "lab" / "tours" / "presets.py", "derive=lambda v:", "derive=lambda values:")
+    _edited(root / "lab" / "view" / "links.py", '"""', '"""A link. ')
     (root / "components" / "figures" / "tours.py").write_text("# redrawn\n")
     assert code_version(root) == first
     # The kernel every local measure uses, a study's code, a data set, the step's own numbers: all change it.
     for path, old, new in (("measures/procrustes.py", "def procrustes_rotation", "def _unused():\n    pass\n\n\n"
                             "def procrustes_rotation"),
-                           ("lab/normalization.py", '"""', '"""Changed. '), ("datasets/surfaces.py", '"""', '"""X. '),
-                           ("lab/tours.py", "def run_values", "def _x():\n    pass\n\n\ndef run_values")):
+                           ("lab/compute/normalization.py", '"""', '"""Changed. '),
+                           ("datasets/surfaces.py", '"""', '"""X. '),
+                           ("lab/tours/steps.py", "def run_values", "def _x():\n    pass\n\n\ndef run_values")):
         original = (root / path).read_text()
         _edited(root / path, old, new)
         assert code_version(root) != first, path
@@ -82,12 +83,13 @@ def test_a_kernel_edit_changes_the_key_and_a_caption_or_a_drawing_edit_keeps_it(
 def test_every_module_of_lab_is_either_hashed_or_declared_presentation():
     """A new module of lab/ must be placed on one side: hashed (it shapes results) or not (it words them)."""
     modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "lab").rglob("*.py")}
-    hashed = {source for source in lab.cache.SOURCES if source.startswith("lab/")}
-    assert not hashed & set(lab.cache.PRESENTATION_MODULES)
-    assert modules == hashed | set(lab.cache.PRESENTATION_MODULES)
+    hashed = {source for source in lab.store.cache.SOURCES if source.startswith("lab/")}
+    assert not hashed & set(lab.store.cache.PRESENTATION_MODULES)
+    assert modules == hashed | set(lab.store.cache.PRESENTATION_MODULES)
     # Every module a request's computation imports is hashed (the cached values' code).
-    for source in ("lab/runs.py", "lab/studies.py", "lab/normalization.py", "lab/shapes.py", "lab/pairs.py",
-                   "lab/stability.py", "lab/tours.py", "lab/serialization.py"):
+    for source in ("lab/compute/runs.py", "lab/compute/choices.py", "lab/compute/studies.py",
+                   "lab/compute/normalization.py", "lab/compute/shapes.py", "lab/compute/pairs.py",
+                   "lab/compute/stability.py", "lab/tours/steps.py", "lab/store/serialization.py"):
         assert source in hashed, source
 
 
@@ -149,7 +151,7 @@ def test_a_damaged_value_file_is_never_served_and_is_recomputed(tmp_path, caplog
         value_file.write_bytes(b"")
     else:
         value_file.unlink()
-    with caplog.at_level(logging.WARNING, logger="lab.cache"):
+    with caplog.at_level(logging.WARNING, logger="lab.store.cache"):
         assert cache.get(Square(2.0)) is None  # never a partial or garbled result
     if damage != "deleted":
         assert "it will be computed again" in caplog.text
@@ -168,7 +170,7 @@ def test_a_corrupt_database_is_moved_aside_and_the_store_starts_anew(tmp_path, c
         intact = database.read_bytes()
         garbage = intact[:4096] + np.random.default_rng(0).bytes(len(intact) - 4096)
     database.write_bytes(garbage)
-    with caplog.at_level(logging.WARNING, logger="lab.stores"):
+    with caplog.at_level(logging.WARNING, logger="lab.store.stores"):
         assert_recomputed_then_cached(cache, Square(2.0))
     assert "is corrupt" in caplog.text
     (aside,) = tmp_path.glob("results.corrupt-*")  # kept whole for inspection, value files included

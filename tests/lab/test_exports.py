@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import measures
 from lab import (DataChoice, MethodChoice, ResultCache, RunRequest, StateError, SweepChoice, SweepRequest, ViewState,
                  compute_run, sweep, to_query)
-from lab.cache import CODE_VERSION
-from lab.exports import NOT_A_VIEW_FILE, nesting_depth, points_csv, read_view_file, sweep_files, view_json
+from lab.store.cache import CODE_VERSION
+from lab.view.exports import NOT_A_VIEW_FILE, nesting_depth, points_csv, read_view_file, sweep_files, view_json
 from tests.strategies import mutations
 
 

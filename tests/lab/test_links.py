@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 import algorithms
 import datasets
-from lab import StateError, ViewState, catalogue, from_query, links
+from lab import StateError, ViewState, from_query
+from lab.compute import catalogue
+from lab.view import links
 
 # Every key a link may hold, the legacy ones, the default data set's and algorithm's own, and one that is none.
 KEYS = [*links._KEYS, "tab", "tour", "seed", "refine", "d.nope",

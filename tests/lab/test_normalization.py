@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lab import NormalizationRequest, ResultCache, normalization_study
-from lab.shapes import CURVE_ASPECTS, SHAPES
+from lab.compute.shapes import CURVE_ASPECTS, SHAPES
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,11 @@ import pytest
 
 import datasets
 import measures
-from lab import RunRequest, UploadStore, catalogue, compute_run
-from lab.notebook import prepare
-from lab.runs import parse_uploaded
-from lab.state import UploadRef
+from lab import RunRequest, UploadStore, compute_run
+from lab.compute import catalogue
+from lab.compute.choices import UploadRef
+from lab.compute.runs import parse_uploaded
+from lab.view.notebook import prepare
 
 
 @pytest.fixture

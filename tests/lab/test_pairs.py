@@ -8,14 +8,15 @@ import algorithms
 import datasets
 import measures
 from lab import ResultCache, RunRequest, StateError, ViewState, compute_run
-from lab.pairs import (
+from lab.compute.choices import DataChoice, MethodChoice
+from lab.compute.pairs import (
     PairRequest,
     compare_outputs,
     compute_pair,
     pair_coloring,
     selection_summary,
 )
-from lab.state import DataChoice, MethodChoice, PairChoice
+from lab.view.state import PairChoice
 
 
 def _local_oracle(A, B, neighbors):

@@ -3,7 +3,7 @@
 import pytest
 
 from lab import RunRequest, ViewState, from_query, to_query
-from lab.presets import FORMER_PRESETS, PRESETS, STEPS, TOURS, preset
+from lab.tours.presets import FORMER_PRESETS, PRESETS, STEPS, TOURS, preset
 
 # What each former preset showed: its data set and algorithm (its figure's run).
 FORMER_RUNS = {

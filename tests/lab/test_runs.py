@@ -92,7 +92,7 @@ def test_every_registry_measure_is_computed_where_it_is_defined():
 
 
 def test_a_result_survives_its_encoding_exactly():
-    from lab.serialization import decode, encode
+    from lab.store.serialization import decode, encode
 
     result = compute_run(request(n=200))
     back = type(result).from_value(decode(encode(result.to_value())))

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import lab.serialization
-from lab.serialization import CorruptEntryError, decode, encode, seal, unseal
+import lab.store.serialization
+from lab.store.serialization import CorruptEntryError, decode, encode, seal, unseal
 
 ARRAYS = hnp.arrays(st.sampled_from([np.float64, np.float32, np.int64, np.uint8, np.bool_]),
                     hnp.array_shapes(min_dims=0, max_dims=3, max_side=5))
@@ -60,4 +60,4 @@ def test_a_pickled_payload_with_a_valid_checksum_is_still_never_unpickled():
 
 
 def test_doctests():
-    assert doctest.testmod(lab.serialization).failed == 0
+    assert doctest.testmod(lab.store.serialization).failed == 0

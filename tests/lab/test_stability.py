@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 import algorithms
 import measures
 from lab import ResultCache, StateError, ViewState
-from lab.runs import output_of
-from lab.stability import StabilityRequest, StabilityResult, consensus, stability_study
-from lab.state import DataChoice, MethodChoice, OutputRef, StabilityChoice, UploadRef
+from lab.compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
+from lab.compute.runs import output_of
+from lab.compute.stability import StabilityRequest, StabilityResult, consensus, stability_study
+from lab.view.state import StabilityChoice
 
 
 def similarity(rng, d=2):
@@ -139,7 +140,7 @@ def test_subsample_runs_hold_each_point_in_some_runs_and_name_their_seeds(tmp_pa
 
 
 def test_a_failed_run_is_noted_and_the_others_still_count(monkeypatch):
-    import lab.stability
+    import lab.compute.stability
 
     calls = []
 
@@ -149,19 +150,19 @@ def test_a_failed_run_is_noted_and_the_others_still_count(monkeypatch):
             raise measures.EmbeddingError("the graph fell apart")
         return output_of(points, method, random_state=random_state)
 
-    monkeypatch.setattr(lab.stability, "output_of", failing_second)
+    monkeypatch.setattr(lab.compute.stability, "output_of", failing_second)
     result = stability_study(StabilityRequest.from_state(strip_state("pca", n_runs=3)))
     assert result.failed == 1 and not result.cacheable and result.random_states == (0, 2)
     assert "Run 2 (random state 1) failed: the graph fell apart" in result.notes
 
 
 def test_fewer_than_two_successful_runs_raise_the_first_failure(monkeypatch):
-    import lab.stability
+    import lab.compute.stability
 
     def failing(points, method, *, random_state, uploaded=None, progress=None):
         raise algorithms.SolverError(f"no luck with {random_state}")
 
-    monkeypatch.setattr(lab.stability, "output_of", failing)
+    monkeypatch.setattr(lab.compute.stability, "output_of", failing)
     with pytest.raises(algorithms.SolverError, match="no luck with 0"):
         stability_study(StabilityRequest.from_state(strip_state("pca", n_runs=2)))
 

@@ -8,9 +8,10 @@ from hypothesis import given
 
 import algorithms
 import datasets
-import lab.links
-import lab.state
-from lab import DataChoice, MethodChoice, StateError, ViewState, catalogue, from_query, to_query
+import lab.view.links
+import lab.view.state
+from lab import DataChoice, MethodChoice, StateError, ViewState, from_query, to_query
+from lab.compute import catalogue
 from tests.strategies import ROUND_TRIPS, states
 
 
@@ -111,5 +112,12 @@ def test_defaults_come_from_the_registries():
 
 
 def test_doctests():
-    assert doctest.testmod(lab.state).failed == 0
-    assert doctest.testmod(lab.links).failed == 0
+    assert doctest.testmod(lab.view.state).failed == 0
+    assert doctest.testmod(lab.view.links).failed == 0
+
+
+def test_a_state_naming_an_unknown_tour_step_is_refused_naming_the_steps():
+    """The tours register their steps with the view state (lab.tours.presets, which ``import lab`` imports)."""
+    with pytest.raises(StateError, match=r"^tour: no step 'no-such-step'; the steps are gr-fig1, "):
+        ViewState.from_dict({"tour": "no-such-step"})
+    assert ViewState.from_dict({"tour": "gr-fig1"}).tour == "gr-fig1"

@@ -15,7 +15,7 @@ from dash.testing.wait import until
 
 import datasets
 from lab import ResultCache, UploadRef, UploadStore, cache_key, failure_message
-from lab.stores import DiskStore, RedisStore, StoreUnavailableError, TieredStore, store_for
+from lab.store.stores import DiskStore, RedisStore, StoreUnavailableError, TieredStore, store_for
 from tests.components.test_celery_browser import _free_port, _stop
 
 from .conftest import BASE, Square, Squared, large_result

@@ -5,10 +5,10 @@ import doctest
 import numpy as np
 import pytest
 
-import lab.studies
 from lab import (CompareChoice, CompareRequest, DataChoice, ResultCache, RunRequest, SweepChoice, SweepRequest,
                  StateError, ViewState, compare, compute_run, sweep)
-from lab.studies import align_to_reference, best_cells, stored_sweep
+import lab.compute.studies
+from lab.compute.studies import align_to_reference, best_cells, stored_sweep
 
 
 @pytest.fixture(scope="module")
@@ -87,4 +87,4 @@ def test_alignment_to_the_truth_undoes_a_similarity_exactly():
 
 
 def test_doctests():
-    assert doctest.testmod(lab.studies).failed == 0
+    assert doctest.testmod(lab.compute.studies).failed == 0

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from lab import RunRequest, ViewState, from_query, to_query
-from lab.presets import STEPS, TOURS, applied, locate
-from lab.tours import Claim, Values, compute_step, run_values
+from lab.tours.presets import STEPS, TOURS, applied, locate
+from lab.tours.steps import Claim, Values, compute_step, run_values
 
 
 # ------------------------------------------------------------------ the numbers a step quotes

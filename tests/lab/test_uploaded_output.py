@@ -14,24 +14,17 @@ from lab import (
     UploadStore,
     ViewState,
     cache_key,
-    catalogue,
     compute_run,
 )
-from lab.exports import points_csv
-from lab.links import from_query, to_query
-from lab.pairs import PairRequest, compute_pair
-from lab.runs import parse_uploaded
-from lab.state import (
-    CompareChoice,
-    DataChoice,
-    MethodChoice,
-    OutputRef,
-    PairChoice,
-    SweepChoice,
-    UploadRef,
-)
-from lab.studies import SweepRequest, sweep
-from lab.views import explore_view
+from lab.compute import catalogue
+from lab.compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
+from lab.compute.pairs import PairRequest, compute_pair
+from lab.compute.runs import parse_uploaded
+from lab.compute.studies import SweepRequest, sweep
+from lab.compute.views import explore_view
+from lab.view.exports import points_csv
+from lab.view.links import from_query, to_query
+from lab.view.state import CompareChoice, PairChoice, SweepChoice
 
 K = 8
 

@@ -5,7 +5,7 @@ import pytest
 
 import datasets
 from lab import DataChoice, UploadRef, UploadStore, compute_run, RunRequest
-from lab.uploads import UPLOAD_GONE
+from lab.store.uploads import UPLOAD_GONE
 
 CSV = "x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}" for a, b in np.random.default_rng(0).uniform(size=(80, 2)))
 
@@ -87,7 +87,7 @@ def test_an_uploaded_file_runs_like_its_points_and_its_content_is_in_the_key(tmp
 def test_only_a_few_uploads_are_read_at_once_and_a_late_one_is_told_to_wait(tmp_path):
     import threading
 
-    from lab.uploads import UPLOAD_BUSY
+    from lab.store.uploads import UPLOAD_BUSY
 
     store = UploadStore(tmp_path, reading_slots=1)
     inside, release = threading.Event(), threading.Event()
@@ -112,7 +112,7 @@ def test_only_a_few_uploads_are_read_at_once_and_a_late_one_is_told_to_wait(tmp_
 
 def test_a_client_inventing_session_strings_meets_its_address_quota(tmp_path):
     """A new session string was a new quota: 1.16 GB in 109 s from one client (issue 20)."""
-    from lab.uploads import UPLOAD_CLIENT_QUOTA
+    from lab.store.uploads import UPLOAD_CLIENT_QUOTA
 
     store = UploadStore(tmp_path, session_quota=3000, client_quota=5000)
     store.put("session-1", b"a" * 2000, client="203.0.113.7")

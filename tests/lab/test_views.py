@@ -3,8 +3,9 @@ landmark, and each drawn point mapped back to its data-set row."""
 
 import numpy as np
 
-from lab import RunRequest, catalogue, compute_run
-from lab.views import coloring, data_rows, explore_view, selection_summary
+from lab import RunRequest, compute_run
+from lab.compute import catalogue
+from lab.compute.views import coloring, data_rows, explore_view, selection_summary
 
 
 def test_the_2d_views_draw_every_point_and_the_3d_view_a_subsample_with_every_landmark(monkeypatch):

@@ -1,14 +1,20 @@
 """The view state: every control of every tab in one frozen, validated value.
 
 A :class:`ViewState` is what a link, a paper preset, a saved JSON file and the page's controls all
-describe. Each converts to and from it by one function (:mod:`lab.links` for links,
+describe. Each converts to and from it by one function (:mod:`lab.view.links` for links,
 :meth:`ViewState.to_dict`/:meth:`ViewState.from_dict` for files, ``components.state_sync`` for the
 controls), and applying a state sets every control: nothing is inherited from the previous view.
 
 Each part (:class:`DataChoice`, :class:`MethodChoice`, ...) validates itself: ``validated()`` fills
 every omitted value from the registries and checks every value against the declarations the
 controls are built from, so a link asking for ``k = 400`` is refused with the message the slider's
-bound gives, before anything is computed.
+bound gives, before anything is computed. The run-level parts (:class:`DataChoice`,
+:class:`MethodChoice`) are ``lab.compute``'s (:mod:`lab.compute.choices`): a run is made of them.
+
+The tours (``lab.tours``) are made of view states, so this room imports none of them: they
+register their steps here (:func:`register_tour_steps`, when :mod:`lab.tours.presets` is
+imported, which ``import lab`` does), and a state, a link or a file naming a step is checked
+against what was registered.
 """
 
 import dataclasses
@@ -18,84 +24,15 @@ import algorithms
 import datasets
 import measures
 
-from . import catalogue
-from .shapes import SHAPES, NormalizationDefaults
+from ..compute import catalogue
+from ..compute.choices import DataChoice, MethodChoice, Problems, StateError, check_run, json_fields, validate_part
+from ..compute.shapes import SHAPES, NormalizationDefaults
 
-__all__ = ["PARTS", "CompareChoice", "DataChoice", "DisplayChoice", "MethodChoice", "NormalizationChoice",
-           "OutputRef", "PairChoice", "StabilityChoice", "StateError", "SweepChoice", "UploadRef", "ViewState",
-           "check_run", "check_tour_step", "stored_state"]
+__all__ = ["PARTS", "CompareChoice", "DisplayChoice", "NormalizationChoice", "PairChoice", "StabilityChoice",
+           "SweepChoice", "ViewState", "check_tour_step", "register_tour_steps", "stored_state", "tour_step_state"]
 
-# The most digits a number of a view state may have: every declared bound is far below, and a longer
-# integer (a link's or a file's 400 digits) would overflow the float it is compared as.
-MAX_DIGITS = 18
-
-
-class StateError(measures.ProcrustesLabError, ValueError):
-    """A view state (a link, a saved file, a control's value) that the page cannot show.
-
-    The message lists every problem found, each naming the value and the bound; ``problems`` holds
-    them one by one.
-    """
-
-    def __init__(self, problems):
-        self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
-        super().__init__(" ".join(self.problems))
-
-
-class _Problems(list):
-    """Problems found while validating; :meth:`check` validates one value against a Parameter."""
-
-    def check(self, parameter, value, name):
-        """``value`` checked against ``parameter`` (None: its default); a failure is noted, the default kept."""
-        if value is None:
-            return parameter.default
-        if _overlong(value):
-            self.append(_overlong_message(name, value))
-            return parameter.default
-        try:
-            return parameter.check(value, name, StateError)
-        except StateError as error:
-            # Parameter names its owner and itself ("k: parameter 'n_neighbors' must ..."); the page says "k".
-            self.append(str(error).replace(f"{name}: parameter {parameter.name!r}", name))
-            return parameter.default
-
-    def raise_any(self):
-        if self:
-            raise StateError(self)
-
-
-def _validated(part, problems):
-    """``part._validated(problems)``, raising the problems found when the caller collects none."""
-    if problems is not None:
-        return part._validated(problems)
-    found = _Problems()
-    value = part._validated(found)
-    found.raise_any()
-    return value
-
-
-def _overlong(value):
-    """Whether ``value`` is an integer of more than :data:`MAX_DIGITS` digits (no float holds it exactly)."""
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
-
-
-def _overlong_message(name, value):
-    return f"{name} must be a number of at most {MAX_DIGITS} digits; got one of {len(str(abs(value)))}."
-
-
-def _parameters(declared, given, owner, error, problems):
-    """``given`` (pairs or a dict) validated against ``declared``: every parameter, sorted by name."""
-    given = dict(given or ())
-    for name, value in list(given.items()):
-        if _overlong(value):
-            problems.append(_overlong_message(f"{owner}: {name}", value))
-            del given[name]
-    try:
-        values = measures.validate_parameters(declared, given, owner, error)
-    except error as problem:
-        problems.append(str(problem))
-        values = {parameter.name: parameter.default for parameter in declared}
-    return tuple(sorted(values.items()))
+# The tours' steps by name, each its view state: registered by the tours (register_tour_steps).
+_TOUR_STEPS = {}
 
 
 def _algorithm_list(names, where, problems):
@@ -118,260 +55,6 @@ def _among(value, choices):
     return isinstance(value, str) and value in choices
 
 
-def _columns(values, where):
-    """A list of column indices from JSON as a tuple (None stays None); anything else is refused."""
-    if values is None:
-        return None
-    if not isinstance(values, (list, tuple)) or not all(isinstance(value, int) and not isinstance(value, bool)
-                                                        and 0 <= value < 10**MAX_DIGITS for value in values):
-        raise StateError([f"{where} must be a list of column numbers."])
-    return tuple(values)
-
-
-def _mapping(values, where):
-    """``values`` if it is a dict (from JSON), else a :class:`StateError` naming ``where``."""
-    if not isinstance(values, dict):
-        raise StateError([f"{where} must be an object of settings; got {type(values).__name__}."])
-    return values
-
-
-def _fields(cls, values, where):
-    """``values`` (a dict from JSON) as keyword arguments of ``cls``; other types and unknown keys refused."""
-    _mapping(values, where)
-    known = {field.name for field in dataclasses.fields(cls)}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise StateError([f"{where} has no setting {', '.join(map(repr, unknown))}; its settings are "
-                          f"{sorted(known)}."])
-    return values
-
-
-@dataclasses.dataclass(frozen=True)
-class OutputRef:
-    """The output (an embedding) uploaded with an input: columns of the input's file, or a second file.
-
-    Attributes
-    ----------
-    columns : tuple of int, optional
-        The output's columns (0-based) in the file that holds it; None (a second file only): every
-        column that holds numbers.
-    sha256, filename : str, optional
-        The second file's content hash and name (kept in the session's upload store like the
-        input); None when the output is columns of the input's file.
-    array : str, optional
-        For a second ``.npz`` file, the array holding the output.
-    """
-
-    columns: tuple | None = None
-    sha256: str | None = None
-    filename: str | None = None
-    array: str | None = None
-
-    @property
-    def in_input_file(self):
-        """Whether the output is columns of the input's own file."""
-        return self.sha256 is None
-
-    def to_dict(self):
-        return {"columns": None if self.columns is None else list(self.columns), "sha256": self.sha256,
-                "filename": self.filename, "array": self.array}
-
-    @classmethod
-    def from_dict(cls, values):
-        """The reference in a dict (JSON); refuses a same-file output without its columns."""
-        given = dict(_fields(cls, values, "upload: output"))
-        given["columns"] = _columns(given.get("columns"), "upload: output columns")
-        output = cls(**given)
-        if output.in_input_file and not output.columns:
-            raise StateError(["upload: an output in the input's file needs its columns."])
-        if not output.in_input_file and not (isinstance(output.sha256, str) and isinstance(output.filename, str)):
-            raise StateError(["upload: an output file needs its sha256 and filename as text."])
-        return output
-
-    def describe(self):
-        """A few words naming the output: "umap.csv", or "columns 4, 5" of the input's file (counted from 1)."""
-        if not self.in_input_file:
-            return self.filename
-        return "columns " + ", ".join(str(column + 1) for column in self.columns)
-
-
-@dataclasses.dataclass(frozen=True)
-class UploadRef:
-    """An uploaded file as a run names it: its content hash, its name and the parser's options.
-
-    The file itself stays on the server (:class:`lab.uploads.UploadStore`), private to the browser
-    session that sent it; this reference enters run requests and cache keys.
-    """
-
-    sha256: str
-    filename: str
-    columns: typing.Optional[tuple] = None
-    color_column: typing.Optional[int] = None
-    truth_columns: typing.Optional[tuple] = None
-    drop_nonfinite: bool = False
-    array: typing.Optional[str] = None
-    output: OutputRef | None = None
-
-    def to_dict(self):
-        return {field.name: list(value) if isinstance(value, tuple) else
-                value.to_dict() if isinstance(value, OutputRef) else value
-                for field in dataclasses.fields(self) for value in [getattr(self, field.name)]}
-
-    @classmethod
-    def from_dict(cls, values):
-        """The reference in a dict (JSON), lists as tuples."""
-        given = dict(_fields(cls, values, "upload"))
-        for key in ("columns", "truth_columns"):
-            given[key] = _columns(given.get(key), f"upload: {key}")
-        if given.get("output") is not None:
-            given["output"] = OutputRef.from_dict(given["output"])
-        if not isinstance(given.get("sha256"), str) or not isinstance(given.get("filename"), str):
-            raise StateError(["upload: sha256 and filename must be text."])
-        _columns([] if given.get("color_column") is None else [given["color_column"]], "upload: color_column")
-        if not (isinstance(given.get("drop_nonfinite", False), bool)
-                and isinstance(given.get("array"), (str, type(None)))):
-            raise StateError(["upload: drop_nonfinite must be true or false, and array a name."])
-        return cls(**given)
-
-    def parser_options(self):
-        """Keyword arguments of :func:`datasets.parse_upload` for this file."""
-        return {"columns": None if self.columns is None else list(self.columns), "color_column": self.color_column,
-                "truth_columns": None if self.truth_columns is None else list(self.truth_columns),
-                "drop_nonfinite": self.drop_nonfinite, "array": self.array}
-
-
-@dataclasses.dataclass(frozen=True)
-class DataChoice:
-    """The data set: a registry entry with its size, noise, random state and own parameters, or an upload.
-
-    ``params`` holds ``(name, value)`` pairs sorted by name; validated, it names every declared
-    parameter. ``n`` None means every point of a finite set (a grid, the digits) or of an upload.
-    """
-
-    dataset: str = catalogue.DEFAULT_DATASET
-    n: typing.Optional[int] = None
-    noise: float = 0.0
-    random_state: int = 0
-    params: tuple = ()
-    upload: typing.Optional[UploadRef] = None
-
-    @property
-    def kwargs(self):
-        """The data set's own parameters as keyword arguments of :func:`datasets.load`."""
-        return dict(self.params)
-
-    @property
-    def has_output(self):
-        """Whether the data is an upload that carries its own output (an embedding made elsewhere)."""
-        return self.dataset == catalogue.UPLOAD and self.upload is not None and self.upload.output is not None
-
-    @property
-    def truth_labels(self):
-        """Names of the set's intrinsic colourings: its truth's columns, or its one colouring."""
-        if self.dataset != catalogue.UPLOAD:
-            return datasets.spec(self.dataset).truth_labels
-        columns = self.upload.truth_columns if self.upload is not None else None
-        return tuple(f"truth column {column}" for column in columns) if columns else ("colour",)
-
-    def label(self):
-        """A few words naming the data (menu label, or the uploaded file's name)."""
-        if self.dataset == catalogue.UPLOAD:
-            return f"your file {self.upload.filename}" if self.upload else "your file"
-        return datasets.spec(self.dataset).label
-
-    def to_dict(self):
-        return {"dataset": self.dataset, "n": self.n, "noise": self.noise, "random_state": self.random_state,
-                "params": dict(self.params), "upload": None if self.upload is None else self.upload.to_dict()}
-
-    @classmethod
-    def from_dict(cls, values):
-        """The choice in a dict (JSON); call :meth:`validated` on it."""
-        given = dict(_fields(cls, values, "data"))
-        if given.get("upload") is not None:
-            given["upload"] = UploadRef.from_dict(given["upload"])
-        given["params"] = tuple(_mapping(given.get("params") or {}, "data: params").items())
-        return cls(**given)
-
-    def validated(self, problems=None):
-        """The canonical choice (see the module docstring); raises :class:`StateError` on a bad value."""
-        return _validated(self, problems)
-
-    def _validated(self, problems):
-        noise = problems.check(datasets.registry.NOISE_PARAMETER, self.noise, "noise σ")
-        random_state = problems.check(catalogue.RANDOM_STATE, self.random_state, "random state")
-        if self.dataset == catalogue.UPLOAD:
-            if self.upload is None:
-                problems.append("The data set is an uploaded file, but no file is chosen: upload one, or choose "
-                                "another data set.")
-            return DataChoice(catalogue.UPLOAD, None, 0.0, random_state, (), self.upload)
-        try:
-            entry = datasets.spec(self.dataset)
-        except measures.DatasetError as error:
-            problems.append(str(error))
-            return DataChoice(random_state=random_state)
-        n = (catalogue.default_size(entry.name) if self.n is None
-             else problems.check(entry.size_parameter, self.n, f"{entry.label}: n"))
-        params = _parameters(entry.parameters, self.params, entry.name, measures.DatasetError, problems)
-        return DataChoice(entry.name, n, float(noise), random_state, params, None)
-
-
-@dataclasses.dataclass(frozen=True)
-class MethodChoice:
-    """The algorithm with its own parameters, k, and what is done to its output."""
-
-    algorithm: str = catalogue.DEFAULT_ALGORITHM
-    n_neighbors: int = catalogue.NEIGHBORS.default
-    params: tuple = ()
-    post_refinement: int = catalogue.POST_REFINEMENT.default
-    rescale: str = catalogue.RESCALE.default
-    # The algorithm's own random state; None: the data's (which seeds both). Set by the pairs tab's run B
-    # and the stability study, so that the algorithm reruns on the very same sample.
-    random_state: int | None = None
-
-    @property
-    def kwargs(self):
-        """The algorithm's own parameters as keyword arguments of :func:`algorithms.embed`."""
-        return dict(self.params)
-
-    def to_dict(self):
-        return {"algorithm": self.algorithm, "n_neighbors": self.n_neighbors, "params": dict(self.params),
-                "post_refinement": self.post_refinement, "rescale": self.rescale, "random_state": self.random_state}
-
-    @classmethod
-    def from_dict(cls, values):
-        given = dict(_fields(cls, values, "method"))
-        given["params"] = tuple(_mapping(given.get("params") or {}, "method: params").items())
-        return cls(**given)
-
-    def validated(self, problems=None):
-        """The canonical choice; raises :class:`StateError` on a bad value."""
-        return _validated(self, problems)
-
-    def _validated(self, problems):
-        random_state = (None if self.random_state is None else
-                        problems.check(catalogue.RANDOM_STATE, self.random_state, "algorithm random state"))
-        if self.algorithm == catalogue.UPLOADED_OUTPUT:  # measured as uploaded: k sets the neighbourhoods
-            if self.params:
-                problems.append(f"The uploaded output has no parameters; got {sorted(dict(self.params))}.")
-            return MethodChoice(catalogue.UPLOADED_OUTPUT, problems.check(catalogue.NEIGHBORS, self.n_neighbors, "k"),
-                                (), problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
-                                problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
-        try:
-            entry = algorithms.spec(self.algorithm)
-        except measures.EmbeddingError as error:
-            problems.append(str(error))
-            return MethodChoice()
-        n_neighbors = problems.check(catalogue.NEIGHBORS, self.n_neighbors, "k")
-        lowest = entry.min_neighbors(2)
-        if n_neighbors < lowest:
-            problems.append(entry.too_few_neighbors(n_neighbors, 2) if entry.too_few_neighbors else
-                            f"{entry.label} needs k >= {lowest}; got {n_neighbors}.")
-        params = _parameters(entry.parameters, self.params, entry.name, measures.EmbeddingError, problems)
-        return MethodChoice(entry.name, n_neighbors, params,
-                            problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
-                            problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
-
-
 @dataclasses.dataclass(frozen=True)
 class DisplayChoice:
     """How the explore views draw a run: colouring, input view, landmark overlay, image format, and
@@ -388,11 +71,11 @@ class DisplayChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "display"))
+        return cls(**json_fields(cls, values, "display"))
 
     def validated(self, data, problems=None):
         """The canonical choice for a run on ``data`` (a validated :class:`DataChoice`)."""
-        found = _Problems() if problems is None else problems
+        found = Problems() if problems is None else problems
         colors = [value for value, _ in catalogue.color_choices(data.truth_labels)]
         if self.color not in colors:
             found.append(f"colour must be one of {colors} for {data.label()}; got {self.color!r}.")
@@ -431,10 +114,10 @@ class SweepChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "sweep"))
+        return cls(**json_fields(cls, values, "sweep"))
 
     def validated(self, problems=None):
-        return _validated(self, problems)
+        return validate_part(self, problems)
 
     def _validated(self, problems):
         chosen = _algorithm_list(self.algorithms, "sweep", problems)
@@ -466,10 +149,10 @@ class CompareChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "compare"))
+        return cls(**json_fields(cls, values, "compare"))
 
     def validated(self, problems=None):
-        return _validated(self, problems)
+        return validate_part(self, problems)
 
     def _validated(self, problems):
         return CompareChoice(_algorithm_list(self.algorithms, "compare", problems), bool(self.align))
@@ -490,10 +173,10 @@ class NormalizationChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "normalization"))
+        return cls(**json_fields(cls, values, "normalization"))
 
     def validated(self, problems=None):
-        return _validated(self, problems)
+        return validate_part(self, problems)
 
     def _validated(self, problems):
         if not _among(self.shape, SHAPES):
@@ -520,7 +203,7 @@ class PairChoice:
 
     None keeps A's value. A changed algorithm starts at its default parameters; B keeps A's
     refinement and rescaling. ``algorithm`` may be the uploaded output (an upload that carries one).
-    ``color`` colours both views (:func:`lab.catalogue.pair_color_choices`); ``segments`` draws each
+    ``color`` colours both views (:func:`lab.compute.catalogue.pair_color_choices`); ``segments`` draws each
     point's displacement.
     """
 
@@ -535,11 +218,11 @@ class PairChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "pair"))
+        return cls(**json_fields(cls, values, "pair"))
 
     def validated(self, data, problems=None):
         """The canonical choice for ``data`` (a validated :class:`DataChoice`: its colourings)."""
-        found = _Problems() if problems is None else problems
+        found = Problems() if problems is None else problems
         value = self._validated(data, found)
         if problems is None:
             found.raise_any()
@@ -593,10 +276,10 @@ class StabilityChoice:
 
     @classmethod
     def from_dict(cls, values):
-        return cls(**_fields(cls, values, "stability"))
+        return cls(**json_fields(cls, values, "stability"))
 
     def validated(self, problems=None):
-        return _validated(self, problems)
+        return validate_part(self, problems)
 
     def _validated(self, problems):
         mode = self.mode
@@ -606,24 +289,6 @@ class StabilityChoice:
         return StabilityChoice(mode, problems.check(catalogue.STABILITY_RUNS, self.n_runs, "stability: runs"),
                                float(problems.check(catalogue.SUBSAMPLE_FRACTION, self.fraction,
                                                     "stability: subsample fraction")))
-
-
-def check_run(data, method, problems=None):
-    """Refuse a run that measures an uploaded output when the data carries none.
-
-    Parameters
-    ----------
-    data : DataChoice
-    method : MethodChoice
-    problems : list, optional
-        Where to note the problem; without it a :class:`StateError` is raised.
-    """
-    if method.algorithm == catalogue.UPLOADED_OUTPUT and not data.has_output:
-        message = ("The method is your uploaded output, but the data carries none: upload an input with its "
-                   "output (Upload your own data), or choose an algorithm.")
-        if problems is None:
-            raise StateError([message])
-        problems.append(message)
 
 
 # The parts of a view state, by field name: to_dict/from_dict and the links iterate over them.
@@ -647,7 +312,7 @@ class ViewState:
     >>> ViewState(method=MethodChoice(n_neighbors=400)).validated()
     Traceback (most recent call last):
     ...
-    lab.state.StateError: k must lie in [3, 50]; got 400.
+    lab.compute.choices.StateError: k must lie in [3, 50]; got 400.
     """
 
     data: DataChoice = DataChoice()
@@ -659,7 +324,7 @@ class ViewState:
     tab: str = catalogue.TABS[0]
     pair: PairChoice = PairChoice()
     stability: StabilityChoice = StabilityChoice()
-    # The open step of a paper's tour (lab.presets: "gr-fig1"), or "" when no tour is open.
+    # The open step of a paper's tour (lab.tours.presets: "gr-fig1"), or "" when no tour is open.
     tour: str = ""
 
     def replace(self, **parts):
@@ -712,7 +377,7 @@ class ViewState:
         StateError
             On an unknown part or setting, or any value :meth:`validated` refuses.
         """
-        values = _fields(cls, values, "the view")
+        values = json_fields(cls, values, "the view")
         parts = {name: part.from_dict(values[name]) for name, part in PARTS.items() if name in values}
         return cls(**parts, **{key: values[key] for key in ("tab", "tour") if key in values}).validated()
 
@@ -731,7 +396,7 @@ class ViewState:
         StateError
             Listing every value out of its declared range or not among its choices, with the bound.
         """
-        problems = _Problems()
+        problems = Problems()
         data = self.data.validated(problems)
         state = ViewState(data, self.method.validated(problems), self.display.validated(data, problems),
                           self.sweep.validated(problems), self.compare.validated(problems),
@@ -754,8 +419,21 @@ class ViewState:
         return state
 
 
+def register_tour_steps(states):
+    """Make ``states`` the steps of the papers' tours that a view state may name.
+
+    Parameters
+    ----------
+    states : mapping
+        Each step's name to its :class:`ViewState` (the base a link naming the step opens from);
+        :mod:`lab.tours.presets` registers its steps so when it is imported.
+    """
+    _TOUR_STEPS.clear()
+    _TOUR_STEPS.update(states)
+
+
 def check_tour_step(name, problems=None):
-    """Refuse ``name`` unless it is a step of a paper's tour (:mod:`lab.presets`).
+    """Refuse ``name`` unless it is a registered step of a paper's tour (:func:`register_tour_steps`).
 
     Parameters
     ----------
@@ -764,14 +442,17 @@ def check_tour_step(name, problems=None):
     problems : list, optional
         Where to note the problem; without it a :class:`StateError` is raised.
     """
-    # Imported here: the tours are made of view states, so lab.presets imports this module.
-    from .presets import STEPS
-
-    if not _among(name, STEPS):
-        message = f"tour: no step {name!r}; the steps are {', '.join(STEPS)}."
+    if not _among(name, _TOUR_STEPS):
+        message = f"tour: no step {name!r}; the steps are {', '.join(_TOUR_STEPS)}."
         if problems is None:
             raise StateError([message])
         problems.append(message)
+
+
+def tour_step_state(name):
+    """The view state of tour step ``name`` (a :class:`StateError` naming the steps if there is none)."""
+    check_tour_step(name)
+    return _TOUR_STEPS[name]
 
 
 def stored_state(stored):

@@ -13,7 +13,7 @@ data set, the algorithm and k, so a link reads as what it shows):
   ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value), ``pair.color``, ``pair.segments``;
   stability: ``stability.mode``, ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded``
   measures the output uploaded with the input.
-- ``tour``: a step of a paper's tour (:mod:`lab.presets`), e.g. ``?tour=gr-fig1``. The step's view
+- ``tour``: a step of a paper's tour (registered by :mod:`lab.tours.presets`), e.g. ``?tour=gr-fig1``. The step's view
   state is then the base of what the link omits: ``?tour=gr-fig1`` alone opens exactly the step.
   A page's link names the step and every value that differs from the defaults or from the step's.
 
@@ -28,8 +28,9 @@ import urllib.parse
 import algorithms
 import datasets
 
-from . import catalogue
-from .state import MAX_DIGITS, PARTS, DataChoice, MethodChoice, StateError, ViewState
+from ..compute import catalogue
+from ..compute.choices import MAX_DIGITS, DataChoice, MethodChoice, StateError
+from .state import PARTS, ViewState, tour_step_state
 
 __all__ = ["from_query", "to_query"]
 
@@ -82,13 +83,13 @@ def _text(value):
 
 
 def to_query(state):
-    """The link of a validated :class:`~lab.state.ViewState`: ``?key=value&...``, keys sorted.
+    """The link of a validated :class:`~lab.view.state.ViewState`: ``?key=value&...``, keys sorted.
 
     Examples
     --------
     >>> to_query(ViewState().validated())
     '?algorithm=isomap&dataset=swissroll&k=10'
-    >>> from lab.state import DataChoice
+    >>> from lab.compute.choices import DataChoice
     >>> to_query(ViewState(data=DataChoice("strip", n=500, params=(("length", 2.5),))).validated())
     '?algorithm=isomap&d.length=2.5&dataset=strip&k=10&n=500'
     """
@@ -97,7 +98,7 @@ def to_query(state):
                                method=MethodChoice(state.method.algorithm)).validated())
     # A tour step's link also names every value that differs from the step's (the base it opens from),
     # so that it reads as what it shows and opens exactly it.
-    step = _flat(_tour_step_state(state.tour)) if state.tour else defaults
+    step = _flat(tour_step_state(state.tour)) if state.tour else defaults
     pairs = [(key, _text(value)) for key, value in sorted(flat.items())
              if key in _ALWAYS or value != defaults.get(key) or value != step.get(key, value)]
     return "?" + urllib.parse.urlencode(pairs)
@@ -121,7 +122,7 @@ def _parse(key, text, parameter=None):
 def _number(text, *, real=False):
     """A link's number: an int, or a float for a ``real`` key; the text itself when it is no number.
 
-    An integer of more digits than a view state's numbers have (:data:`lab.state.MAX_DIGITS`) stays
+    An integer of more digits than a view state's numbers have (:data:`lab.compute.choices.MAX_DIGITS`) stays
     an int, which the state refuses by its length: as a float it would overflow (400 digits) or round.
     """
     for kind in (int, float):
@@ -140,7 +141,7 @@ def from_query(search, *, upload=None):
     ----------
     search : str
         The URL's query string, with or without the leading ``?``; empty gives the default state.
-    upload : lab.state.UploadRef, optional
+    upload : lab.compute.choices.UploadRef, optional
         This session's uploaded file, for a link saying ``dataset=upload``.
 
     Raises
@@ -176,7 +177,7 @@ def from_query(search, *, upload=None):
             parts[part][field] = value
     tab = given.get("tab", catalogue.TABS[0])
     if given.get("tour"):
-        base = _tour_step_state(given["tour"])
+        base = tour_step_state(given["tour"])
         _fill_from(base, parts, params)
         tab = given.get("tab", base.tab)
     parts["data"]["params"] = tuple(params["data"].items())
@@ -186,15 +187,6 @@ def from_query(search, *, upload=None):
     state = ViewState(**{name: cls(**parts[name]) for name, cls in PARTS.items()}, tab=tab,
                       tour=given.get("tour", ""))
     return state.validated()
-
-
-def _tour_step_state(name):
-    """The view state of tour step ``name`` (a :class:`StateError` naming the steps if there is none)."""
-    from .presets import STEPS  # the tours are made of view states: imported when a link names one
-
-    if name not in STEPS:
-        raise StateError([f"tour: no step {name!r}; the steps are {', '.join(STEPS)}."])
-    return STEPS[name].state
 
 
 def _fill_from(base, parts, params):

@@ -2,7 +2,7 @@
 
 No Dash here: :func:`compute_run` takes a :class:`RunRequest` and a plain ``progress(fraction,
 stage)`` callable, so a background job, a Celery worker, a benchmark or a notebook computes a run the
-same way, and the result cache (:mod:`lab.cache`) stores it under the request's key.
+same way, and the result cache (:mod:`lab.store.cache`) stores it under the request's key.
 """
 
 import dataclasses
@@ -19,7 +19,7 @@ import measures
 from algorithms.scaling import rescale_output
 
 from . import catalogue
-from .state import DataChoice, MethodChoice, check_run
+from .choices import DataChoice, MethodChoice, check_run
 
 __all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message", "load_data",
            "output_of", "parse_uploaded"]
@@ -48,7 +48,7 @@ class RunRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The explore run of a validated :class:`~lab.state.ViewState`."""
+        """The explore run of a validated :class:`~lab.view.state.ViewState`."""
         return cls(state.data, state.method)
 
     @classmethod
@@ -59,7 +59,7 @@ class RunRequest:
 
         Raises
         ------
-        lab.state.StateError
+        lab.compute.choices.StateError
             Naming every value out of its declared range.
 
         Examples
@@ -82,7 +82,7 @@ class RunRequest:
 
         Raises
         ------
-        lab.state.StateError
+        lab.compute.choices.StateError
         """
         values = dict(values)
         return cls(DataChoice.from_dict(values.get("data", {})).validated(),
@@ -158,7 +158,7 @@ class RunResult:
         return self.X.shape[0]
 
     def to_value(self):
-        """Plain values and arrays for :mod:`lab.serialization`."""
+        """Plain values and arrays for :mod:`lab.store.serialization`."""
         value = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         value["landmarks"] = None if self.landmarks is None else dataclasses.asdict(self.landmarks)
         return value
@@ -187,7 +187,7 @@ def compute_run(request, progress=None, *, uploads=None):
     progress : callable, optional
         ``progress(fraction, stage)``, called before each stage and through long algorithms.
     uploads : object, optional
-        With ``read(upload_ref) -> bytes`` (:class:`lab.uploads.SessionUploads`); needed only when
+        With ``read(upload_ref) -> bytes`` (:class:`lab.store.uploads.SessionUploads`); needed only when
         the data set is an uploaded file.
 
     Returns
@@ -271,12 +271,12 @@ def load_data(data_choice, n_neighbors, *, uploads=None, progress=None):
 
     Parameters
     ----------
-    data_choice : lab.state.DataChoice
+    data_choice : lab.compute.choices.DataChoice
         Validated.
     n_neighbors : int
         k: an upload needs at least k + 2 points.
     uploads : object, optional
-        With ``read(ref) -> bytes`` (:class:`lab.uploads.SessionUploads`), for an uploaded file.
+        With ``read(ref) -> bytes`` (:class:`lab.store.uploads.SessionUploads`), for an uploaded file.
     progress : callable, optional
         ``progress(fraction, stage)``.
 
@@ -292,7 +292,7 @@ def parse_uploaded(upload, uploads, n_neighbors=None):
 
     Parameters
     ----------
-    upload : lab.state.UploadRef
+    upload : lab.compute.choices.UploadRef
     uploads : object
         With ``read(ref) -> bytes`` for the input's and the output file's references (both name a
         ``sha256`` of this session's store).
@@ -307,7 +307,7 @@ def parse_uploaded(upload, uploads, n_neighbors=None):
     ------
     DatasetError
         The parser's messages (a row-count mismatch, NaN, an output wider than the input, an output of
-        one repeated point, ...), or :data:`lab.uploads.UPLOAD_GONE`.
+        one repeated point, ...), or :data:`lab.store.uploads.UPLOAD_GONE`.
     """
     options = upload.parser_options()
     output = upload.output
@@ -332,8 +332,8 @@ def output_of(X, method, *, random_state, uploaded=None, neighbors=None, progres
     ----------
     X : ndarray of shape (n_samples, q)
         The input (``Dataset.X`` of :func:`load_data`).
-    method : lab.state.MethodChoice
-        Validated; :data:`lab.catalogue.UPLOADED_OUTPUT` takes ``uploaded`` instead of embedding.
+    method : lab.compute.choices.MethodChoice
+        Validated; :data:`lab.compute.catalogue.UPLOADED_OUTPUT` takes ``uploaded`` instead of embedding.
     random_state : int
         Seeds the algorithm.
     uploaded : ndarray of shape (n_samples, d), optional

@@ -23,8 +23,8 @@ import numpy as np
 import measures
 
 from . import catalogue
+from .choices import StateError
 from .runs import RunRequest, compute_run
-from .state import StateError
 
 __all__ = ["PairComparison", "PairRequest", "PairResult", "compare_outputs", "compute_pair",
            "pair_coloring", "selection_summary"]
@@ -98,7 +98,7 @@ class PairRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The pair of a validated :class:`~lab.state.ViewState`: its explore run, and run B of its pairs tab."""
+        """The pair of a validated :class:`~lab.view.state.ViewState`: its explore run, and run B of its pairs tab."""
         return cls(RunRequest.from_state(state), RunRequest(state.data, state.pair.method_b(state.method)))
 
     @property
@@ -185,10 +185,10 @@ def compute_pair(request, cache, progress=None, *, uploads=None):
     Parameters
     ----------
     request : PairRequest
-    cache : lab.cache.ResultCache
+    cache : lab.store.cache.ResultCache
     progress : callable, optional
         ``progress(fraction, stage)``.
-    uploads : lab.uploads.SessionUploads, optional
+    uploads : lab.store.uploads.SessionUploads, optional
         Where an uploaded data set (and its output) is read.
 
     Returns
@@ -250,7 +250,7 @@ def selection_summary(result, rows):
 
 
 def pair_coloring(result, color, rows=None):
-    """Values and colour-bar title of colouring ``color`` (:func:`lab.catalogue.pair_color_choices`) of a pair."""
+    """Values and colour-bar title of colouring ``color`` of a pair (:func:`.catalogue.pair_color_choices`)."""
     chosen = slice(None) if rows is None else rows
     if color in catalogue.PAIR_MEASURES:
         return getattr(result, color)[chosen], catalogue.PAIR_MEASURES[color]

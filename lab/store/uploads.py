@@ -53,7 +53,7 @@ class UploadStore:
     Parameters
     ----------
     store : DiskStore, TieredStore or path-like
-        Where the files live (a path makes a :class:`~lab.stores.DiskStore` there that never evicts).
+        Where the files live (a path makes a :class:`~lab.store.stores.DiskStore` there that never evicts).
     size_limit : int
         Bytes the store may hold in all (it refuses, never evicts, beyond).
     session_quota : int
@@ -201,7 +201,7 @@ class UploadStore:
         ----------
         session : str
         request : object
-            A request with a ``data`` (:class:`lab.state.DataChoice`): a run, a sweep, a comparison, a pair.
+            A request with a ``data`` (:class:`lab.compute.choices.DataChoice`): a run, a sweep, a comparison, a pair.
 
         Raises
         ------
@@ -214,7 +214,7 @@ class UploadStore:
 
 
 class SessionUploads:
-    """One session's view of an :class:`UploadStore`: what :func:`lab.runs.compute_run` reads through."""
+    """One session's view of an :class:`UploadStore`: what :func:`lab.compute.runs.compute_run` reads through."""
 
     def __init__(self, store, session, client=None):
         self.store = store
@@ -222,7 +222,7 @@ class SessionUploads:
         self.client = client
 
     def read(self, upload):
-        """The bytes of ``upload`` (a :class:`lab.state.UploadRef`), if this session sent them."""
+        """The bytes of ``upload`` (a :class:`lab.compute.choices.UploadRef`), if this session sent them."""
         return self.store.read(self.session, upload.sha256)
 
     def put(self, content):
@@ -231,7 +231,7 @@ class SessionUploads:
 
     def authorize(self, data):
         """Refuse a run on an uploaded file (or output file) this session did not send
-        (a :class:`lab.state.DataChoice`).
+        (a :class:`lab.compute.choices.DataChoice`).
 
         A result cached for another session's file must not be read through a request naming its
         hash, so every read of a run on an upload passes here first.

@@ -1,6 +1,6 @@
 """Studies over runs: a k sweep and a comparison of algorithms, each a request and a progress callable.
 
-Every (algorithm, k) cell is a :class:`~lab.runs.RunRequest` computed through the result cache, so a
+Every (algorithm, k) cell is a :class:`~lab.compute.runs.RunRequest` computed through the result cache, so a
 sweep cell and the explore run of the same settings are one computation, and a repeated study is
 read from disk. One failing cell (a disconnected graph at a small k) is reported in its row and does
 not stop the others. No Dash here.
@@ -15,8 +15,8 @@ import algorithms
 import measures
 
 from . import catalogue
+from .choices import DataChoice, MethodChoice, StateError
 from .runs import RunRequest, compute_run, failure_message
-from .state import DataChoice, MethodChoice, StateError
 
 __all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
            "compare", "stored_sweep", "sweep"]
@@ -38,7 +38,7 @@ class SweepRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The sweep of a validated :class:`~lab.state.ViewState` (its data part, its sweep tab)."""
+        """The sweep of a validated :class:`~lab.view.state.ViewState` (its data part, its sweep tab)."""
         return cls(state.data, state.sweep.algorithms, state.sweep.ks)
 
     def to_dict(self):
@@ -124,10 +124,10 @@ def sweep(request, cache, progress=None, *, uploads=None):
     Parameters
     ----------
     request : SweepRequest
-    cache : lab.cache.ResultCache
+    cache : lab.store.cache.ResultCache
     progress : callable, optional
         ``progress(fraction, stage)``.
-    uploads : lab.uploads.SessionUploads, optional
+    uploads : lab.store.uploads.SessionUploads, optional
         Where an uploaded data set is read.
 
     Returns
@@ -202,7 +202,7 @@ class CompareRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The comparison of a validated :class:`~lab.state.ViewState` (its data, its k, its compare tab)."""
+        """The comparison of a validated :class:`~lab.view.state.ViewState` (its data, its k, its compare tab)."""
         return cls(state.data, state.method.n_neighbors, state.compare.algorithms, state.compare.align)
 
     def to_dict(self):

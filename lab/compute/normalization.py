@@ -25,7 +25,7 @@ __all__ = ["NormalizationRequest", "NormalizationResult", "normalization_study"]
 
 @dataclasses.dataclass(frozen=True)
 class NormalizationRequest:
-    """A study of the normalization tab: a validated :class:`lab.state.NormalizationChoice`."""
+    """A study of the normalization tab: a validated :class:`lab.view.state.NormalizationChoice`."""
 
     KIND: typing.ClassVar[str] = "normalization"
     shape: str
@@ -36,7 +36,7 @@ class NormalizationRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The study of a validated :class:`~lab.state.ViewState`'s normalization tab."""
+        """The study of a validated :class:`~lab.view.state.ViewState`'s normalization tab."""
         choice = state.normalization
         return cls(choice.shape, choice.aspect, choice.n, choice.n_neighbors, choice.algorithms)
 
@@ -48,7 +48,7 @@ class NormalizationRequest:
 
         Raises
         ------
-        lab.state.StateError
+        lab.compute.choices.StateError
             When the algorithm refuses this k (HLLE needs k > 5 in 2-D).
         """
         entry = SHAPES[self.shape]
@@ -102,7 +102,7 @@ class NormalizationResult:
     curve : dict of str to list of float
         Algorithm label -> Φ(Y)/Φ(Z) at each of ``aspects``.
     aspects : tuple of float
-        :data:`lab.shapes.CURVE_ASPECTS`.
+        :data:`lab.compute.shapes.CURVE_ASPECTS`.
     aspect : float
         The study's aspect.
     aspect_label : str
@@ -162,7 +162,7 @@ def normalization_study(request, cache, progress=None):
     Parameters
     ----------
     request : NormalizationRequest
-    cache : lab.cache.ResultCache
+    cache : lab.store.cache.ResultCache
         Each run, and the Φ curve, go through it.
     progress : callable, optional
         ``progress(fraction, stage)``.

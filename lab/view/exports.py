@@ -1,7 +1,7 @@
 """Files a user takes away, and the view files they bring back (no Dash).
 
 Every writer returns ``(text, filename)``, and every file carries what made it: the view state
-(:meth:`lab.state.ViewState.to_dict`, which restores the view when the file is uploaded back), its
+(:meth:`lab.view.state.ViewState.to_dict`, which restores the view when the file is uploaded back), its
 link, the code version and the versions of the packages that shape results. CSV files hold them in
 ``#`` comment lines above the table (``pandas.read_csv(path, comment="#")`` reads the table). File
 names say what the file holds: ``procrustes-lab_swissroll_n1600_isomap_k10_points.csv``,
@@ -17,8 +17,8 @@ import numpy as np
 
 import measures
 
-from . import catalogue
-from .cache import CODE_VERSION, package_versions
+from ..compute import catalogue
+from ..store.cache import CODE_VERSION, package_versions
 from .links import from_query, to_query
 from .state import ViewState
 
@@ -73,10 +73,10 @@ def view_json(state, request=None, result=None):
 
     Parameters
     ----------
-    state : lab.state.ViewState
-    request : lab.runs.RunRequest, optional
+    state : lab.view.state.ViewState
+    request : lab.compute.runs.RunRequest, optional
         The explore run it shows, recorded for reference.
-    result : lab.runs.RunResult, optional
+    result : lab.compute.runs.RunResult, optional
         That run's result: every measure it computed is written beside the state
         (:func:`measure_summaries`).
     """
@@ -94,7 +94,7 @@ def measure_summaries(result):
 
     Parameters
     ----------
-    result : lab.runs.RunResult
+    result : lab.compute.runs.RunResult
 
     Returns
     -------
@@ -137,7 +137,7 @@ def read_view_file(content, *, upload=None):
     Parameters
     ----------
     content : bytes
-    upload : lab.state.UploadRef, optional
+    upload : lab.compute.choices.UploadRef, optional
         This session's uploaded file, for a view of an uploaded data set.
 
     Raises
@@ -178,10 +178,10 @@ def points_csv(state, request, result):
 
     Parameters
     ----------
-    state : lab.state.ViewState
+    state : lab.view.state.ViewState
         The view the run belongs to (written above the table).
-    request : lab.runs.RunRequest
-    result : lab.runs.RunResult
+    request : lab.compute.runs.RunRequest
+    result : lab.compute.runs.RunResult
         Every point, not the drawn subsample. Inputs of more than
         :data:`MAX_EXPORTED_INPUT_DIMENSIONS` dimensions are written as their drawn principal
         components.

@@ -1,7 +1,7 @@
 """What the explore views draw of a run, and what a hover, a click or a selection asks of it (no Dash).
 
 The figures (``components.figures``) draw what :func:`explore_view` prepares: the drawn rows (all of
-them, or a seeded subsample above :data:`lab.catalogue.DISPLAY_CAP` that keeps NIEQA's landmarks),
+them, or a seeded subsample above :data:`lab.compute.catalogue.DISPLAY_CAP` that keeps NIEQA's landmarks),
 the colouring, the titles and the notes. Events name drawn points; :func:`data_rows` maps them back to
 the data set's rows, on which every number is computed.
 """
@@ -49,8 +49,8 @@ class ExploreView:
     """The drawn part of a run: the input view's points, the output view's points, titles and notes.
 
     The 2-D views (the output, and the input drawn in a plane) draw every point up to
-    :data:`lab.catalogue.DISPLAY_CAP`; the 3-D input view draws at most
-    :data:`lab.catalogue.DISPLAY_CAP_3D` of them (a level of detail: a seeded subsample keeping NIEQA's
+    :data:`lab.compute.catalogue.DISPLAY_CAP`; the 3-D input view draws at most
+    :data:`lab.compute.catalogue.DISPLAY_CAP_3D` of them (a level of detail: a seeded subsample keeping NIEQA's
     landmarks), since WebGL's 3-D scatter slows past a few tens of thousands.
     """
 
@@ -108,8 +108,8 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
 
     Parameters
     ----------
-    request : lab.runs.RunRequest
-    result : lab.runs.RunResult
+    request : lab.compute.runs.RunRequest
+    result : lab.compute.runs.RunResult
     show_landmarks : bool
     input_view : str
         ``"3d"``, or two digits naming the input coordinates drawn in a plane.

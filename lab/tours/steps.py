@@ -2,10 +2,10 @@
 
 A :class:`Tour` is an ordered sequence of :class:`Step` objects. A step is
 
-- a full, validated :class:`~lab.state.ViewState` (applying it sets every control and starts its
+- a full, validated :class:`~lab.view.state.ViewState` (applying it sets every control and starts its
   run, as a link does) whose ``tour`` names the step;
 - the runs of the paper's panels (:class:`Panel`), in the paper's order, each a
-  :class:`~lab.runs.RunRequest` computed through the result cache;
+  :class:`~lab.compute.runs.RunRequest` computed through the result cache;
 - a text template filled from those runs (``"R_N = {isomap.normalized:.2f}"``) and
   :class:`Claim` objects: each qualitative statement of the step (an ordering, a threshold,
   "collapses", "keeps the hole") is a plain predicate of the computed values, evaluated where the
@@ -16,7 +16,8 @@ A :class:`Tour` is an ordered sequence of :class:`Step` objects. A step is
 step may quote. Their names are the measures' registry names (``normalized`` is R_N; its median
 is ``normalized_median``) and a few global descriptions of an output against the data set's
 ground truth (``shape``, ``aspect``, ``short_circuits``, ``phi_ratio``, ``central_share``). The
-tours themselves are in :mod:`lab.presets`. No Dash here.
+tours themselves are in :mod:`lab.tours.presets`, and :mod:`lab.tours.prepare` computes them before a
+lecture. No Dash here.
 """
 
 import dataclasses
@@ -24,13 +25,12 @@ import string
 import time
 import typing
 
-
 import algorithms
 import measures
 from measures.normalization import NORMALIZED_ALGORITHMS
 
-from .runs import RunRequest, compute_run, failure_message
-from .state import ViewState
+from ..compute.runs import RunRequest, compute_run, failure_message
+from ..view.state import ViewState
 
 __all__ = ["CHARTS", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult", "Tour", "Values",
            "compute_step", "run_values", "value_label"]
@@ -45,8 +45,8 @@ def run_values(request, result):
 
     Parameters
     ----------
-    request : lab.runs.RunRequest
-    result : lab.runs.RunResult
+    request : lab.compute.runs.RunRequest
+    result : lab.compute.runs.RunResult
 
     Returns
     -------
@@ -213,7 +213,7 @@ class Panel:
         The name the step's templates and claims use, e.g. ``"gp"``.
     label : str
         The panel's caption, e.g. ``"B: GP"``.
-    request : lab.runs.RunRequest
+    request : lab.compute.runs.RunRequest
     series : str
         For a curve: the line the panel belongs to (e.g. ``"cylinder 1 × 1"``), its k on the x axis.
     """
@@ -238,7 +238,7 @@ class Step:
         Unique over every tour (a link's ``tour`` value); former preset names are kept.
     title : str
         E.g. ``"GR Fig. 1 (A–F): a swiss roll, five algorithms at k = 12"``.
-    state : lab.state.ViewState
+    state : lab.view.state.ViewState
         The whole view, validated; its ``tour`` is ``name``. Its explore run is one of the panels.
     text : str
         What to see and why, a template filled from the panels' values.
@@ -301,7 +301,7 @@ class Step:
         """Each panel's numbers of a computed ``result`` and, when every run succeeded, ``"step"``: ``derive``'s.
 
         The step-wide values are derived here, where the step is shown, not kept with the runs' numbers:
-        they belong to the tour's text (:mod:`lab.presets`), which the cached values must not depend on.
+        they belong to the tour's text (:mod:`lab.tours.presets`), which the cached values must not depend on.
         """
         if self.derive is None or result.errors:
             return dict(result.values)
@@ -391,7 +391,7 @@ def compute_step(step, cache, progress=None):
     Parameters
     ----------
     step : Step
-    cache : lab.cache.ResultCache
+    cache : lab.store.cache.ResultCache
         Each run goes through it (a panel shared with another step, or with the explore view, is
         computed once), and so does the step's result.
     progress : callable, optional
@@ -423,79 +423,3 @@ def compute_step(step, cache, progress=None):
     result, _ = cache.get_or_compute(step.request(), compute)
     report(1.0, f"{step.title}: done in {time.perf_counter() - started:.1f} s")
     return result
-
-
-def prepare(names=(), cache=None, *, say=print):
-    """Compute tour steps into the result cache before a lecture, so that each opens at once.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Tours (``"gr"``, ``"lecture"``, …) or step names; every step of every tour when empty.
-    cache : lab.cache.ResultCache, optional
-        Default the dashboard's own (:func:`lab.cache.host_results`), which the page reads.
-    say : callable
-        Takes each progress line (one per step, and a last one with the total time).
-
-    Returns
-    -------
-    list of str
-        The steps whose runs failed (each named with its message in ``say``'s lines).
-
-    Raises
-    ------
-    KeyError
-        Naming the tours and steps, for a name that is none of them.
-    """
-    from .cache import host_results
-    from .presets import STEPS, TOURS  # the steps are made of this module's classes
-
-    tours = {tour.key: tour for tour in TOURS}
-    unknown = [name for name in names if name not in tours and name not in STEPS]
-    if unknown:
-        raise KeyError(f"no tour or step {', '.join(map(repr, unknown))}; tours: {', '.join(tours)}; "
-                       f"steps: {', '.join(STEPS)}")
-    chosen = [step for name in names for step in (tours[name].steps if name in tours else (STEPS[name],))] \
-        if names else list(STEPS.values())
-    chosen = list({step.name: step for step in chosen}.values())  # a step named twice is computed once
-    cache = host_results() if cache is None else cache
-    failed, started = [], time.perf_counter()
-    for done, step in enumerate(chosen, 1):
-        began = time.perf_counter()
-        if cache.get(step.request()) is not None:  # its counts are those of the run that computed it
-            say(f"[{done}/{len(chosen)}] {step.name}: ready (already in the cache)")
-            continue
-        result = compute_step(step, cache)
-        state = "ready" if not result.errors else "failed: " + "; ".join(
-            f"{key}: {message}" for key, message in result.errors.items())
-        if result.errors:
-            failed.append(step.name)
-        say(f"[{done}/{len(chosen)}] {step.name}: {state} ({time.perf_counter() - began:.1f} s; runs computed "
-            f"{result.computed}, read from the cache {result.cached})")
-    say(f"{len(chosen) - len(failed)} of {len(chosen)} steps ready in {time.perf_counter() - started:.1f} s.")
-    return failed
-
-
-def main(argv=None):
-    """``python -m lab.tours prepare [TOUR|STEP …] [--cache-dir DIR]``: exit status 0, 1 (a step failed), 2 (usage)."""
-    import argparse
-
-    from .cache import host_results
-
-    parser = argparse.ArgumentParser(prog="python -m lab.tours", description="Compute the papers' tours into the "
-                                     "dashboard's result cache before a lecture, so that every step opens at once.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    command = commands.add_parser("prepare", help="compute tours or steps (every step when none is named)")
-    command.add_argument("names", nargs="*", metavar="TOUR|STEP", help="gr, nq, pn, ml, lecture, or a step's name")
-    command.add_argument("--cache-dir", help="the dashboard's cache directory (default $PROCRUSTES_CACHE_DIR or "
-                         "./cache, as app.py)")
-    args = parser.parse_args(argv)
-    try:
-        failed = prepare(args.names, host_results(args.cache_dir), say=lambda line: print(line, flush=True))
-    except KeyError as error:
-        parser.error(error.args[0])
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -23,8 +23,8 @@ import numpy as np
 import measures
 
 from . import catalogue
+from .choices import DataChoice, MethodChoice, StateError
 from .runs import algorithm_random_state, failure_message, load_data, output_of
-from .state import DataChoice, MethodChoice, StateError
 
 __all__ = ["Consensus", "StabilityRequest", "StabilityResult", "consensus", "stability_study"]
 
@@ -213,7 +213,7 @@ class StabilityRequest:
 
     @classmethod
     def from_state(cls, state):
-        """The study of a validated :class:`~lab.state.ViewState`: its explore run, its stability settings.
+        """The study of a validated :class:`~lab.view.state.ViewState`: its explore run, its stability settings.
 
         Raises
         ------
@@ -321,7 +321,7 @@ def stability_study(request, progress=None, *, uploads=None):
     request : StabilityRequest
     progress : callable, optional
         ``progress(fraction, stage)``.
-    uploads : lab.uploads.SessionUploads, optional
+    uploads : lab.store.uploads.SessionUploads, optional
         Where an uploaded data set is read.
 
     Returns

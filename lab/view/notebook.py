@@ -23,11 +23,12 @@ import numpy as np
 
 import measures
 
-from . import catalogue
+from ..compute import catalogue
+from ..compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
+from ..compute.runs import parse_uploaded
+from ..store.uploads import UploadStore
 from .links import to_query
-from .runs import parse_uploaded
-from .state import DataChoice, MethodChoice, OutputRef, UploadRef, ViewState
-from .uploads import UploadStore
+from .state import ViewState
 
 __all__ = ["NotebookStart", "prepare"]
 
@@ -43,7 +44,7 @@ class NotebookStart:
     session : str
         The upload session that holds the arrays' file (the page's session).
     upload : dict
-        The page's record of its chosen upload: :class:`~lab.state.UploadRef` fields, ``n``, ``dim``
+        The page's record of its chosen upload: :class:`~lab.compute.choices.UploadRef` fields, ``n``, ``dim``
         and ``truth_labels``.
     state : ViewState
         The view the page opens on: the upload, measured as uploaded when Y was given.

@@ -1,4 +1,4 @@
-"""The papers' tours: each figure or table of the source papers as a step (:mod:`lab.tours`).
+"""The papers' tours: each figure or table of the source papers as a step (:mod:`lab.tours.steps`).
 
 The former paper presets are steps of these tours: every preset's figure is reachable as a step,
 under the preset's name where the step replaces one preset (``"pn-fig5-random-grid"``), and
@@ -18,9 +18,9 @@ figure shows what the paper shows; where it does not, the step says so and why.
 import dataclasses
 import itertools
 
-from .runs import RunRequest
-from .state import CompareChoice, DisplayChoice, NormalizationChoice, SweepChoice, ViewState
-from .tours import Claim, Panel, Step, Tour
+from ..compute.runs import RunRequest
+from ..view.state import CompareChoice, DisplayChoice, NormalizationChoice, SweepChoice, ViewState, register_tour_steps
+from .steps import Claim, Panel, Step, Tour
 
 __all__ = ["FORMER_PRESETS", "PRESETS", "STEPS", "TOURS", "Preset", "applied", "locate", "preset"]
 
@@ -748,6 +748,8 @@ TOURS = (
          "from MDS to dimension reduction (lecture, Master MASH, Dauphine PSL).", LECTURE_STEPS),
 )
 STEPS = {step.name: step for tour in TOURS for step in tour.steps}
+# The view states may name these steps (a link, a file, the tours' index), and a link opens from the step's state.
+register_tour_steps({name: step.state for name, step in STEPS.items()})
 
 # Former preset name -> the step that shows its figure now.
 FORMER_PRESETS = {
@@ -797,7 +799,7 @@ class Preset:
     name : str
     label : str
         ``"GR 1/8 · GR Fig. 1 (A–F): …"``: the paper, the step's place in its tour, its title.
-    state : lab.state.ViewState
+    state : lab.view.state.ViewState
     caption : str
         The step's text template (the page fills it from the computed step).
     """

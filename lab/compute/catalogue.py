@@ -3,7 +3,7 @@
 The run's own controls (k, refinement, rescaling) are declared here as :class:`measures.Parameter`
 objects, as data sets and algorithms declare theirs, so the slider's range and the server's check
 are one declaration. The measures a run computes, the cards, the colourings and the defaults of
-every tab are named here too; the view state (:mod:`lab.state`) validates against them.
+every tab are named here too; the view state (:mod:`lab.view.state`) validates against them.
 """
 
 import algorithms
@@ -136,7 +136,7 @@ def default_size(dataset):
 # The pairs tab: run B differs from the explore run A by what the tab sets; its algorithm starts here
 # (Isomap's isometric output beside LTSA's normalized one on the default swiss roll).
 PAIR_DEFAULT_ALGORITHM = "ltsa"
-# Per-point values of a pair of runs (lab.pairs.PairResult attributes) and how the page names them.
+# Per-point values of a pair of runs (lab.compute.pairs.PairResult attributes) and how the page names them.
 PAIR_MEASURES = {"local_conformal": "local R_C between the runs", "displacement": "displacement",
                  "local_normalized": "local R_N between the runs"}
 # The stability study: reruns of one algorithm over random states, or over random subsamples of

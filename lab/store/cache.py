@@ -2,7 +2,7 @@
 
 A request (a run, a sweep, a comparison, a normalization study) is a frozen value with
 ``to_dict()`` and a ``KIND``; its result type turns itself into plain values and arrays
-(:mod:`lab.serialization`). :func:`cache_key` hashes the request's canonical JSON with
+(:mod:`lab.store.serialization`). :func:`cache_key` hashes the request's canonical JSON with
 :data:`CODE_VERSION`, the hash of every source file that produces a cached value (:data:`SOURCES`:
 ``datasets/``, ``algorithms/``, ``measures/`` and the computing modules of ``lab/``, not its tours'
 texts, links or files) and of the versions of the packages that shape a result: results survive
@@ -30,16 +30,20 @@ __all__ = ["CODE_VERSION", "ResultCache", "cache_directory", "cache_key", "code_
 
 logger = logging.getLogger(__name__)
 
-_ROOT = pathlib.Path(__file__).resolve().parents[1]
+_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The code that computes a cached value: the libraries, and the modules of lab/ that describe, compute or
 # encode a run or a study. components/ only draws, and the rest of lab/ (PRESENTATION_MODULES) words and
 # links what was computed: editing a tour's sentence or a link key must not discard every result.
-SOURCES = ("datasets", "algorithms", "measures", "lab/catalogue.py", "lab/normalization.py", "lab/pairs.py",
-           "lab/runs.py", "lab/serialization.py", "lab/shapes.py", "lab/stability.py", "lab/state.py",
-           "lab/studies.py", "lab/tours.py")
-# lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw.
-PRESENTATION_MODULES = ("lab/__init__.py", "lab/cache.py", "lab/exports.py", "lab/links.py", "lab/notebook.py",
-                        "lab/presets.py", "lab/stores.py", "lab/uploads.py", "lab/views.py")
+SOURCES = ("datasets", "algorithms", "measures", "lab/compute/catalogue.py", "lab/compute/choices.py",
+           "lab/compute/normalization.py", "lab/compute/pairs.py", "lab/compute/runs.py", "lab/compute/shapes.py",
+           "lab/compute/stability.py", "lab/compute/studies.py", "lab/store/serialization.py", "lab/tours/steps.py",
+           "lab/view/state.py")
+# lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw,
+# and the rooms' docstrings.
+PRESENTATION_MODULES = ("lab/__init__.py", "lab/compute/__init__.py", "lab/compute/views.py", "lab/store/__init__.py",
+                        "lab/store/cache.py", "lab/store/stores.py", "lab/store/uploads.py", "lab/tours/__init__.py",
+                        "lab/tours/__main__.py", "lab/tours/prepare.py", "lab/tours/presets.py", "lab/view/__init__.py",
+                        "lab/view/exports.py", "lab/view/links.py", "lab/view/notebook.py")
 # Installed packages whose versions shape results (a missing optional one is recorded as absent).
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
 # Results are kept a week after their last use; the code version invalidates them sooner.
@@ -137,7 +141,7 @@ def results_bytes():
 
 def host_results(directory=None, *, shared_url=None):
     """The result cache the dashboard computes into: ``results/`` under :func:`cache_directory`, shared
-    across hosts through ``shared_url`` (default ``$PROCRUSTES_STORE_URL``; see :func:`lab.stores.store_for`).
+    across hosts through ``shared_url`` (default ``$PROCRUSTES_STORE_URL``; see :func:`lab.store.stores.store_for`).
 
     The page, its jobs and ``python -m lab.tours prepare`` open it alike, so a run computed by one
     is read by the others.
@@ -152,7 +156,7 @@ class ResultCache:
     Parameters
     ----------
     store : DiskStore or path-like
-        Where the bytes live; a path makes a :class:`~lab.stores.DiskStore` there.
+        Where the bytes live; a path makes a :class:`~lab.store.stores.DiskStore` there.
 
     Notes
     -----
