@@ -337,6 +337,11 @@ def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=Non
     parts = [spearman_pair_rows(batch, dijkstra(graph, directed=True, indices=batch) if geodesic
                                 else cdist(X[batch], X), Y, every_pair_once=sources is None)
              for batch in (starts[part] for part in chunk_slices(len(starts), 8 * 4 * n_samples))]
+    return joined_pair_rows(parts)
+
+
+def joined_pair_rows(parts):
+    """The ``(input, output)`` distances of several :func:`spearman_pair_rows` results, end to end."""
     return tuple(np.concatenate(side) for side in zip(*parts))
 
 

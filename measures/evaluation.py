@@ -18,6 +18,7 @@ from .distances import (
     KL_SIGMA,
     columns_approximation,
     distance_spearman_values,
+    joined_pair_rows,
     spearman_pair_rows,
     kl_from_sums,
     pair_columns,
@@ -231,7 +232,7 @@ class _SweptSpearmanPairs:
         """``(input, output)`` distances of every pair, or None unless a sweep handed every source's row."""
         if self.seen != self.expected:
             return None
-        return tuple(np.concatenate(side) for side in zip(*self.parts))
+        return joined_pair_rows(self.parts)
 
 
 def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
