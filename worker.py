@@ -16,7 +16,7 @@ terminated there; the solo pool cannot stop a running job.
 from app import create_app
 from components.managers import make_celery_app
 
-celery_app = make_celery_app()
+celery_app = make_celery_app(worker=True)
 # Building the app registers one task per background callback on celery_app (``celery -A worker``
 # finds it there); the app itself never serves in a worker.
 dash_app = create_app(celery_app=celery_app)

@@ -11,10 +11,9 @@ References
 """
 
 import numpy as np
-from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from measures import SolverError, check_random_state, geodesic_graph
+from measures import SolverError, all_geodesics, check_random_state, geodesic_graph
 
 from .errors import ConvergenceError
 from .registry import AlgorithmSpec, register
@@ -113,7 +112,7 @@ def isomap(X, neighbors, n_components, random_state):
     O(n²) for the geodesic matrix: where :func:`isomap_memory_bytes` exceeds the memory budget the input is refused,
     naming Landmark Isomap (:mod:`algorithms.landmark_isomap`), which needs O(m n) for m landmarks.
     """
-    geodesics = dijkstra(geodesic_graph(X, neighbors, both_directions=True), directed=True)
+    geodesics = all_geodesics(geodesic_graph(X, neighbors, both_directions=True))
     return classical_scaling(np.square(geodesics, out=geodesics), n_components, random_state)
 
 

@@ -56,7 +56,7 @@ LOST_JOB = ("The computation ended without a result: its process stopped (killed
             "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
 
 
-def make_celery_app(redis_url=None):
+def make_celery_app(redis_url=None, *, worker=False):
     """The Celery app of Celery mode: broker and result backend both on Redis, jobs that always end.
 
     The web server (``python app.py --backend celery``) and the workers (``celery -A worker worker``)
@@ -65,7 +65,10 @@ def make_celery_app(redis_url=None):
     - A job is acknowledged when it ends, and re-queued if its worker process dies (late
       acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
     - Every job stops at its deadline (:func:`job_deadline`, set for every job by the manager); the soft
-      time limit is a backstop seconds later, the hard limit kills a job a minute past it.
+      time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
+      are the worker's (``worker=True``), read from its ``PROCRUSTES_JOB_DEADLINE`` like the job's own
+      alarm: a sender's limits would travel in every message and override them (a web server on the
+      20-minute default gave its jobs 20 minutes on a worker set to 2 s).
     - Workers record the start of each job (its host and process), so a lost worker is found
       (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
 
@@ -73,6 +76,8 @@ def make_celery_app(redis_url=None):
     ----------
     redis_url : str, optional
         ``redis://host:port/db``; default ``$REDIS_URL``.
+    worker : bool, default=False
+        Build a worker's app (``worker.py``): with the time limits. A sender's app sets none.
 
     Raises
     ------
@@ -91,10 +96,6 @@ def make_celery_app(redis_url=None):
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_track_started=True,
-        # Every job's own alarm fires at the deadline (job_deadline); the soft limit is its backstop, a
-        # little later so the two never race, and the hard limit kills a job that ignores both.
-        task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
-        task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS,
         # An unacknowledged job comes back only after this; longer than any job may run.
         broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
                                                                 + 2 * deadlines.KILL_GRACE_SECONDS),
@@ -108,6 +109,14 @@ def make_celery_app(redis_url=None):
         redis_socket_keepalive=True,
         worker_cancel_long_running_tasks_on_connection_loss=True,
     )
+    if worker:
+        # Every job's own alarm fires at the deadline (job_deadline); the soft limit is its backstop, a
+        # little later so the two never race, and the hard limit kills a job that ignores both. Only
+        # the worker sets them: Celery copies a sender's task_time_limit into each message's header,
+        # where it takes precedence over the worker's own.
+        celery_app.conf.update(
+            task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
+            task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS)
     return celery_app
 
 

@@ -68,6 +68,7 @@ from .errors import (
 )
 from .evaluation import Evaluation, evaluate
 from .geodesics import (
+    all_geodesics,
     check_connected,
     geodesic_graph,
     residual_variance,
@@ -135,6 +136,7 @@ __all__ = [
     "DatasetError",
     "DimensionError",
     "DisconnectedGraphError",
+    "all_geodesics",
     "auc_rnx",
     "class_neighbour_preservation",
     "coranking_curves",

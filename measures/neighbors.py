@@ -14,6 +14,7 @@ from scipy.spatial import KDTree
 
 from .chunks import chunk_slices
 from .errors import MeasureError
+from .interrupts import signals_deferred
 from .parameters import check_integer
 from .seeding import check_random_state
 
@@ -187,6 +188,8 @@ class OrderedTree:
     """A KD-tree built on the points in Morton order (:func:`morton_order`), answering in the caller's indices.
 
     For more than 3 columns the points keep their order. Parameters as ``scipy.spatial.KDTree``.
+    Queries run on every core, with raising signal handlers held back until their threads are
+    joined (:func:`measures.interrupts.signals_deferred`).
     """
 
     def __init__(self, points):
@@ -196,7 +199,8 @@ class OrderedTree:
 
     def query_all(self, n_columns):
         """``(distances, indices)`` of the ``n_columns`` nearest points of every point, rows in the caller's order."""
-        distances, indices = self.tree.query(self.points, k=n_columns, workers=-1)
+        with signals_deferred():
+            distances, indices = self.tree.query(self.points, k=n_columns, workers=-1)
         indices = indices.astype(np.int64, copy=False)
         if self.order is None:
             return distances, indices
@@ -206,17 +210,20 @@ class OrderedTree:
 
     def query(self, queries, n_columns):
         """``(distances, indices)`` of the ``n_columns`` nearest points of each query point."""
-        distances, indices = self.tree.query(queries, k=n_columns, workers=-1)
+        with signals_deferred():
+            distances, indices = self.tree.query(queries, k=n_columns, workers=-1)
         indices = indices.astype(np.int64, copy=False)
         return distances, (indices if self.order is None else self.order[indices])
 
     def count(self, queries, radii):
         """Number of points within each radius (inclusive) of each query point."""
-        return self.tree.query_ball_point(queries, radii, return_length=True, workers=-1)
+        with signals_deferred():
+            return self.tree.query_ball_point(queries, radii, return_length=True, workers=-1)
 
     def within(self, queries, radii):
         """Lists of the points within each radius of each query point (the caller's indices)."""
-        found = self.tree.query_ball_point(queries, radii, workers=-1)
+        with signals_deferred():
+            found = self.tree.query_ball_point(queries, radii, workers=-1)
         if self.order is None:
             return found
         return [self.order[entry].tolist() for entry in found]

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.celery, pytest.mark.filterwarnings("ignore:Call to dep
 
 @pytest.fixture(scope="module")
 def hurried_worker(redis_url, tmp_path_factory):  # noqa: F811
-    yield from start_worker(redis_url, tmp_path_factory, PROCRUSTES_JOB_DEADLINE="2")
+    yield from start_worker(redis_url, tmp_path_factory, PROCRUSTES_JOB_DEADLINE="2", PYTHONFAULTHANDLER="1")
 
 
 def test_every_job_kind_stops_at_its_deadline_on_a_celery_worker(hurried_worker, redis_url):  # noqa: F811
@@ -44,3 +44,22 @@ def test_every_job_kind_stops_at_its_deadline_on_a_celery_worker(hurried_worker,
         result = until(lambda: (lambda value: None if value is manager.UNDEFINED else value)(
             manager.get_result(key, task)), timeout=120)
         assert "stopped at its deadline of 2 s" in str(result), (job, result, hurried_worker.text()[-3000:])
+
+
+def test_the_time_limits_are_the_workers_never_the_senders():
+    """Celery copies a task's limits into each message, where they override the worker's: a sender sets none.
+
+    A web server on the 20-minute default sent its limits to a worker set to 2 s: the worker's hard
+    limit never came, and an Isomap job ran 135 s.
+    """
+    from components import deadlines
+
+    sender, worker = (make_celery_app("redis://127.0.0.1:9/0", worker=side) for side in (False, True))
+    def probe():
+        """A task as Dash's manager makes one (``celery_app.task(name=...)``)."""
+
+    for app in (sender, worker):
+        app.task(name="probe")(probe)
+    assert (sender.tasks["probe"].time_limit, sender.tasks["probe"].soft_time_limit) == (None, None)
+    assert worker.tasks["probe"].time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS
+    assert worker.tasks["probe"].soft_time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS

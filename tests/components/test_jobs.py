@@ -292,11 +292,14 @@ def test_a_caller_that_answers_its_deadline_is_not_stopped_again_by_the_enclosin
     assert answered
 
 
-# Jobs under caps (issue 20, fair shares): a job that writes when it started and ended, and how long it ran.
+# Jobs under caps (issue 20, fair shares): a job that writes when it started and ended, and how long it
+# ran; it also marks that it holds its slots (``<record>.started``) as soon as it runs.
 def _timed_job(set_progress, record, seconds):
+    import pathlib
     import time
 
     started = time.time()
+    pathlib.Path(f"{record}.started").touch()
     time.sleep(seconds)
     with open(record, "a", encoding="utf-8") as file:
         file.write(f"{started} {time.time()}\n")
@@ -378,6 +381,8 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", 2.0)
     manager = managers.make_background_manager(tmp_path)
     holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
+    # The second job starts once the first holds the slot: started together, either may take it first.
+    until(lambda: (tmp_path / "held.txt.started").exists(), timeout=60)
     record = tmp_path / "runs.txt"
     waiting = _start(manager, "waiting", record, 0.0)
     until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)

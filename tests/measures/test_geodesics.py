@@ -12,6 +12,7 @@ import measures.chunks
 from measures import (
     DisconnectedGraphError,
     MeasureError,
+    all_geodesics,
     geodesic_graph,
     nearest_neighbors,
     residual_variance,
@@ -154,3 +155,16 @@ def test_residual_variance_errors():
         residual_variance(X, X, 4)
     with pytest.raises(MeasureError, match="every output distance is equal"):
         residual_variance(X[:30], np.zeros((30, 2)), 5)
+
+
+def test_all_geodesics_in_batches_equal_one_all_pairs_call_and_networkx(monkeypatch):
+    """Batches of sources (a deadline lands between them) give one call's distances bit for bit."""
+    X = np.random.default_rng(4).normal(size=(60, 2))
+    X[40:] += 50.0  # two components: inf between them
+    graph = geodesic_graph(X, nearest_neighbors(X, 5), both_directions=True)
+    monkeypatch.setattr(geodesics_module, "_PAIRS_PER_CALL", 7 * 60)  # batches of 7 sources
+    distances = all_geodesics(graph)
+    np.testing.assert_array_equal(distances, shortest_path(graph, method="D", directed=True))
+    assert np.isinf(distances[0, 50]) and distances[0, 0] == 0.0
+    lengths = dict(nx.all_pairs_dijkstra_path_length(to_networkx(graph)))
+    np.testing.assert_allclose(distances[3, 17], lengths[3][17], rtol=1e-12)
