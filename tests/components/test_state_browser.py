@@ -73,8 +73,9 @@ PRIOR_VIEWS = ("?dataset=cylinder&n=900&noise=0.02&k=7&algorithm=pca&d.radius=2&
 
 
 # Other data sets (with their own parameter controls), algorithms and tabs than the views above and
-# than each other: the normalization tab on a strip, the digits (an image manifold), the globe.
-BROWSER_PRESETS = ("pn-fig5-random-grid", "ml-fig5-digits", "pn-fig9-globe")
+# than each other: the normalization tab on a strip and the globe (the digits, an image manifold, are
+# opened in a browser by the catalogue's hover test; every preset is checked at callback level).
+BROWSER_PRESETS = ("pn-fig5-random-grid", "pn-fig9-globe")
 
 
 def test_a_preset_sets_every_control_whatever_was_shown_before(dash_duo, tour_app_directory, choose):

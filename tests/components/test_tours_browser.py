@@ -245,11 +245,12 @@ def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_
     assert severe_logs(dash_duo) == []
 
 
-# Five of the eight steps whose first click answered 500 from an empty cache (issue 19): the lecture's
-# first two, the NQ pair and PN's curve. Computed cold they take 5 to 13 s each on two busy cores; the
-# other three (gr-44-refined-lle and lecture-isomap-k, about 45 s each, gr-table2's 75 runs, minutes)
-# are left to the warm walk above, their pending state to the test of every step's callbacks.
-COLD_STEPS = ("lecture-classical-scaling", "lecture-isomap", "nq-fig2-swissroll", "nq-fig3-swisshole", "pn-phi-curve")
+# Three of the eight steps whose first click answered 500 from an empty cache (issue 19), one per tour:
+# the lecture's first, NQ's swiss roll and PN's curve. Computed cold they take 5 to 13 s each on two busy
+# cores; the other five (lecture-isomap and nq-fig3-swisshole like these; gr-44-refined-lle and
+# lecture-isomap-k, about 45 s each; gr-table2's 75 runs, minutes) are left to the warm walk above, their
+# pending state to the test of every step's callbacks.
+COLD_STEPS = ("lecture-classical-scaling", "nq-fig2-swissroll", "pn-phi-curve")
 COLD_WAIT = 240
 
 
