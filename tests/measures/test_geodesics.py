@@ -168,3 +168,29 @@ def test_all_geodesics_in_batches_equal_one_all_pairs_call_and_networkx(monkeypa
     assert np.isinf(distances[0, 50]) and distances[0, 0] == 0.0
     lengths = dict(nx.all_pairs_dijkstra_path_length(to_networkx(graph)))
     np.testing.assert_allclose(distances[3, 17], lengths[3][17], rtol=1e-12)
+
+
+def test_a_second_sweep_of_the_same_input_reads_the_first_s_rows_and_gives_the_same_numbers(monkeypatch):
+    """Several outputs of one input (a comparison, GR Table 2): one Dijkstra, the same sums and counts."""
+    X, graph = knn_graph(300, 6, seed=3, n_features=3)
+    outputs = [np.random.default_rng(seed).normal(size=(300, 2)) for seed in (1, 2)]
+    fresh = [geodesics_module.geodesic_sweep(graph, count_paths=True, output=Y) for Y in outputs]
+    calls = []
+    real = geodesics_module.dijkstra
+    monkeypatch.setattr(geodesics_module, "dijkstra", lambda *a, **k: calls.append(1) or real(*a, **k))
+    geodesics_module._last_sweep = None
+    swept = [geodesics_module.geodesic_sweep(graph, count_paths=True, output=Y) for Y in outputs]
+    batches = len(calls)
+    for (counts, sums), (counts_again, sums_again) in zip(fresh, swept):
+        np.testing.assert_array_equal(counts, counts_again)
+        np.testing.assert_array_equal(sums, sums_again)
+    assert batches == len(list(measures.chunks.chunk_slices(300, geodesics_module._BYTES_PER_SOURCE_AND_VERTEX * 300)))
+    # Another graph (k = 7), other sources, or counts not kept: Dijkstra runs again.
+    geodesics_module.geodesic_sweep(geodesic_graph(X, nearest_neighbors(X, 7)), output=outputs[0])
+    geodesics_module.geodesic_sweep(graph, sources=np.arange(10), output=outputs[0])
+    assert len(calls) > batches + 1
+    # Beyond the memory bound nothing is kept.
+    monkeypatch.setattr(geodesics_module, "SWEEP_MEMO_BYTES", 8 * 300 * 300 - 1)
+    geodesics_module._last_sweep = None
+    geodesics_module.geodesic_sweep(graph, output=outputs[0])
+    assert geodesics_module._last_sweep is None
