@@ -15,8 +15,10 @@ References
    Chaos 17 (2007) 2303-2318 (pivot sampling).
 """
 
+import collections
 import dataclasses
 import hashlib
+import threading
 
 import numpy as np
 import numpy.typing as npt
@@ -277,10 +279,11 @@ def _pair_sums(geodesic, output):
                      np.einsum("ij,ij->", output, output), np.einsum("ij,ij->", geodesic, output)])
 
 
-# The input side of the last sweep (its rows of geodesic distances, and its path counts) is kept for
-# the next sweep of the same graph from the same sources, while the rows fit in this many bytes: a
-# comparison, a tour step or a table scores several outputs of one input, and their Dijkstra is the
-# same (GR Table 2: 75 runs on 15 graphs). About 50 MB at 2 500 points (every source).
+# The input side of recent sweeps (their rows of geodesic distances, and their path counts) is kept
+# for later sweeps of the same graph from the same sources, the most recent first, while their rows
+# fit in this many bytes together: a comparison, a tour step or a table scores several outputs of one
+# input, and their Dijkstra is the same (GR Table 2: 75 runs on 15 graphs, algorithms outside k).
+# A 2 500-point input's rows from every source take 50 MB.
 SWEEP_MEMO_BYTES = 256 * 2**20
 
 
@@ -288,12 +291,34 @@ SWEEP_MEMO_BYTES = 256 * 2**20
 class _InputSweep:
     """What a sweep computes from the input alone: its batches of rows and, if asked, the path counts."""
 
-    key: str
     rows: tuple  # ((batch, distances), ...), read-only
     counts: "np.ndarray | None"
 
+    @property
+    def nbytes(self):
+        return sum(distances.nbytes for _, distances in self.rows)
 
-_last_sweep = None
+
+_sweeps = collections.OrderedDict()  # key -> _InputSweep, least recently used first
+_sweeps_lock = threading.Lock()  # a web server's request threads may sweep at once
+
+
+def _recalled(key):
+    """The sweep kept under ``key`` (now the most recently used), or None."""
+    with _sweeps_lock:
+        sweep = _sweeps.get(key)
+        if sweep is not None:
+            _sweeps.move_to_end(key)
+        return sweep
+
+
+def _remember(key, sweep):
+    """Keep ``sweep`` under ``key``, dropping the least recently used ones beyond :data:`SWEEP_MEMO_BYTES`."""
+    with _sweeps_lock:
+        _sweeps[key] = sweep
+        _sweeps.move_to_end(key)
+        while sum(kept.nbytes for kept in _sweeps.values()) > SWEEP_MEMO_BYTES:
+            _sweeps.popitem(last=False)
 
 
 def _sweep_key(graph, sources):
@@ -337,11 +362,10 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
 
     Notes
     -----
-    The rows and counts of the last sweep are kept while they fit :data:`SWEEP_MEMO_BYTES`; a sweep
+    The rows and counts of recent sweeps are kept while they fit :data:`SWEEP_MEMO_BYTES`; a sweep
     of the same graph from the same sources reads them (read-only) instead of running Dijkstra
     again, and gives the same numbers bit for bit.
     """
-    global _last_sweep
     n = graph.shape[0]
     if not both_directions:  # symmetrizing 2 k n edges costs seconds at a million points: once per graph
         graph = _symmetrized(graph)
@@ -357,8 +381,8 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
 
     kept = 8 * len(sources) * n <= SWEEP_MEMO_BYTES
     key = _sweep_key(graph, sources) if kept else None
-    memo = _last_sweep
-    if kept and memo is not None and memo.key == key and (memo.counts is not None or not count_paths):
+    memo = _recalled(key) if kept else None
+    if memo is not None and (memo.counts is not None or not count_paths):
         for batch, distances in memo.rows:
             read(batch, distances)
         return (memo.counts.copy() if count_paths else None), sums
@@ -376,7 +400,7 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
             distances.flags.writeable = False  # shared with the next sweep of this input
             rows.append((batch.copy(), distances))
     if kept:
-        _last_sweep = _InputSweep(key, tuple(rows), None if counts is None else counts.copy())
+        _remember(key, _InputSweep(tuple(rows), None if counts is None else counts.copy()))
     return counts, sums
 
 

@@ -178,7 +178,7 @@ def test_a_second_sweep_of_the_same_input_reads_the_first_s_rows_and_gives_the_s
     calls = []
     real = geodesics_module.dijkstra
     monkeypatch.setattr(geodesics_module, "dijkstra", lambda *a, **k: calls.append(1) or real(*a, **k))
-    geodesics_module._last_sweep = None
+    geodesics_module._sweeps.clear()
     swept = [geodesics_module.geodesic_sweep(graph, count_paths=True, output=Y) for Y in outputs]
     batches = len(calls)
     for (counts, sums), (counts_again, sums_again) in zip(fresh, swept):
@@ -189,8 +189,15 @@ def test_a_second_sweep_of_the_same_input_reads_the_first_s_rows_and_gives_the_s
     geodesics_module.geodesic_sweep(geodesic_graph(X, nearest_neighbors(X, 7)), output=outputs[0])
     geodesics_module.geodesic_sweep(graph, sources=np.arange(10), output=outputs[0])
     assert len(calls) > batches + 1
-    # Beyond the memory bound nothing is kept.
+    # The first input is still kept beside the other two, and read again.
+    before = len(calls)
+    geodesics_module.geodesic_sweep(graph, count_paths=True, output=outputs[1])
+    assert len(calls) == before
+    # Within the memory bound only: the least recently used go first, a sweep too large is not kept.
+    monkeypatch.setattr(geodesics_module, "SWEEP_MEMO_BYTES", 8 * 300 * 300)
+    geodesics_module._remember("another", geodesics_module._InputSweep(((np.arange(1), np.zeros((1, 300))),), None))
+    assert list(geodesics_module._sweeps) == ["another"]
     monkeypatch.setattr(geodesics_module, "SWEEP_MEMO_BYTES", 8 * 300 * 300 - 1)
-    geodesics_module._last_sweep = None
+    geodesics_module._sweeps.clear()
     geodesics_module.geodesic_sweep(graph, output=outputs[0])
-    assert geodesics_module._last_sweep is None
+    assert not geodesics_module._sweeps
