@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import pathlib
+import signal
 import threading
 import time
 
@@ -292,9 +293,22 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
             return False
 
     def terminate_job(self, job):
+        """Stop job ``job`` (the page's Cancel, or a newer job of its callback): asked first, then killed.
+
+        Asked (SIGTERM), the job ends through its ``finally`` blocks (:func:`_watched`), so its slots
+        are free at once; one still in C code after :data:`STOP_GRACE_SECONDS` is killed as Dash kills
+        it, and its slots lapse with their lease (:data:`components.slots.SLOT_LEASE_SECONDS`).
+        """
         if job is None:
             return
         self._remember_stopped(job)
+        if self._is_current(int(job)):
+            try:
+                process = psutil.Process(int(job))
+                process.terminate()
+                process.wait(STOP_GRACE_SECONDS)
+            except (psutil.NoSuchProcess, psutil.TimeoutExpired):
+                pass
         if self._is_current(int(job)):
             try:
                 super().terminate_job(job)
@@ -322,6 +336,13 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
 
 # Seconds past the job deadline after which an embedded job's process ends itself, whatever it is doing.
 WATCHDOG_GRACE_SECONDS = 60.0
+# Seconds an embedded job the page stops has to end by itself (its slots let go) before it is killed.
+STOP_GRACE_SECONDS = 1.0
+
+
+def _stopped_by_the_page(signum, frame):
+    """SIGTERM in a job: end it through its ``finally`` blocks, past any ``except Exception`` inside it."""
+    raise SystemExit(128 + signum)
 
 
 def _watched(job_fn, *args):
@@ -329,8 +350,11 @@ def _watched(job_fn, *args):
 
     The deadline's alarm (:func:`job_deadline`) is a Python exception: it cannot reach a job stuck in
     C code, such as a mutex held across the fork. The watchdog's ``os._exit`` ends the process
-    anyway, and the page reports the job lost instead of polling it for ever.
+    anyway, and the page reports the job lost instead of polling it for ever. A job the page stops
+    (:meth:`_DiskcacheManager.terminate_job`) is asked first: SIGTERM ends it with its slots released,
+    where a kill left them taken until their lease lapsed (a replaced job held its session's slot 6 s).
     """
+    signal.signal(signal.SIGTERM, _stopped_by_the_page)
     watchdog = threading.Timer(deadlines.JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
     watchdog.daemon = True
     watchdog.start()

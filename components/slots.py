@@ -47,12 +47,12 @@ JOBS_PER_SESSION = _job_cap("PROCRUSTES_JOBS_PER_SESSION", 2)
 # 12 processes and 3.65 GiB), so more than the cores only slows every job and adds to the memory.
 JOBS_PER_SERVER = _job_cap("PROCRUSTES_JOBS_PER_SERVER", max(2, os.cpu_count() or 1))
 # Jobs of one client address that run at once: half the host's, so that one client flooding jobs under
-# new session strings leaves the other half to everyone else (issue 20); at least 2, because a job that a
-# user replaces (a new k while the last one runs) is killed and holds its slot until the lease lapses:
-# with 1, every such change would wait those seconds. A class behind one NAT address shares these: raise
-# it there; on a 2-core public host set it to 1 (README, Security and limits).
+# new session strings leaves the other half to everyone else (issue 20); at least 2, the session's own
+# cap (a tab's sweep beside its run). A class behind one NAT address shares these: raise it there; on a
+# 2-core public host set it to 1 (README, Security and limits).
 JOBS_PER_ADDRESS = _job_cap("PROCRUSTES_JOBS_PER_ADDRESS", max(2, JOBS_PER_SERVER // 2))
-# A slot's lock lapses this long after its job stops renewing it (its process killed or cancelled).
+# A slot's lock lapses this long after its job stops renewing it: a job killed (out of memory, or stopped
+# by the page while in C code) frees its slots then; one the page stops lets them go at once.
 SLOT_LEASE_SECONDS = 6.0
 # Seconds between two looks of a queued job for a free slot.
 SLOT_POLL_SECONDS = 0.5

@@ -2,7 +2,7 @@
 
 SciPy's ``KDTree.query`` and ``query_ball_point`` with ``workers=-1`` start Python threads that
 run C++ on buffers owned by the calling frame, then join them. A signal handler that raises in the
-joining thread (a job's deadline, Ctrl-C in a notebook) unwinds that frame while the threads still
+joining thread (a job's deadline or stop, Ctrl-C in a notebook) unwinds that frame while the threads still
 read and write its buffers: the process dies of a segmentation fault (a Celery worker lost 1 job in
 6 under a 2 s deadline, in ``traverse_checking``). :func:`signals_deferred` lets the threads finish and
 delivers the signal after.
@@ -15,8 +15,8 @@ import threading
 __all__ = ["DEFERRED_SIGNALS", "signals_deferred"]
 
 # The signals a handler may turn into an exception: Ctrl-C, an alarm (job deadlines), Celery's soft
-# time limit (SIGUSR1).
-DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGALRM, signal.SIGUSR1)
+# time limit (SIGUSR1), a stop asked of a job (SIGTERM).
+DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGALRM, signal.SIGUSR1, signal.SIGTERM)
 
 
 @contextlib.contextmanager

@@ -393,6 +393,24 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     assert started - killed < slots.SLOT_LEASE_SECONDS + 2 * slots.SLOT_POLL_SECONDS + 5.0
 
 
+def test_a_job_the_page_stops_lets_its_slot_go_at_once(tmp_path, monkeypatch):
+    """Issue 20: a job replaced by a newer one (or cancelled) was killed and held its slot until the lease
+    lapsed. Asked to stop, it lets the slot go: the queued job runs long before a 10-minute lease ends."""
+    from dash.testing.wait import until
+
+    monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
+    monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", 600.0)
+    manager = managers.make_background_manager(tmp_path)
+    holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
+    until(lambda: (tmp_path / "held.txt.started").exists(), timeout=60)
+    record = tmp_path / "runs.txt"
+    waiting = _start(manager, "waiting", record, 0.0)
+    until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)
+    manager.terminate_job(holder)
+    assert _result(manager, "waiting", waiting, timeout=120) == "done"
+    assert not (tmp_path / "held.txt").exists()  # the stopped job wrote nothing after it was stopped
+
+
 @pytest.mark.parametrize("variable", ["PROCRUSTES_JOBS_PER_SESSION", "PROCRUSTES_JOBS_PER_SERVER",
                                       "PROCRUSTES_JOBS_PER_ADDRESS"])
 @pytest.mark.parametrize("value, says", [("0", "at least 1"), ("two", "whole number")])

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from measures.interrupts import signals_deferred
+from measures.interrupts import DEFERRED_SIGNALS, signals_deferred
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
@@ -38,10 +38,10 @@ def test_a_signal_inside_the_block_is_delivered_once_after_it():
 
 
 def test_without_a_signal_the_block_leaves_the_handlers_as_they_were():
-    before = [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGALRM, signal.SIGUSR1)]
+    before = [signal.getsignal(number) for number in DEFERRED_SIGNALS]
     with signals_deferred():
         pass
-    assert [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGALRM, signal.SIGUSR1)] == before
+    assert [signal.getsignal(number) for number in DEFERRED_SIGNALS] == before
 
 
 def test_alarms_that_raise_during_kd_tree_queries_stop_them_without_a_crash():
