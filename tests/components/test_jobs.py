@@ -370,15 +370,13 @@ def test_a_session_over_its_cap_waits_and_its_deadline_still_fires(tmp_path, mon
     assert "stopped at its deadline of 1.5 s" in said and not (tmp_path / "runs.txt").exists()
 
 
-def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
-    import os
-    import signal
-    import time
-
+def _one_slot_held_and_one_job_queued(tmp_path, monkeypatch, lease):
+    """A manager with one slot per session under a ``lease`` of that many seconds, a 10-minute job
+    holding it, and a 0 s job queued behind it: ``(manager, holder, waiting, record of the waiting job)``."""
     from dash.testing.wait import until
 
     monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
-    monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", 2.0)
+    monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", lease)
     manager = managers.make_background_manager(tmp_path)
     holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
     # The second job starts once the first holds the slot: started together, either may take it first.
@@ -386,6 +384,15 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
     record = tmp_path / "runs.txt"
     waiting = _start(manager, "waiting", record, 0.0)
     until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)
+    return manager, holder, waiting, record
+
+
+def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
+    import os
+    import signal
+    import time
+
+    manager, holder, waiting, record = _one_slot_held_and_one_job_queued(tmp_path, monkeypatch, 2.0)
     os.kill(int(holder), signal.SIGKILL)  # out of memory, say: no code of the job runs to let the slot go
     killed = time.time()
     assert _result(manager, "waiting", waiting) == "done"
@@ -396,16 +403,7 @@ def test_a_killed_job_frees_its_slot_within_the_lease(tmp_path, monkeypatch):
 def test_a_job_the_page_stops_lets_its_slot_go_at_once(tmp_path, monkeypatch):
     """Issue 20: a job replaced by a newer one (or cancelled) was killed and held its slot until the lease
     lapsed. Asked to stop, it lets the slot go: the queued job runs long before a 10-minute lease ends."""
-    from dash.testing.wait import until
-
-    monkeypatch.setattr(managers, "JOBS_PER_SESSION", 1)
-    monkeypatch.setattr(slots, "SLOT_LEASE_SECONDS", 600.0)
-    manager = managers.make_background_manager(tmp_path)
-    holder = _start(manager, "holder", tmp_path / "held.txt", 600.0)
-    until(lambda: (tmp_path / "held.txt.started").exists(), timeout=60)
-    record = tmp_path / "runs.txt"
-    waiting = _start(manager, "waiting", record, 0.0)
-    until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)
+    manager, holder, waiting, _ = _one_slot_held_and_one_job_queued(tmp_path, monkeypatch, 600.0)
     manager.terminate_job(holder)
     assert _result(manager, "waiting", waiting, timeout=120) == "done"
     assert not (tmp_path / "held.txt").exists()  # the stopped job wrote nothing after it was stopped
