@@ -9,6 +9,7 @@ with its mean, its median (SPEC §0) and its per-point array.
 import dataclasses
 import types
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -235,6 +236,23 @@ class _SweptSpearmanPairs:
         return joined_pair_rows(self.parts)
 
 
+def _sweep_reporter(report, n_samples, random_state, swept):
+    """``on_rows`` for the graph sweep: reports its sources done (fractions 0.3 to 0.75 of the measures)
+    and hands the rows on to DEMaP's collector ``swept`` (None: no one reads them)."""
+    sources = pivot_sources(n_samples, random_state=random_state)
+    total, seen = (n_samples if sources is None else len(sources)), [0]
+    report(0.3, "geodesics (M_G, residual variance)")
+
+    def on_rows(batch, distances):
+        seen[0] += len(batch)
+        report(0.3 + 0.45 * min(1.0, seen[0] / total),
+               f"geodesics (M_G, residual variance): {min(seen[0], total):,} of {total:,} sources")
+        if swept is not None:
+            swept(batch, distances)
+
+    return on_rows
+
+
 def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
                    failures, graph, swept=None):
     """The distance and label measures of issue 14, into ``per_point`` and ``values``.
@@ -314,14 +332,15 @@ def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
 
 
 def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
-             neighbor_method, labels, kl_sigma):
+             neighbor_method, labels, kl_sigma, report):
     """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
 
     ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
     exact means of the rank measures; ``failures`` the messages of graph and truth measures that
-    could not be computed (their value is NaN).
+    could not be computed (their value is NaN). ``report(fraction, stage)``: see :func:`evaluate`'s ``progress``.
     """
     k = n_neighbors
+    report(0.0, "neighbours and local Procrustes")
     search, searched_approximately = _search(X, k, names, neighbors, neighbor_method, random_state)
     neighbors = None if search is None else search[:, :k + 1]
     # Y by its own power of two where only Y's shape matters (every measure but R, R_N, R_PCA).
@@ -334,11 +353,14 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         per_point["pca"] = local_pca_procrustes(X, Y, neighbors)
     if "lower_bound" in names:
         per_point["lower_bound"] = local_pca_residual(X, neighbors, Y.shape[1])
+    if "asim" in names or "nieqa_global" in names:
+        report(0.1, "ASIM")
     asim_values = local_asim(X, Y_own, neighbors) if "asim" in names or "nieqa_global" in names else None
     if "asim" in names:
         per_point["asim"] = asim_values
     output_search = None
     if any(name in names for name in _RANKS + _MRRE):
+        report(0.15, "neighbour ranks (trustworthiness, continuity)")
         output_search = nearest_neighbors(Y_own, k + 1)
         output_sets = output_search[:, 1:k + 1]
         if "neighbourhood_agreement" in names:
@@ -357,15 +379,19 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
              if "distance_spearman" in names and pivot_sources(X.shape[0], random_state=random_state) is None else None)
     if "nieqa_global" in names or "residual_variance" in names:
         graph_values, result, failures, approximations, graph = _graph_measures(
-            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values, swept)
+            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
+            _sweep_reporter(report, X.shape[0], random_state, swept))
         values.update(graph_values)
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
+    if any(name in names for name in _PAIRS + ("distance_spearman", "triplet_accuracy", "silhouette")):
+        report(0.75, "distances (stress, DEMaP, triplets)")
     approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
                                          random_state, per_point, values, failures, graph, swept))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
         if name in names:
+            report(0.95, "the truth's measures (M_t, collapse)")
             try:
                 values[name] = function(truth, Y_own)
             except ProcrustesLabError as error:
@@ -379,7 +405,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
              landmark_neighbors: "int | str | None" = None, landmark_fraction: float = 0.1,
              random_state: "int | np.random.Generator" = 0,
              neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto",
-             labels: "npt.ArrayLike | None" = None, kl_sigma: float = KL_SIGMA) -> Evaluation:
+             labels: "npt.ArrayLike | None" = None, kl_sigma: float = KL_SIGMA,
+             progress: "Callable[[float, str], None] | None" = None) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -408,6 +435,10 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         with ``n_neighbors``). Pass ``K = n_neighbors + 1`` to spare continuity a count of the
         points at each k-th distance (its tie check) and the rank measures most of their ranks. Checked for
         shape, range and the point first.
+    progress : callable, optional
+        ``progress(fraction, stage)``, fraction from 0 to 1: before each group of measures, and after each
+        batch of sources of the graph sweep (its longest step at large n), e.g. ``(0.52, "geodesics (M_G,
+        residual variance): 1,000 of 2,000 sources")``.
 
     Returns
     -------
@@ -466,7 +497,7 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         warnings.simplefilter("always", ProcrustesLabWarning)
         per_point, values, result, failures, approximations = _compute(
             X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method,
-            labels, kl_sigma)
+            labels, kl_sigma, progress or (lambda fraction, stage: None))
         if "raw" in per_point:
             per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
         if result is not None:

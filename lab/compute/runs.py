@@ -220,7 +220,9 @@ def compute_run(request, progress=None, *, uploads=None):
         labels = _class_labels(data)
         which = [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)]
         evaluation = measures.evaluate(data.X, Y, k, truth=data.truth, which=which, labels=labels,
-                                       neighbors=search.neighbors)
+                                       neighbors=search.neighbors,
+                                       progress=lambda fraction, stage: report(0.7 + 0.3 * fraction,
+                                                                               f"measuring: {stage}"))
         drawn_X, input_axes = _drawn_input(data.X)
     summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
     notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]

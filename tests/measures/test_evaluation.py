@@ -346,3 +346,23 @@ def test_demap_read_from_the_residual_variance_sweep_equals_its_own_dijkstra(swi
     together = evaluate(X, Y, 8, which=["distance_spearman", "residual_variance"])
     assert together.mean["distance_spearman"] == alone
     assert 0.0 < alone < 1.0  # a value away from its bounds, where a wrong pair would show
+
+
+def test_progress_names_each_group_of_measures_in_order_and_counts_the_sweep_s_sources(monkeypatch):
+    """issue 19 / 24: a long run's label moved only between phases; the sweep now counts its sources."""
+    import measures.chunks
+
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 48 * 300 * 50)  # sweeps of 50 sources
+    X = np.random.default_rng(0).normal(size=(300, 3))
+    Y = X[:, :2] + 0.01
+    calls = []
+    evaluate(X, Y, 8, truth=X[:, :2], progress=lambda fraction, stage: calls.append((fraction, stage)))
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and 0.0 <= fractions[0] and fractions[-1] <= 1.0
+    stages = [stage.split(":")[0] for _, stage in calls]
+    assert list(dict.fromkeys(stages)) == [
+        "neighbours and local Procrustes", "ASIM", "neighbour ranks (trustworthiness, continuity)",
+        "geodesics (M_G, residual variance)", "distances (stress, DEMaP, triplets)",
+        "the truth's measures (M_t, collapse)"]
+    swept = [stage for _, stage in calls if "sources" in stage]
+    assert swept[-1].endswith("300 of 300 sources") and len(swept) == 6
