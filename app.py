@@ -35,7 +35,8 @@ import os
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
 from components.jobs import Services, register_job_boxes
 from lab.store.cache import cache_directory
-from components.managers import make_background_manager, make_celery_app
+from components.celery_app import make_celery_app
+from components.managers import make_background_manager
 from components.layout import make_layout
 from components.server import ProcrustesDash, QuietRequestHandler, secure
 
@@ -73,7 +74,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         Where background jobs, cached results and uploads live (default ``$PROCRUSTES_CACHE_DIR`` or
         ``./cache``); the browser tests give each app its own.
     celery_app : celery.Celery, optional
-        Run background jobs on this Celery app's workers (see :func:`components.managers.make_celery_app`)
+        Run background jobs on this Celery app's workers (see :func:`components.celery_app.make_celery_app`)
         instead of processes forked by the server.
     max_request_mb : float, optional
         Request size cap in MiB (see :func:`max_request_bytes`).

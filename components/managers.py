@@ -6,7 +6,8 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
   its hand-over (progress and output, deleted once the page has read them) in ``dash/`` under the
   cache directory;
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
-  processes, the hand-over in Redis (the Celery result backend). See :func:`make_celery_app`.
+  processes, the hand-over in Redis (the Celery result backend). See
+  :func:`components.celery_app.make_celery_app`.
 
 Every job, of every kind, has a deadline (``PROCRUSTES_JOB_DEADLINE``), set by the manager around the
 callback (:func:`components.deadlines.bounded`): past it the job stops with
@@ -39,7 +40,6 @@ import diskcache
 import kombu.exceptions
 import psutil
 import redis.exceptions
-from celery import Celery
 from dash import CeleryManager, DiskcacheManager
 
 from lab.store.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
@@ -49,76 +49,12 @@ from . import deadlines
 from .deadlines import JobDeadlineError, job_deadline
 from .slots import JOBS_PER_ADDRESS, JOBS_PER_SERVER, JOBS_PER_SESSION, JobSlots
 
-__all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager", "make_celery_app"]
+__all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager"]
 
 logger = logging.getLogger(__name__)
 
 LOST_JOB = ("The computation ended without a result: its process stopped (killed, out of memory, or its worker "
             "was lost) before it could answer. Nothing partial was kept; change a control, or run it again.")
-
-
-def make_celery_app(redis_url=None, *, worker=False):
-    """The Celery app of Celery mode: broker and result backend both on Redis, jobs that always end.
-
-    The web server (``python app.py --backend celery``) and the workers (``celery -A worker worker``)
-    each build it the same way, from the same ``REDIS_URL``.
-
-    - A job is acknowledged when it ends, and re-queued if its worker process dies (late
-      acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
-    - Every job stops at its deadline (:func:`job_deadline`, set for every job by the manager); the soft
-      time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
-      are the worker's (``worker=True``), read from its ``PROCRUSTES_JOB_DEADLINE`` like the job's own
-      alarm: a sender's limits would travel in every message and override them (a web server on the
-      20-minute default gave its jobs 20 minutes on a worker set to 2 s).
-    - Workers record the start of each job (its host and process), so a lost worker is found
-      (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
-
-    Parameters
-    ----------
-    redis_url : str, optional
-        ``redis://host:port/db``; default ``$REDIS_URL``.
-    worker : bool, default=False
-        Build a worker's app (``worker.py``): with the time limits. A sender's app sets none.
-
-    Raises
-    ------
-    ValueError
-        If no URL is given and ``REDIS_URL`` is not set.
-    """
-    redis_url = redis_url or os.environ.get("REDIS_URL")
-    if not redis_url:
-        raise ValueError("Celery mode needs a Redis server: set REDIS_URL (e.g. redis://127.0.0.1:6379/0), "
-                         "or run without --backend celery for the embedded manager.")
-    celery_app = Celery("procrustes_lab", broker=redis_url, backend=redis_url)
-    celery_app.conf.update(
-        # A job is minutes of CPU: a worker takes the next one only when it is free, so a queued job
-        # never waits behind a long one while another worker idles.
-        worker_prefetch_multiplier=1,
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        task_track_started=True,
-        # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
-                                                                + 2 * deadlines.KILL_GRACE_SECONDS),
-                                  "health_check_interval": 1},
-        broker_connection_retry=True,
-        broker_connection_retry_on_startup=True,
-        broker_connection_max_retries=None,
-        # A connection idle across a Redis restart is dead: ping it before use, and reconnect, so that
-        # the first request after the restart does not fail.
-        redis_backend_health_check_interval=1,
-        redis_socket_keepalive=True,
-        worker_cancel_long_running_tasks_on_connection_loss=True,
-    )
-    if worker:
-        # Every job's own alarm fires at the deadline (job_deadline); the soft limit is its backstop, a
-        # little later so the two never race, and the hard limit kills a job that ignores both. Only
-        # the worker sets them: Celery copies a sender's task_time_limit into each message's header,
-        # where it takes precedence over the worker's own.
-        celery_app.conf.update(
-            task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
-            task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS)
-    return celery_app
 
 
 # Seconds between two checks that a job's worker is alive (each costs a broadcast ping).

@@ -11,7 +11,7 @@ import pytest
 from dash.testing.wait import until
 
 from app import create_app
-from components.managers import make_celery_app
+from components.celery_app import make_celery_app
 from lab import ViewState
 
 from .test_celery_browser import redis_url, start_worker  # noqa: F401  (a fixture)
