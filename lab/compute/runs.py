@@ -22,7 +22,7 @@ from . import catalogue
 from .choices import DataChoice, MethodChoice, check_run
 
 __all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message", "load_data",
-           "output_of", "parse_uploaded"]
+           "output_of", "parse_uploaded", "run_measures"]
 
 logger = logging.getLogger(__name__)
 
@@ -217,8 +217,7 @@ def compute_run(request, progress=None, *, uploads=None):
                       neighbors=search.neighbors[:, :k + 1],
                       progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)))
         report(0.7, "measuring")
-        labels = _class_labels(data)
-        which = [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)]
+        which, labels = run_measures(data, Y)
         evaluation = measures.evaluate(data.X, Y, k, truth=data.truth, which=which, labels=labels,
                                        neighbors=search.neighbors,
                                        progress=lambda fraction, stage: report(0.7 + 0.3 * fraction,
@@ -240,6 +239,21 @@ def compute_run(request, progress=None, *, uploads=None):
         landmarks=None if evaluation.nieqa is None else Landmarks(
             np.asarray(evaluation.nieqa.landmark_indices), np.asarray(evaluation.nieqa.aligned_landmark_configuration)),
         image_shape=data.image_shape, notes=tuple(notes), seconds=time.perf_counter() - started)
+
+
+def run_measures(data, Y):
+    """The measures a run of ``data`` with output ``Y`` computes, and the class labels they read.
+
+    Returns
+    -------
+    which : list of str
+        :data:`lab.compute.catalogue.RUN_MEASURES` defined here: those needing a truth only with
+        one, those reading class labels only with them, those needing d <= q only then.
+    labels : ndarray or None
+        The points' classes (see :func:`_class_labels`).
+    """
+    labels = _class_labels(data)
+    return [name for name in catalogue.RUN_MEASURES if _defined(measures.spec(name), data, Y, labels)], labels
 
 
 def _class_labels(data):

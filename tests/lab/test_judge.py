@@ -1,0 +1,99 @@
+"""``python -m lab evaluate``: embeddings made elsewhere, judged from their files (issue 23)."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import algorithms
+import datasets
+import measures
+from lab.compute.judge import main
+from lab.compute.runs import run_measures
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+OUTPUTS = ("isomap", "ltsa", "pca", "laplacian", "lle")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """A 400-point roll with its truth in two columns, and a folder of five embeddings of it and one bad file."""
+    folder = tmp_path_factory.mktemp("judge")
+    data = datasets.load("swissroll", 400)
+    np.savetxt(folder / "roll.csv", np.column_stack([data.X, data.truth]), delimiter=",", header="x,y,z,t1,t2",
+               comments="")
+    (folder / "outputs").mkdir()
+    for name in OUTPUTS:
+        np.savetxt(folder / "outputs" / f"{name}.csv", algorithms.embed(name, data.X, n_neighbors=10), delimiter=",")
+    (folder / "outputs" / "short.csv").write_text("1,2\n3,4\n")
+    return folder
+
+
+def judged(argv):
+    out = io.StringIO()
+    status = main(argv, stdout=out)
+    return status, out.getvalue()
+
+
+def test_a_folder_of_five_embeddings_gets_the_values_of_measures_evaluate_and_a_bad_file_its_message(files, capsys):
+    status, text = judged(["evaluate", str(files / "roll.csv"), str(files / "outputs"), "-k", "10", "--truth", "t1,t2"])
+    assert status == 1  # one file refused, the others judged
+    rows = {row["output"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert set(rows) == {f"{name}.csv" for name in OUTPUTS} | {"short.csv"}
+    assert "has 2 rows, but the input has 400 rows" in rows["short.csv"]["error"]
+    assert "short.csv: The output file has 2 rows" in capsys.readouterr().err
+    table = np.loadtxt(files / "roll.csv", delimiter=",", skiprows=1)
+    X, truth = table[:, :3], table[:, 3:]
+    for name in OUTPUTS:
+        Y = np.loadtxt(files / "outputs" / f"{name}.csv", delimiter=",")
+        data = datasets.parse_upload((files / "roll.csv").read_bytes(), "roll.csv", truth_columns=["t1", "t2"],
+                                     output=datasets.OutputFile((files / "outputs" / f"{name}.csv").read_bytes(),
+                                                                "y.csv"))
+        which, labels = run_measures(data, data.Y)
+        expected = measures.evaluate(X, Y, 10, truth=truth, which=which, labels=labels)
+        row = rows[f"{name}.csv"]
+        assert row["error"] == "" and int(row["k"]) == 10
+        for measure in expected.measures:  # exactly: the CSV holds each float's repr
+            assert float(row[measure]) == pytest.approx(expected.mean[measure], rel=0, abs=0, nan_ok=True), measure
+        assert "truth_match" in expected.measures and "collapse" in expected.measures
+
+
+def test_json_holds_the_same_values_as_csv(files):
+    arguments = ["evaluate", str(files / "roll.csv"), str(files / "outputs" / "isomap.csv"), "-k", "10",
+                 "--measures", "normalized,trustworthiness"]
+    status, text = judged(arguments)
+    (csv_row,) = csv.DictReader(io.StringIO(text))
+    status_json, text_json = judged([*arguments, "--format", "json"])
+    (json_row,) = json.loads(text_json)
+    assert status == status_json == 0
+    assert set(json_row) == {"output", "error", "k", "normalized", "normalized median", "trustworthiness",
+                             "trustworthiness median", "notes"}
+    assert all(float(csv_row[key]) == json_row[key] for key in ("normalized", "trustworthiness"))
+
+
+@pytest.mark.parametrize("arguments, says", [
+    (["-k", "10", "--measures", "normalised"], "unknown measure normalised"),
+    ([], "-k/--n-neighbors"),
+    (["-k", "10", "--truth", "t1"], None),  # accepted: a one-column truth (its measures' notes say why not)
+])
+def test_usage_errors_exit_2_naming_the_fault(files, capsys, arguments, says):
+    argv = ["evaluate", str(files / "roll.csv"), str(files / "outputs" / "pca.csv"), *arguments]
+    if says is None:
+        status, text = judged(argv)
+        (row,) = csv.DictReader(io.StringIO(text))
+        assert status == 0 and "collapse score not computed: the collapse score needs a truth of >= 2" in row["notes"]
+        return
+    with pytest.raises(SystemExit) as stopped:
+        judged(argv)
+    assert stopped.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_the_command_line_runs_as_python_m_lab_and_names_a_missing_file_without_its_folder(files):
+    done = subprocess.run([sys.executable, "-m", "lab", "evaluate", str(files / "roll.csv"),
+                           str(files / "missing.csv"), "-k", "10"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2 and "'missing.csv'" in done.stderr and str(files) not in done.stderr
