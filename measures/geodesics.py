@@ -322,9 +322,12 @@ def _remember(key, sweep):
 
 
 def _sweep_key(graph, sources):
-    """A digest of the graph's edges and the sources: equal exactly when the Dijkstra rows are."""
+    """A digest of the graph's edges, the sources and their batches: equal exactly when the Dijkstra rows
+    are, batch for batch (the sums are accumulated per batch, so other batches would round otherwise)."""
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr(graph.shape).encode())
+    n = graph.shape[0]
+    batches = [(part.start, part.stop) for part in chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n)]
+    digest.update(repr((graph.shape, batches)).encode())
     for array in (graph.indptr, graph.indices, graph.data, sources):
         array = np.ascontiguousarray(array)
         digest.update(array.dtype.str.encode())
