@@ -35,6 +35,7 @@ from .geodesics import (
     check_connected,
     geodesic_graph,
     geodesic_sweep,
+    pivot_count,
     pivot_sources,
     residual_variance_from_sums,
     sweep_approximation,
@@ -236,11 +237,10 @@ class _SweptSpearmanPairs:
         return joined_pair_rows(self.parts)
 
 
-def _sweep_reporter(report, n_samples, random_state, swept):
+def _sweep_reporter(report, n_samples, swept):
     """``on_rows`` for the graph sweep: reports its sources done (fractions 0.3 to 0.75 of the measures)
     and hands the rows on to DEMaP's collector ``swept`` (None: no one reads them)."""
-    sources = pivot_sources(n_samples, random_state=random_state)
-    total, seen = (n_samples if sources is None else len(sources)), [0]
+    total, seen = pivot_count(n_samples), [0]  # drawing no sources: a Generator's stream stays the sweep's
     report(0.3, "geodesics (M_G, residual variance)")
 
     def on_rows(batch, distances):
@@ -380,7 +380,7 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     if "nieqa_global" in names or "residual_variance" in names:
         graph_values, result, failures, approximations, graph = _graph_measures(
             X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
-            _sweep_reporter(report, X.shape[0], random_state, swept))
+            _sweep_reporter(report, X.shape[0], swept))
         values.update(graph_values)
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "

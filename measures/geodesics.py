@@ -44,6 +44,7 @@ __all__ = [
     "check_connected",
     "geodesic_graph",
     "geodesic_sweep",
+    "pivot_count",
     "pivot_sources",
     "residual_variance",
     "residual_variance_from_sums",
@@ -192,8 +193,14 @@ def pivot_sources(n_samples, *, random_state=0):
     """
     if n_samples <= EXACT_UP_TO:
         return None
-    count = min(PIVOT_SOURCES, max(MIN_PIVOT_SOURCES, PAIR_BUDGET // n_samples), n_samples)
-    return np.sort(check_random_state(random_state).choice(n_samples, count, replace=False))
+    return np.sort(check_random_state(random_state).choice(n_samples, pivot_count(n_samples), replace=False))
+
+
+def pivot_count(n_samples):
+    """How many sources a graph sweep of ``n_samples`` points visits (:func:`pivot_sources`), drawing nothing."""
+    if n_samples <= EXACT_UP_TO:
+        return n_samples
+    return min(PIVOT_SOURCES, max(MIN_PIVOT_SOURCES, PAIR_BUDGET // n_samples), n_samples)
 
 
 def sweep_approximation(what, n_samples, sources):
