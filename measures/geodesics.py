@@ -328,13 +328,12 @@ def _remember(key, sweep):
             _sweeps.popitem(last=False)
 
 
-def _sweep_key(graph, sources):
-    """A digest of the graph's edges, the sources and their batches: equal exactly when the Dijkstra rows
-    are, batch for batch (the sums are accumulated per batch, so other batches would round otherwise)."""
+def _sweep_key(graph, sources, parts):
+    """A digest of the graph's edges, the sources and their batches ``parts``: equal exactly when the
+    Dijkstra rows are, batch for batch (the sums are accumulated per batch, so other batches would round
+    otherwise)."""
     digest = hashlib.blake2b(digest_size=16)
-    n = graph.shape[0]
-    batches = [(part.start, part.stop) for part in chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n)]
-    digest.update(repr((graph.shape, batches)).encode())
+    digest.update(repr((graph.shape, [(part.start, part.stop) for part in parts])).encode())
     for array in (graph.indptr, graph.indices, graph.data, sources):
         array = np.ascontiguousarray(array)
         digest.update(array.dtype.str.encode())
@@ -389,8 +388,9 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
         if on_rows is not None:
             on_rows(batch, distances)
 
+    parts = list(chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n))
     kept = 8 * len(sources) * n <= SWEEP_MEMO_BYTES
-    key = _sweep_key(graph, sources) if kept else None
+    key = _sweep_key(graph, sources, parts) if kept else None
     memo = _recalled(key) if kept else None
     if memo is not None and (memo.counts is not None or not count_paths):
         for batch, distances in memo.rows:
@@ -398,7 +398,7 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
         return (memo.counts.copy() if count_paths else None), sums
     counts = np.zeros(n, dtype=np.int64) if count_paths else None
     rows = []
-    for part in chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n):
+    for part in parts:
         batch = sources[part]
         if count_paths:
             distances, predecessors = dijkstra(graph, directed=True, indices=batch, return_predecessors=True)
