@@ -1,9 +1,9 @@
 """Time a k sweep through the result cache: computed (fresh cache) and repeated (served from disk).
 
 Five algorithms x k in {6, 9, 12, 15, 18} on the 1 600-point swiss roll, as the dashboard's Sweep tab
-runs it (:func:`lab.sweep`, without Dash). The computed sweep gets a new, empty cache
-folder for every call (timed once: it takes tens of seconds); the repeat reads the folder the first
-(traced) computed sweep filled, and its baseline is the computed sweep of the same run.
+runs it (a :class:`lab.SweepRequest` through :func:`lab.compute.compute`, without Dash). The computed sweep
+gets a new, empty cache folder for every call (timed once: it takes tens of seconds); the repeat
+reads the folder the first (traced) computed sweep filled, and its baseline is the computed sweep of the same run.
 ``rows(quick=True)``: two algorithms, k in {6, 9, 12}, one timed run. Run from the repo root:
 
     python bench/sweep.py [--quick]       (or: python -m bench.sweep; all suites: python -m bench)
@@ -18,7 +18,8 @@ import tempfile
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from bench.harness import Row, measure, run_standalone  # noqa: E402
-from lab import DataChoice, ResultCache, SweepChoice, SweepRequest, ViewState, sweep  # noqa: E402
+from lab import DataChoice, ResultCache, SweepChoice, SweepRequest, ViewState  # noqa: E402
+from lab.compute import compute  # noqa: E402
 
 SUITE = "sweep"
 N_SAMPLES = 1600
@@ -31,7 +32,7 @@ def run_sweep(results, chosen_algorithms, k_range):
     """``(rows, message)`` of one sweep on the swiss roll through ``results``, as the Sweep tab runs it."""
     state = ViewState(data=DataChoice("swissroll", n=N_SAMPLES),
                       sweep=SweepChoice(tuple(chosen_algorithms), k_range[0], k_range[1], K_STEP)).validated()
-    result = sweep(SweepRequest.from_state(state), results)
+    result, _ = compute(SweepRequest.from_state(state), cache=results)
     return result.rows, result.message
 
 

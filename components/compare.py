@@ -1,15 +1,15 @@
 """The compare tab: the chosen algorithms at one k side by side, isometric outputs first, with bars.
 
-The comparison is :func:`lab.compare` on the view state's data, k and compare settings, as a
-background job, kept whole in the result cache; the page keeps only the state it came from, and the
-figures are drawn on the server from the cached result.
+The comparison is a :class:`lab.CompareRequest` (the view state's data, k and compare settings)
+computed by :func:`lab.compute.compute` in a background job and kept whole in the result cache; the page
+keeps only the state it came from, and the figures are drawn on the server from the cached result.
 """
 
 from dash import Input, Output, State, dcc, html
 
 import algorithms
 import measures
-from lab import CompareRequest, compare
+from lab import CompareRequest
 from lab.compute import catalogue
 from lab.view.state import stored_state
 
@@ -50,14 +50,9 @@ def compare_tab(shown):
     ])
 
 
-def run_comparison(services, state, session, report):
-    """The job: the comparison of ``state``, kept whole in the cache; the page keeps its state."""
-    request = CompareRequest.from_state(state)
-    uploads = services.uploads.for_session(session)
-    uploads.authorize(request.data)
-    result, _ = services.results.get_or_compute(
-        request, lambda chosen: compare(chosen, services.results, report, uploads=uploads))
-    return {"state": state.to_dict()}, result.message
+def keep_comparison(_request, result):
+    """The comparison is kept whole in the cache: the page keeps its state, and says what was compared."""
+    return {}, result.message
 
 
 def draw_comparison(services, stored, session):
@@ -100,7 +95,7 @@ def readable_bars(figure, count):
 def register(app, services):
     """Wire the compare tab to ``app``."""
     register_study_job(app, services, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
-                       lambda state, session, report: run_comparison(services, state, session, report),
+                       CompareRequest, keep_comparison,
                        lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}")
     app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),
                  Input(ids.COMPARE_STORE, "data"), State(ids.SESSION, "data"), prevent_initial_call=True)(

@@ -14,7 +14,8 @@ import secrets
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
-from lab import RunRequest, StateError, ViewState, compute_run, failure_message
+from lab import RunRequest, StateError, ViewState, failure_message
+from lab.compute import compute
 from lab.compute import catalogue
 from lab.compute.views import class_labels, coloring, explore_view
 
@@ -86,15 +87,15 @@ def explore_tab():
     ])
 
 
-def _record(state, request, result, cached):
-    """What the page keeps of a run: its view state, request, cards and notes (no arrays)."""
-    return {"status": "done", "state": state.to_dict(), "request": request.to_dict(), "cached": cached,
+def _record(request, result, cached):
+    """What the page keeps of a run: its request, cards and notes (no arrays)."""
+    return {"status": "done", "request": request.to_dict(), "cached": cached,
             "seconds": float(result.seconds), "n": int(result.n_samples),
             "summary": {name: list(pair) for name, pair in result.summary.items()}}
 
 
-def _failure(state_dict, error):
-    return {"status": "failed", "state": state_dict, "message": failure_message(error)}
+def _failure(error):
+    return {"status": "failed", "message": failure_message(error)}
 
 
 def _number(value):
@@ -109,8 +110,8 @@ def _checked_record(record):
     if record.get("status") == "failed" and isinstance(record.get("message"), str):
         return record
     summary = record.get("summary")
-    if (record.get("status") != "done" or not isinstance(record.get("state"), dict)
-            or not isinstance(record.get("request"), dict) or not isinstance(record.get("cached"), bool)
+    if (record.get("status") != "done" or not isinstance(record.get("request"), dict)
+            or not isinstance(record.get("cached"), bool)
             or not _number(record.get("seconds")) or not isinstance(summary, dict)
             or not all(isinstance(pair, list) and all(value is None or _number(value) for value in pair)
                        for pair in summary.values())):
@@ -119,7 +120,7 @@ def _checked_record(record):
 
 
 def _job_nonce(job):
-    """The job ledger's name of an explore request (:func:`show_state` writes ``{"state", "nonce", "token"}``)."""
+    """The job ledger's name of an explore job (:func:`show_state` writes ``{"request", "nonce", "token"}``)."""
     nonce = job.get("nonce") if isinstance(job, dict) else None
     if not isinstance(nonce, str):
         raise StateError(["The explore request names no job."])
@@ -127,24 +128,22 @@ def _job_nonce(job):
 
 
 def compute_record(services, job, session, report):
-    """The background job: compute (or read) the requested run, under its deadline; any failure becomes
-    the record's message. The job ledger knows it ran to its end."""
+    """The background job: compute (or read) the run its request names (:meth:`lab.RunRequest.from_dict`,
+    validated again), under its deadline; any failure becomes the record's message. The job ledger
+    knows it ran to its end."""
     try:
         nonce = _job_nonce(job)
     except StateError as error:
-        return _failure(None, error)
+        return _failure(error)
     with services.jobs.running(nonce):
         try:
-            state = ViewState.from_dict(job["state"])
-            request = RunRequest.from_state(state)
-            uploads = services.uploads.for_session(session)
-            uploads.authorize(request.data)
+            request = RunRequest.from_dict(job.get("request"))
+            uploads = services.uploads.authorized(session, request)
             with job_deadline():
-                result, cached = services.results.get_or_compute(
-                    request, lambda run: compute_run(run, report, uploads=uploads))
+                result, cached = compute(request, cache=services.results, progress=report, uploads=uploads)
         except Exception as error:  # every failure is the page's message; the server keeps serving
-            return _failure(job.get("state"), error)
-        return _record(state, request, result, cached)
+            return _failure(error)
+        return _record(request, result, cached)
 
 
 def report_lost(services, running, job):
@@ -154,10 +153,10 @@ def report_lost(services, running, job):
     try:
         nonce = _job_nonce(job)
     except StateError as error:
-        return _failure(None, error)
+        return _failure(error)
     if services.jobs.ended(nonce):
         return no_update
-    return {"status": "failed", "state": job.get("state"), "message": LOST_JOB}
+    return {"status": "failed", "message": LOST_JOB}
 
 
 def _card_text(pair):
@@ -213,11 +212,13 @@ def show_state(services, state, shown, drawn, session, token):
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
     except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
-        return draw_run(services, _failure(state, error), None, drawn, session, new=True)
+        return draw_run(services, _failure(error), None, drawn, session, new=True)
     if result is None:
-        # A fresh nonce: two equal requests in a row are two jobs (Dash keys a job by its arguments).
-        return {**_unchanged(), "request": {"state": state, "nonce": secrets.token_hex(8), "token": token}}
-    record = _record(state_value, request, result, True)
+        # The job receives the run's request only. A fresh nonce: two equal requests in a row are two
+        # jobs (Dash keys a job by its arguments).
+        return {**_unchanged(), "request": {"request": request.to_dict(), "nonce": secrets.token_hex(8),
+                                            "token": token}}
+    record = _record(request, result, True)
     return draw_run(services, record, state_value.display, drawn, session, loaded=(request, result), new=True)
 
 
@@ -232,7 +233,7 @@ def show_computed(services, record, state, drawn, session):
         if record["status"] == "done" and RunRequest.from_state(current).to_dict() != record["request"]:
             return _unchanged()
     except Exception as error:  # the current view is invalid: say why
-        return draw_run(services, _failure(state, error), None, drawn, session, new=True)
+        return draw_run(services, _failure(error), None, drawn, session, new=True)
     return draw_run(services, record, current.display, drawn, session, new=True)
 
 
@@ -312,11 +313,10 @@ def revert_cancelled(services, _clicks, shown, state, job):
             services.jobs.record(_job_nonce(job), "cancelled")
         if not shown or not state or _checked_record(shown)["status"] != "done":
             return no_update
-        current, previous = ViewState.from_dict(state), ViewState.from_dict(shown["state"])
-        request = RunRequest.from_state(previous)
+        current, request = ViewState.from_dict(state), RunRequest.from_dict(shown["request"])
     except StateError:  # stores this page never wrote: there is no run to go back to
         return no_update
-    restored = current.replace(data=previous.data, method=previous.method)
+    restored = current.replace(data=request.data, method=request.method)
     return {"state": restored.to_dict(), "nonce": secrets.token_hex(8),
             "message": f"Cancelled. The views show the previous run: {request.describe()}."}
 

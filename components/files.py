@@ -198,9 +198,8 @@ def algorithm_menus(upload):
 
 def _shown_view(shown, state):
     """The view of the run shown: its data and method, with the current display and tabs."""
-    current = ViewState.from_dict(state)
-    previous = ViewState.from_dict(shown.get("state"))
-    return current.replace(data=previous.data, method=previous.method)
+    current, shown_run = ViewState.from_dict(state), RunRequest.from_dict(shown.get("request"))
+    return current.replace(data=shown_run.data, method=shown_run.method)
 
 
 def _refused(message, error):

@@ -21,6 +21,7 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
+from lab.compute import compute
 from lab.store.cache import host_results
 from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
@@ -205,14 +206,16 @@ def study_job_id(token, job, clicks):
     return f"{token}:{job}:{clicks}"
 
 
-def register_study_job(app, services, job, button, store, message, work, describe):
-    """A background job started by ``button`` on the current view state; what its Cancel and its loss say.
+def register_study_job(app, services, job, button, store, message, request_type, keep, describe):
+    """A background job started by ``button``: the study of ``request_type`` the current view state asks for.
 
-    ``work(state, session, report)`` (the state validated) returns ``(stored, message)``; any
-    failure becomes the message and the store keeps what it had. The job runs under its deadline
-    (:func:`components.managers.job_deadline`). The button is disabled while the job runs.
-    Cancelling says so, and what the page still shows: ``describe(stored)``. A job that stops
-    running without having ended (:class:`JobLedger`) is reported lost.
+    The job receives the request (``request_type.from_state`` of the state, validated) and computes it
+    with :func:`lab.compute.compute` through the result cache, under its deadline
+    (:func:`components.managers.job_deadline`); ``keep(request, result)`` returns what the page's
+    store keeps beside the state and the message. Any failure becomes the message and the store
+    keeps what it had. The button is disabled while the job runs. Cancelling says so, and what the
+    page still shows: ``describe(stored)``. A job that stops running without having ended
+    (:class:`JobLedger`) is reported lost.
     """
     @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
                   State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
@@ -220,8 +223,14 @@ def register_study_job(app, services, job, button, store, message, work, describ
     def run_job(set_progress, clicks, state, session, token):
         with services.jobs.running(study_job_id(token, job, clicks)):
             try:
+                view = ViewState.from_dict(state)
+                request = request_type.from_state(view)
+                uploads = services.uploads.authorized(session, request)
                 with job_deadline():
-                    return work(ViewState.from_dict(state), session, progress_reporter(set_progress))
+                    result, _ = compute(request, cache=services.results, progress=progress_reporter(set_progress),
+                                        uploads=uploads)
+                kept, said = keep(request, result)
+                return {"state": view.to_dict(), **kept}, said
             except Exception as error:  # a bad state, a deadline, a store that failed: the message says so
                 return no_update, failure_message(error)
 

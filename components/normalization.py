@@ -1,15 +1,16 @@
 """The normalization tab (PN): do normalized-output algorithms collapse a long shape, and does Φ say so?
 
-The study is :func:`lab.normalization_study` on the view state's normalization settings, as a
-background job, kept whole in the result cache; the page keeps the state it came from and draws the
-table, the Φ ratio curve and the outputs on the server from the cached result.
+The study is a :class:`lab.NormalizationRequest` (the view state's normalization settings) computed
+by :func:`lab.compute.compute` in a background job and kept whole in the result cache; the page keeps the
+state it came from and draws the table, the Φ ratio curve and the outputs on the server from the
+cached result.
 """
 
 from dash import Input, Output, dcc, html
 
 import algorithms
 import measures
-from lab import NormalizationRequest, normalization_study
+from lab import NormalizationRequest
 from lab.compute.shapes import SHAPES, NormalizationDefaults
 from lab.view.state import stored_state
 
@@ -65,12 +66,9 @@ def normalization_tab(shown):
     ])
 
 
-def run_study(services, state, _session, report):
-    """The job: the study of ``state``'s normalization tab, kept whole in the cache."""
-    request = NormalizationRequest.from_state(state)
-    result, _ = services.results.get_or_compute(
-        request, lambda chosen: normalization_study(chosen, services.results, report))
-    return {"state": state.to_dict()}, result.message
+def keep_study(_request, result):
+    """The study is kept whole in the cache: the page keeps its state, and says what was studied."""
+    return {}, result.message
 
 
 def _title(row):
@@ -110,7 +108,7 @@ def register(app, services):
     """Wire the normalization tab to ``app``."""
     register_study_job(app, services, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
                        ids.NORMALIZATION_MESSAGE,
-                       lambda state, session, report: run_study(services, state, session, report),
+                       NormalizationRequest, keep_study,
                        lambda state: f"the previous study, {SHAPES[state.normalization.shape].label} at "
                                      f"{state.normalization.aspect:g}")
     app.callback(Output(ids.NORMALIZATION_GRID, "figure"), Output(ids.NORMALIZATION_CURVE, "figure"),

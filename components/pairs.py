@@ -1,13 +1,14 @@
 """The pairs tab: two runs side by side, and how stable one run is.
 
 Run A is the explore run; run B changes its algorithm, k or random state, or is the output uploaded
-with the data (:class:`lab.view.state.PairChoice`). "Compare A and B" computes :func:`lab.compute.pairs.compute_pair`
-in a background job (each run through the result cache, so a run the explore tab showed is read, not
-computed), kept whole in the cache; the page keeps the state it came from and draws on the server:
-A's output, B's moved onto it with each point's displacement, the morph from A to B, the cards.
-Hovering or selecting a point in one view marks it in the other (in the browser, assets/pairs.js).
-Below, the stability study (:func:`lab.compute.stability.stability_study`) reruns A's algorithm and colours
-the runs' consensus by each point's spread.
+with the data (:class:`lab.view.state.PairChoice`). "Compare A and B" computes a
+:class:`lab.compute.pairs.PairRequest` in a background job (each run through the result cache, so a
+run the explore tab showed is read, not computed), kept whole in the cache; the page keeps the state
+it came from and draws on the server: A's output, B's moved onto it with each point's displacement,
+the morph from A to B, the cards. Hovering or selecting a point in one view marks it in the other
+(in the browser, assets/pairs.js). Below, the stability study (a
+:class:`lab.compute.stability.StabilityRequest`) reruns A's algorithm and colours the runs'
+consensus by each point's spread.
 """
 
 import functools
@@ -18,9 +19,9 @@ from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html
 import measures
 from lab import StateError
 from lab.compute import catalogue
-from lab.compute.pairs import PairRequest, compute_pair, pair_coloring, selection_summary
+from lab.compute.pairs import PairRequest, pair_coloring, selection_summary
 from lab.compute.runs import display_indices
-from lab.compute.stability import StabilityRequest, stability_study
+from lab.compute.stability import StabilityRequest
 from lab.view.state import stored_state
 
 from . import ids
@@ -128,14 +129,9 @@ def pairs_tab(shown, upload=None):
     ])
 
 
-def run_pair(services, state, session, report):
-    """The job: the pair of ``state`` (its explore run and run B), kept whole in the cache."""
-    request = PairRequest.from_state(state)
-    uploads = services.uploads.for_session(session)
-    uploads.authorize(request.a.data)
-    result, _ = services.results.get_or_compute(
-        request, lambda chosen: compute_pair(chosen, services.results, report, uploads=uploads))
-    return {"state": state.to_dict()}, f"A: {result.label_a}. B: {result.label_b}."
+def keep_pair(_request, result):
+    """The pair is kept whole in the cache: the page keeps its state, and names both runs."""
+    return {}, f"A: {result.label_a}. B: {result.label_b}."
 
 
 def _stored_result(services, stored, session, request_type):
@@ -208,14 +204,9 @@ def summarize_selection(services, a_selection, b_selection, stored, session):
     return selection_summary(result, np.asarray(drawn, dtype=int) if rows is None else rows[drawn])
 
 
-def run_stability(services, state, session, report):
-    """The job: the stability study of ``state``, kept whole in the cache."""
-    request = StabilityRequest.from_state(state)
-    uploads = services.uploads.for_session(session)
-    uploads.authorize(request.data)
-    result, _ = services.results.get_or_compute(request, lambda chosen: stability_study(chosen, report,
-                                                                                        uploads=uploads))
-    return {"state": state.to_dict()}, " ".join([f"{request.describe()}.", *result.notes])
+def keep_stability(request, result):
+    """The study is kept whole in the cache: the page keeps its state, and says what was rerun."""
+    return {}, " ".join([f"{request.describe()}.", *result.notes])
 
 
 def stability_cards(result):
@@ -250,10 +241,10 @@ def register(app, services):
     """Wire the pairs tab to ``app``."""
     session = State(ids.SESSION, "data")
     register_study_job(app, services, ids.PAIR_JOB, ids.PAIR_RUN, ids.PAIR_STORE, ids.PAIR_MESSAGE,
-                       functools.partial(run_pair, services),
+                       PairRequest, keep_pair,
                        lambda state: f"the previous pair, {PairRequest.from_state(state).slug()}")
     register_study_job(app, services, ids.STABILITY_JOB, ids.STABILITY_RUN, ids.STABILITY_STORE, ids.STABILITY_MESSAGE,
-                       functools.partial(run_stability, services),
+                       StabilityRequest, keep_stability,
                        lambda state: f"the previous study, {StabilityRequest.from_state(state).describe()}")
     app.callback(
         output=dict(a=Output(ids.PAIR_A_GRAPH, "figure"), b=Output(ids.PAIR_B_GRAPH, "figure"),

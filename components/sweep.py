@@ -1,8 +1,9 @@
 """The sweep tab: each chosen algorithm's measures against k, its best k starred, and a table.
 
-The sweep is :func:`lab.sweep` on the view state's data and sweep settings, as a background job;
-every cell goes through the result cache, so a repeated sweep is read from disk. The page keeps the
-sweep's rows with the state they were computed from (for the table, the plot and the downloads).
+The sweep is a :class:`lab.SweepRequest` (the view state's data and sweep settings) computed by
+:func:`lab.compute.compute` in a background job; every cell goes through the result cache, so a repeated
+sweep is read from disk. The page keeps the sweep's rows with the state they were computed from (for
+the table, the plot and the downloads).
 """
 
 import secrets
@@ -11,7 +12,7 @@ from dash import Input, Output, State, dcc, html, no_update
 
 import algorithms
 import measures
-from lab import MethodChoice, StateError, SweepRequest, ViewState, sweep
+from lab import MethodChoice, StateError, SweepRequest, ViewState
 from lab.compute import catalogue
 from lab.compute.studies import best_cells, stored_sweep
 
@@ -63,15 +64,9 @@ def sweep_tab(shown):
     ])
 
 
-def run_sweep(services, state, session, report):
-    """The job: the sweep of ``state``; the page keeps its rows and the state they came from.
-
-    Its cells are runs in the result cache, keyed by the upload's hash alone: a sweep naming another
-    session's file is refused before any is read.
-    """
-    request = SweepRequest.from_state(state)
-    result = sweep(request, services.results, report, uploads=services.uploads.authorized(session, request))
-    return {"state": state.to_dict(), "result": result.to_value()}, result.message
+def keep_sweep(_request, result):
+    """The page keeps the sweep's rows beside its state (its cells are runs in the result cache)."""
+    return {"result": result.to_value()}, result.message
 
 
 def _summary_text(pair):
@@ -135,7 +130,7 @@ def describe(state):
 def register(app, services):
     """Wire the sweep tab to ``app``."""
     register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
-                       lambda state, session, report: run_sweep(services, state, session, report), describe)
+                       SweepRequest, keep_sweep, describe)
     app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
                  Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(ids.SWEEP_GRAPH, "clickData"),

@@ -3,9 +3,9 @@
 A step is opened like any view: its whole state goes through :data:`ids.APPLY_STATE` (Back, Next)
 or the index (a control of the view state), so every control is set and the explore run starts.
 :func:`show_step` answers a step whose numbers are cached at once; otherwise a background job
-computes it (:func:`lab.tours.steps.compute_step`, every run through the result cache) and
-:func:`show_computed` draws it. The text and every claim are filled from the computed values; the
-figure draws each panel's output from the cached run. No numerics here.
+computes it (:func:`lab.compute.compute` of its :class:`lab.tours.steps.StepRequest`, every run
+through the result cache) and :func:`show_computed` draws it. The text and every claim are filled
+from the computed values; the figure draws each panel's output from the cached run. No numerics here.
 """
 
 import functools
@@ -14,10 +14,11 @@ import secrets
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
 from lab import StateError, ViewState, failure_message
+from lab.compute import compute
 from lab.compute.studies import align_to_reference
 from lab.compute.views import class_labels, coloring
 from lab.tours.presets import PRESETS, STEPS, applied, locate
-from lab.tours.steps import StepResult, Values, compute_step, value_label
+from lab.tours.steps import StepResult, Values, value_label
 
 from . import ids
 from .figures import empty_figure
@@ -254,13 +255,13 @@ def show_step(services, state, shown, token):
     return {**opened, **_pending(step, view.display.presentation), "request": request}
 
 
-def compute(services, request, report):
+def compute_step(services, request, report):
     """The job: compute a step (every run through the cache); its values travel back, its arrays stay."""
     name = request.get("name") if isinstance(request, dict) else None
     if not isinstance(name, str) or name not in STEPS:  # the page asks only for steps it opened
         return {"name": "", "message": "The step asked for is not one of the tours'."}
     try:
-        result = compute_step(STEPS[name], services.results, report)
+        result, _ = compute(STEPS[name].request(), cache=services.results, progress=report)
     except Exception as error:  # a store that failed: the step's text says so (a bug, only that it is logged)
         return {"name": name, "message": f"The step could not be computed: {failure_message(error)}"}
     return {"name": name, "result": result.to_value()}
@@ -319,7 +320,7 @@ def register(app, services):
     @app.callback(Output(ids.TOUR_DONE, "data"), Input(ids.TOUR_REQUEST, "data"), prevent_initial_call=True,
                   **job_options(ids.TOUR_JOB))
     def run_step(set_progress, request):
-        return compute(services, request, progress_reporter(set_progress))
+        return compute_step(services, request, progress_reporter(set_progress))
 
     app.callback(output={key: Output(output.component_id, output.component_property, allow_duplicate=True)
                          for key, output in _OUTPUTS.items()},

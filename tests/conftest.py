@@ -28,13 +28,13 @@ def computed_tours(tour_cache):
     """``tour_cache`` holding every run of every tour step (190 runs, about 5 minutes the first time): the
     browser tests then read them as the page does, and wait for no computation."""
     from lab.tours.presets import STEPS
-    from lab.tours.steps import compute_step
+    from lab.compute import compute
 
     # Workers computing at once share each run and step: the cache computes a key once while the others
     # wait for it (ResultCache.get_or_compute). This walks the steps from the end and the lab test of
     # the claims from the start, so two workers doing both split the work instead of queueing on it.
     for step in reversed(STEPS.values()):
-        compute_step(step, tour_cache)
+        compute(step.request(), cache=tour_cache).result
     return tour_cache
 
 

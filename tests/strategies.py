@@ -1,4 +1,5 @@
-"""Hypothesis strategies shared by the tests: valid view states over every registry entry and control."""
+"""Hypothesis strategies shared by the tests: valid view states over every registry entry and control; and
+the run part of a state, as the explore job receives it."""
 
 import dataclasses
 
@@ -13,9 +14,15 @@ from lab.compute.shapes import SHAPES, NormalizationDefaults
 from lab.tours.presets import STEPS
 from lab.view.state import PairChoice, StabilityChoice
 
-__all__ = ["HOSTILE_JSON", "ROUND_TRIPS", "mutations", "states"]
+__all__ = ["HOSTILE_JSON", "ROUND_TRIPS", "mutations", "run_part", "states"]
 
 ROUND_TRIPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def run_part(state):
+    """The run request (``{"data", "method"}``) of a view state's dict, unvalidated: what the explore job
+    receives (``RunRequest.from_state(...).to_dict()`` for a valid state; a forged state forges it too)."""
+    return {"data": state["data"], "method": state["method"]}
 
 
 def _value(parameter):

@@ -8,5 +8,10 @@
   :mod:`lab.compute.normalization`, :mod:`lab.compute.pairs` and :mod:`lab.compute.stability`: the
   studies over runs; :mod:`lab.compute.views`: the arrays the views draw of a run.
 
-It imports ``lab.store`` and no higher room.
+Every request is computed by one function, :func:`compute` (:mod:`lab.compute.study`, the study
+interface). It imports ``lab.store`` and no higher room.
 """
+
+from .study import REQUESTS, Computed, compute, request_from_dict
+
+__all__ = ["REQUESTS", "Computed", "compute", "request_from_dict"]

@@ -20,9 +20,10 @@ import datasets
 import measures
 
 from . import catalogue
+from .shapes import SHAPES, NormalizationDefaults
 
-__all__ = ["MAX_DIGITS", "DataChoice", "MethodChoice", "OutputRef", "Problems", "StateError", "UploadRef",
-           "check_run", "json_fields", "validate_part"]
+__all__ = ["MAX_DIGITS", "DataChoice", "MethodChoice", "NormalizationChoice", "OutputRef", "Problems", "StateError",
+           "UploadRef", "algorithm_list", "among", "check_run", "json_fields", "neighbour_list", "validate_part"]
 
 # The most digits a number of a view state may have: every declared bound is far below, and a longer
 # integer (a link's or a file's 400 digits) would overflow the float it is compared as.
@@ -71,6 +72,34 @@ def validate_part(part, problems):
     value = part._validated(found)
     found.raise_any()
     return value
+
+
+def algorithm_list(names, where, problems):
+    """Registry names in registry order without repeats (then the uploaded output); unknown ones are a problem."""
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
+        return ()
+    known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
+                        f"{', '.join(algorithms.available())}.")
+    return tuple(name for name in known if name in names)
+
+
+def among(value, choices):
+    """Whether ``value`` is one of ``choices`` (names): a list or an object from JSON is none of them."""
+    return isinstance(value, str) and value in choices
+
+
+def neighbour_list(values, where, problems):
+    """Values of k, each checked against :data:`lab.compute.catalogue.NEIGHBORS`, sorted without repeats."""
+    if not isinstance(values, (list, tuple)) or not values:
+        problems.append(f"{where}: the values of k must be a non-empty list; got {values!r}.")
+        return ()
+    return tuple(sorted({problems.check(catalogue.NEIGHBORS, k, f"{where}: k") for k in values}))
 
 
 def _overlong(value):
@@ -367,3 +396,42 @@ def check_run(data, method, problems=None):
         if problems is None:
             raise StateError([message])
         problems.append(message)
+
+
+@dataclasses.dataclass(frozen=True)
+class NormalizationChoice:
+    """The normalization tab (PN): a shape, its aspect ratio, n, k and the normalized algorithms."""
+
+    shape: str = NormalizationDefaults.shape
+    aspect: float = NormalizationDefaults.aspect
+    n: typing.Optional[int] = None
+    n_neighbors: int = NormalizationDefaults.n_neighbors
+    algorithms: tuple = NormalizationDefaults.algorithms
+
+    def to_dict(self):
+        return {**dataclasses.asdict(self), "algorithms": list(self.algorithms)}
+
+    @classmethod
+    def from_dict(cls, values):
+        return cls(**json_fields(cls, values, "normalization"))
+
+    def validated(self, problems=None):
+        return validate_part(self, problems)
+
+    def _validated(self, problems):
+        if not among(self.shape, SHAPES):
+            problems.append(f"normalization: shape must be one of {list(SHAPES)}; got {self.shape!r}.")
+            return NormalizationChoice()
+        entry = datasets.spec(SHAPES[self.shape].dataset)
+        aspect = problems.check(NormalizationDefaults.aspect_parameter, self.aspect, "normalization: aspect")
+        n = None
+        if self.n is not None and not entry.population:  # a grid has as many points as its size
+            n = problems.check(entry.size_parameter, self.n, "normalization: n")
+        n_neighbors = problems.check(catalogue.NEIGHBORS, self.n_neighbors, "normalization: k")
+        normalized = [spec.name for spec in algorithms.specs() if spec.output == "normalized"]
+        chosen = algorithm_list(self.algorithms, "normalization", problems)
+        outside = [name for name in chosen if name not in normalized]
+        if outside:
+            problems.append(f"normalization: {', '.join(outside)} do not normalize their output; choose among "
+                            f"{normalized}.")
+        return NormalizationChoice(self.shape, float(aspect), n, n_neighbors, chosen)

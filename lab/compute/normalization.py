@@ -17,62 +17,18 @@ import datasets
 import measures
 from measures.normalization import NORMALIZED_ALGORITHMS
 
-from .runs import RunRequest, compute_run, failure_message
+from .choices import NormalizationChoice, StateError
+from .runs import RunRequest, failure_message
 from .shapes import CURVE_ASPECTS, SHAPES
+from .study import compute, register
 
-__all__ = ["NormalizationRequest", "NormalizationResult", "normalization_study"]
-
-
-@dataclasses.dataclass(frozen=True)
-class NormalizationRequest:
-    """A study of the normalization tab: a validated :class:`lab.view.state.NormalizationChoice`."""
-
-    KIND: typing.ClassVar[str] = "normalization"
-    shape: str
-    aspect: float
-    n: typing.Optional[int]
-    n_neighbors: int
-    algorithms: tuple
-
-    @classmethod
-    def from_state(cls, state):
-        """The study of a validated :class:`~lab.view.state.ViewState`'s normalization tab."""
-        choice = state.normalization
-        return cls(choice.shape, choice.aspect, choice.n, choice.n_neighbors, choice.algorithms)
-
-    def to_dict(self):
-        return dataclasses.asdict(self)
-
-    def run_request(self, algorithm):
-        """``algorithm``'s run on the shape at this aspect, with the study's n and k.
-
-        Raises
-        ------
-        lab.compute.choices.StateError
-            When the algorithm refuses this k (HLLE needs k > 5 in 2-D).
-        """
-        entry = SHAPES[self.shape]
-        return RunRequest.create(entry.dataset, algorithm, n=self.n, dataset_params=entry.parameters(self.aspect),
-                                 n_neighbors=self.n_neighbors)
+__all__ = ["NormalizationRequest", "NormalizationResult", "PhiCurveRequest"]
 
 
 @dataclasses.dataclass(frozen=True)
-class _PhiCurveRequest:
-    """The Φ ratio curve of a study (cached as one entry): every aspect of :data:`CURVE_ASPECTS`."""
+class PhiCurve:
+    """Algorithm -> Φ(Y)/Φ(Z) at each aspect of :data:`CURVE_ASPECTS`."""
 
-    KIND: typing.ClassVar[str] = "phi_ratio_curve"
-    dataset: str
-    n: typing.Optional[int]
-    n_neighbors: int
-    algorithms: tuple
-    parameters: tuple
-
-    def to_dict(self):
-        return dataclasses.asdict(self)
-
-
-@dataclasses.dataclass(frozen=True)
-class _PhiCurve:
     ratios: dict
 
     def to_value(self):
@@ -81,9 +37,6 @@ class _PhiCurve:
     @classmethod
     def from_value(cls, value):
         return cls(value["ratios"])
-
-
-_PhiCurveRequest.RESULT = _PhiCurve
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,47 +84,125 @@ class NormalizationResult:
         return cls(**{**value, "rows": tuple(value["rows"]), "aspects": tuple(value["aspects"])})
 
 
-NormalizationRequest.RESULT = NormalizationResult
+@register
+@dataclasses.dataclass(frozen=True)
+class NormalizationRequest:
+    """A study of the normalization tab: a validated :class:`lab.compute.choices.NormalizationChoice`."""
+
+    KIND: typing.ClassVar[str] = "normalization"
+    RESULT: typing.ClassVar[type] = NormalizationResult
+    shape: str
+    aspect: float
+    n: typing.Optional[int]
+    n_neighbors: int
+    algorithms: tuple
+
+    @classmethod
+    def from_state(cls, state):
+        """The study of a validated :class:`~lab.view.state.ViewState`'s normalization tab."""
+        choice = state.normalization
+        return cls(choice.shape, choice.aspect, choice.n, choice.n_neighbors, choice.algorithms)
+
+    def to_dict(self):
+        return {**dataclasses.asdict(self), "algorithms": list(self.algorithms)}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The study :meth:`to_dict` wrote, validated as the tab's choice is."""
+        return cls(*dataclasses.astuple(NormalizationChoice.from_dict(values).validated()))
+
+    def run_request(self, algorithm):
+        """``algorithm``'s run on the shape at this aspect, with the study's n and k.
+
+        Raises
+        ------
+        lab.compute.choices.StateError
+            When the algorithm refuses this k (HLLE needs k > 5 in 2-D).
+        """
+        entry = SHAPES[self.shape]
+        return RunRequest.create(entry.dataset, algorithm, n=self.n, dataset_params=entry.parameters(self.aspect),
+                                 n_neighbors=self.n_neighbors)
+
+    def _compute(self, *, cache, progress, uploads):
+        return _normalization_study(self, cache, progress)
+
+
+@register
+@dataclasses.dataclass(frozen=True)
+class PhiCurveRequest:
+    """The Φ ratio curve of a study (cached as one entry, shared by every aspect of one shape):
+    Φ(Y)/Φ(Z) (PN Eq. 5-7) of each chosen algorithm with a Φ, at every aspect of :data:`CURVE_ASPECTS`."""
+
+    KIND: typing.ClassVar[str] = "phi_ratio_curve"
+    RESULT: typing.ClassVar[type] = PhiCurve
+    dataset: str
+    n: typing.Optional[int]
+    n_neighbors: int
+    algorithms: tuple
+    parameters: tuple
+
+    @classmethod
+    def of_study(cls, study):
+        """The curve of a :class:`NormalizationRequest`'s shape, n, k and algorithms (its aspect aside)."""
+        entry = SHAPES[study.shape]
+        return cls(entry.dataset, study.n, study.n_neighbors,
+                   tuple(name for name in study.algorithms if name in NORMALIZED_ALGORITHMS),
+                   tuple(tuple(sorted(entry.parameters(aspect).items())) for aspect in CURVE_ASPECTS))
+
+    def to_dict(self):
+        return {**dataclasses.asdict(self), "algorithms": list(self.algorithms),
+                "parameters": [[list(pair) for pair in aspect] for aspect in self.parameters]}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The curve :meth:`to_dict` wrote, validated as the study it belongs to (its parameters derived again)."""
+        shapes = [name for name, entry in SHAPES.items() if entry.dataset == values.get("dataset")]
+        if not shapes:
+            raise StateError([f"phi curve: the data set must be one of the shapes' {sorted(SHAPES)}; "
+                              f"got {values.get('dataset')!r}."])
+        study = NormalizationRequest.from_dict({key: values.get(key) for key in ("n", "n_neighbors", "algorithms")}
+                                               | {"shape": shapes[0]})
+        curve = cls.of_study(study)
+        if curve.to_dict() != values:
+            raise StateError(["phi curve: the parameters and algorithms must be those of the shape's aspect range."])
+        return curve
+
+    def _compute(self, *, cache, progress, uploads):
+        ratios = {name: [] for name in self.algorithms}
+        for done, parameters in enumerate(self.parameters):
+            progress(done / len(self.parameters), f"Φ along the aspect range ({done + 1} of {len(self.parameters)})")
+            data = datasets.load(self.dataset, self.n, random_state=0, **dict(parameters))
+            for name in ratios:
+                ratios[name].append(measures.normalization_cost(data.truth, data.X, name, self.n_neighbors).ratio)
+        return PhiCurve(ratios)
+
+
 
 
 def _phi_curve(cache, request, report):
-    """``Φ(Y)/Φ(Z)`` of each chosen algorithm with a Φ, along the aspect grid (cached as one entry)."""
-    entry = SHAPES[request.shape]
-    curve_request = _PhiCurveRequest(entry.dataset, request.n, request.n_neighbors,
-                                     tuple(name for name in request.algorithms if name in NORMALIZED_ALGORITHMS),
-                                     tuple(tuple(sorted(entry.parameters(aspect).items())) for aspect in CURVE_ASPECTS))
-    if not curve_request.algorithms:
+    """``Φ(Y)/Φ(Z)`` of each chosen algorithm with a Φ, along the aspect grid (:class:`PhiCurveRequest`)."""
+    curve = PhiCurveRequest.of_study(request)
+    if not curve.algorithms:
         return {}
-
-    def compute(curve):
-        ratios = {name: [] for name in curve.algorithms}
-        for done, parameters in enumerate(curve.parameters):
-            report(0.6 + 0.4 * done / len(curve.parameters),
-                   f"Φ along the aspect range ({done + 1} of {len(curve.parameters)})")
-            data = datasets.load(curve.dataset, curve.n, random_state=0, **dict(parameters))
-            for name in ratios:
-                ratios[name].append(measures.normalization_cost(data.truth, data.X, name, curve.n_neighbors).ratio)
-        return _PhiCurve(ratios)
-
-    return cache.get_or_compute(curve_request, compute)[0].ratios
+    computed = compute(curve, cache=cache, progress=lambda fraction, stage: report(0.6 + 0.4 * fraction, stage))
+    return computed.result.ratios
 
 
-def normalization_study(request, cache, progress=None):
+def _normalization_study(request, cache, report):
     """Each chosen algorithm on the shape at the aspect: output, collapse score, Φ(Y) vs Φ(Z) and its curve.
 
     Parameters
     ----------
     request : NormalizationRequest
-    cache : lab.store.cache.ResultCache
+    cache : lab.store.cache.ResultCache or None
         Each run, and the Φ curve, go through it.
-    progress : callable, optional
-        ``progress(fraction, stage)``.
+    report : callable
+        ``report(fraction, stage)``.
 
     Returns
     -------
     NormalizationResult
     """
-    report = progress or (lambda fraction, stage: None)
     if not request.algorithms:
         return NormalizationResult((), None, "", {}, CURVE_ASPECTS, request.aspect, SHAPES[request.shape].aspect_label,
                                    "Choose at least one algorithm.")
@@ -181,7 +212,7 @@ def normalization_study(request, cache, progress=None):
         spec = algorithms.spec(name)
         report(0.6 * done / len(request.algorithms), f"{spec.label} ({done + 1} of {len(request.algorithms)})")
         try:
-            result, _ = cache.get_or_compute(request.run_request(name), compute_run)
+            result, _ = compute(request.run_request(name), cache=cache)
             row = {"algorithm": spec.name, "label": spec.label, "output": spec.output,
                    "collapse": result.summary["collapse"][0], "phi_y": None, "phi_z": None, "ratio": None,
                    "verdict": "No Φ: PN §2 writes the cost of LEM, LLE and LTSA only.", "Y": result.Y,

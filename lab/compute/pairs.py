@@ -6,7 +6,7 @@ reflection, one scale, a shift) that fits best in least squares. What is left, o
 is the global Procrustes distance (``disparity`` of :func:`scipy.spatial.procrustes`).
 :func:`compare_outputs` adds, per point, the local Procrustes statistics of B's neighbourhood against
 the same neighbourhood of A, with A in the input's place (GR Eqs. 4 and 7), from the one kernel,
-:func:`measures.local_procrustes`. :class:`PairRequest` and :func:`compute_pair` do it for two runs
+:func:`measures.local_procrustes`. :class:`PairRequest` does it for two runs
 of the dashboard, each computed (or read) through the result cache. No Dash here.
 
 References
@@ -24,10 +24,10 @@ import measures
 
 from . import catalogue
 from .choices import StateError
-from .runs import RunRequest, compute_run
+from .runs import RunRequest
+from .study import compute, register
 
-__all__ = ["PairComparison", "PairRequest", "PairResult", "compare_outputs", "compute_pair",
-           "pair_coloring", "selection_summary"]
+__all__ = ["PairComparison", "PairRequest", "PairResult", "compare_outputs", "pair_coloring", "selection_summary"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -75,49 +75,6 @@ def compare_outputs(A: np.ndarray, B: np.ndarray, neighbors: np.ndarray) -> Pair
     """
     alignment = measures.similarity_procrustes(A, B)
     return PairComparison(alignment, measures.local_procrustes(alignment.reference, alignment.aligned, neighbors))
-
-
-@dataclasses.dataclass(frozen=True)
-class PairRequest:
-    """Two runs on the same data: A, the explore run, and B with its method changed (the pairs tab).
-
-    Raises
-    ------
-    StateError
-        When A and B are runs on different data (their points would not correspond).
-    """
-
-    KIND: typing.ClassVar[str] = "pair"
-    a: RunRequest
-    b: RunRequest
-
-    def __post_init__(self):
-        if self.a.data != self.b.data:
-            raise StateError("pair: runs A and B must embed the same points (the same data part); "
-                             f"got {self.a.describe()} and {self.b.describe()}.")
-
-    @classmethod
-    def from_state(cls, state):
-        """The pair of a validated :class:`~lab.view.state.ViewState`: its explore run, and run B of its pairs tab."""
-        return cls(RunRequest.from_state(state), RunRequest(state.data, state.pair.method_b(state.method)))
-
-    @property
-    def data(self):
-        """The data both runs embed."""
-        return self.a.data
-
-    @property
-    def n_neighbors(self):
-        """k of the neighbourhoods B is compared on: run A's."""
-        return self.a.method.n_neighbors
-
-    def to_dict(self):
-        return {"a": self.a.to_dict(), "b": self.b.to_dict()}
-
-    def slug(self):
-        """The stem of the pair's file names, e.g. ``swissroll_n1600_isomap_k10_vs_ltsa_k10``."""
-        seed = "" if self.b.method.random_state is None else f"_rs{self.b.method.random_state}"
-        return f"{self.a.slug()}_vs_{self.b.method.algorithm}_k{self.b.method.n_neighbors}{seed}"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -176,19 +133,69 @@ class PairResult:
         return cls(**value)
 
 
-PairRequest.RESULT = PairResult
+@register
+@dataclasses.dataclass(frozen=True)
+class PairRequest:
+    """Two runs on the same data: A, the explore run, and B with its method changed (the pairs tab).
+
+    Raises
+    ------
+    StateError
+        When A and B are runs on different data (their points would not correspond).
+    """
+
+    KIND: typing.ClassVar[str] = "pair"
+    RESULT: typing.ClassVar[type] = PairResult
+    a: RunRequest
+    b: RunRequest
+
+    def __post_init__(self):
+        if self.a.data != self.b.data:
+            raise StateError("pair: runs A and B must embed the same points (the same data part); "
+                             f"got {self.a.describe()} and {self.b.describe()}.")
+
+    @classmethod
+    def from_state(cls, state):
+        """The pair of a validated :class:`~lab.view.state.ViewState`: its explore run, and run B of its pairs tab."""
+        return cls(RunRequest.from_state(state), RunRequest(state.data, state.pair.method_b(state.method)))
+
+    @property
+    def data(self):
+        """The data both runs embed."""
+        return self.a.data
+
+    @property
+    def n_neighbors(self):
+        """k of the neighbourhoods B is compared on: run A's."""
+        return self.a.method.n_neighbors
+
+    def to_dict(self):
+        return {"a": self.a.to_dict(), "b": self.b.to_dict()}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The pair :meth:`to_dict` wrote, both runs validated again."""
+        return cls(RunRequest.from_dict(values.get("a")), RunRequest.from_dict(values.get("b")))
+
+    def slug(self):
+        """The stem of the pair's file names, e.g. ``swissroll_n1600_isomap_k10_vs_ltsa_k10``."""
+        seed = "" if self.b.method.random_state is None else f"_rs{self.b.method.random_state}"
+        return f"{self.a.slug()}_vs_{self.b.method.algorithm}_k{self.b.method.n_neighbors}{seed}"
+
+    def _compute(self, *, cache, progress, uploads):
+        return _compute_pair(self, cache, progress, uploads)
 
 
-def compute_pair(request, cache, progress=None, *, uploads=None):
+def _compute_pair(request, cache, report, uploads):
     """Both runs of a pair through ``cache`` (a run the explore tab showed is read, not computed), then B onto A.
 
     Parameters
     ----------
     request : PairRequest
-    cache : lab.store.cache.ResultCache
-    progress : callable, optional
-        ``progress(fraction, stage)``.
-    uploads : lab.store.uploads.SessionUploads, optional
+    cache : lab.store.cache.ResultCache or None
+    report : callable
+        ``report(fraction, stage)``.
+    uploads : lab.store.uploads.SessionUploads or None
         Where an uploaded data set (and its output) is read.
 
     Returns
@@ -200,7 +207,6 @@ def compute_pair(request, cache, progress=None, *, uploads=None):
     measures.ProcrustesLabError
         What a run raises (the message names it), or :class:`measures.MeasureError` for a collapsed output.
     """
-    report = progress or (lambda fraction, stage: None)
     results = []
     for start, name, run in ((0.0, "A", request.a), (0.45, "B", request.b)):
         report(start, f"run {name}: {run.describe()}")
@@ -208,7 +214,7 @@ def compute_pair(request, cache, progress=None, *, uploads=None):
         def step(fraction, stage, start=start, name=name):
             report(start + 0.45 * fraction, f"run {name}: {stage}")
 
-        result, _ = cache.get_or_compute(run, lambda chosen, step=step: compute_run(chosen, step, uploads=uploads))
+        result, _ = compute(run, cache=cache, progress=step, uploads=uploads)
         results.append(result)
     result_a, result_b = results
     report(0.9, "aligning B onto A")

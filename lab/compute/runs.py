@@ -1,8 +1,9 @@
 """One run of the pipeline (data set → algorithm → measures): its typed request, result and computation.
 
-No Dash here: :func:`compute_run` takes a :class:`RunRequest` and a plain ``progress(fraction,
-stage)`` callable, so a background job, a Celery worker, a benchmark or a notebook computes a run the
-same way, and the result cache (:mod:`lab.store.cache`) stores it under the request's key.
+No Dash here: :func:`lab.compute.study.compute` takes a :class:`RunRequest` and a plain
+``progress(fraction, stage)`` callable, so a background job, a Celery worker, a benchmark or a notebook
+computes a run the same way, and the result cache (:mod:`lab.store.cache`) stores it under the
+request's key.
 """
 
 import dataclasses
@@ -19,89 +20,16 @@ import measures
 from algorithms.scaling import rescale_output
 
 from . import catalogue
-from .choices import DataChoice, MethodChoice, check_run
+from .choices import DataChoice, MethodChoice, StateError, check_run
+from .study import register
 
-__all__ = ["Landmarks", "RunRequest", "RunResult", "compute_run", "display_indices", "failure_message", "load_data",
+__all__ = ["Landmarks", "RunRequest", "RunResult", "display_indices", "failure_message", "load_data",
            "output_of", "parse_uploaded", "run_measures"]
 
 logger = logging.getLogger(__name__)
 
 # Inputs of more dimensions are drawn by their first three principal components.
 DRAWN_INPUT_DIMENSIONS = 3
-
-
-@dataclasses.dataclass(frozen=True)
-class RunRequest:
-    """Everything that determines a run: the data part and the method part of a validated view state.
-
-    Build one from a state (:meth:`from_state`) or from plain values (:meth:`create`), which
-    validates them against the registries; two requests that differ only in omitted defaults are
-    equal and share one cache entry.
-    """
-
-    KIND: typing.ClassVar[str] = "run"
-    data: DataChoice
-    method: MethodChoice
-
-    def __post_init__(self):
-        check_run(self.data, self.method)
-
-    @classmethod
-    def from_state(cls, state):
-        """The explore run of a validated :class:`~lab.view.state.ViewState`."""
-        return cls(state.data, state.method)
-
-    @classmethod
-    def create(cls, dataset=catalogue.DEFAULT_DATASET, algorithm=catalogue.DEFAULT_ALGORITHM, *, n=None, noise=0.0,
-               random_state=0, dataset_params=None, n_neighbors=catalogue.NEIGHBORS.default, algorithm_params=None,
-               post_refinement=0, rescale="authors", upload=None):
-        """A validated request from plain values (unnamed parameters at their defaults).
-
-        Raises
-        ------
-        lab.compute.choices.StateError
-            Naming every value out of its declared range.
-
-        Examples
-        --------
-        >>> RunRequest.create("strip", "ltsa", n=300, dataset_params={"length": 4}).data.kwargs["length"]
-        4.0
-        """
-        data = DataChoice(dataset, n, noise, random_state, tuple((dataset_params or {}).items()), upload)
-        method = MethodChoice(algorithm, n_neighbors, tuple((algorithm_params or {}).items()), post_refinement,
-                              rescale)
-        return cls(data.validated(), method.validated())
-
-    def to_dict(self):
-        """Plain values (JSON), the request's canonical form and its cache key's content."""
-        return {"data": self.data.to_dict(), "method": self.method.to_dict()}
-
-    @classmethod
-    def from_dict(cls, values):
-        """The request :meth:`to_dict` wrote, validated again (a browser may send anything).
-
-        Raises
-        ------
-        lab.compute.choices.StateError
-        """
-        values = dict(values)
-        return cls(DataChoice.from_dict(values.get("data", {})).validated(),
-                   MethodChoice.from_dict(values.get("method", {})).validated())
-
-    def slug(self):
-        """The stem of this run's file names, e.g. ``swissroll_n1600_isomap_k10``."""
-        size = "" if self.data.n is None else f"_n{self.data.n}"
-        return f"{self.data.dataset}{size}_{self.method.algorithm}_k{self.method.n_neighbors}"
-
-    def describe(self):
-        """One line naming the run, e.g. "Swiss roll, n = 1600: Isomap, k = 10"."""
-        size = "" if self.data.n is None else f", n = {self.data.n}"
-        method = catalogue.method_label(self.method.algorithm)
-        if self.method.algorithm == catalogue.UPLOADED_OUTPUT:
-            method += f" ({self.data.upload.output.describe()})"
-        elif self.method.random_state is not None:
-            method += f" (random state {self.method.random_state})"
-        return f"{self.data.label()}{size}: {method}, k = {self.method.n_neighbors}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,18 +103,96 @@ class RunResult:
         return cls(**value)
 
 
-RunRequest.RESULT = RunResult
+@register
+@dataclasses.dataclass(frozen=True)
+class RunRequest:
+    """Everything that determines a run: the data part and the method part of a validated view state.
+
+    Build one from a state (:meth:`from_state`) or from plain values (:meth:`create`), which
+    validates them against the registries; two requests that differ only in omitted defaults are
+    equal and share one cache entry.
+    """
+
+    KIND: typing.ClassVar[str] = "run"
+    RESULT: typing.ClassVar[type] = RunResult
+    data: DataChoice
+    method: MethodChoice
+
+    def __post_init__(self):
+        check_run(self.data, self.method)
+
+    @classmethod
+    def from_state(cls, state):
+        """The explore run of a validated :class:`~lab.view.state.ViewState`."""
+        return cls(state.data, state.method)
+
+    @classmethod
+    def create(cls, dataset=catalogue.DEFAULT_DATASET, algorithm=catalogue.DEFAULT_ALGORITHM, *, n=None, noise=0.0,
+               random_state=0, dataset_params=None, n_neighbors=catalogue.NEIGHBORS.default, algorithm_params=None,
+               post_refinement=0, rescale="authors", upload=None):
+        """A validated request from plain values (unnamed parameters at their defaults).
+
+        Raises
+        ------
+        lab.compute.choices.StateError
+            Naming every value out of its declared range.
+
+        Examples
+        --------
+        >>> RunRequest.create("strip", "ltsa", n=300, dataset_params={"length": 4}).data.kwargs["length"]
+        4.0
+        """
+        data = DataChoice(dataset, n, noise, random_state, tuple((dataset_params or {}).items()), upload)
+        method = MethodChoice(algorithm, n_neighbors, tuple((algorithm_params or {}).items()), post_refinement,
+                              rescale)
+        return cls(data.validated(), method.validated())
+
+    def to_dict(self):
+        """Plain values (JSON), the request's canonical form and its cache key's content."""
+        return {"data": self.data.to_dict(), "method": self.method.to_dict()}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The request :meth:`to_dict` wrote, validated again (a browser may send anything).
+
+        Raises
+        ------
+        lab.compute.choices.StateError
+        """
+        if not isinstance(values, dict):
+            raise StateError([f"A run request must be an object; got {type(values).__name__}."])
+        return cls(DataChoice.from_dict(values.get("data", {})).validated(),
+                   MethodChoice.from_dict(values.get("method", {})).validated())
+
+    def slug(self):
+        """The stem of this run's file names, e.g. ``swissroll_n1600_isomap_k10``."""
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_{self.method.algorithm}_k{self.method.n_neighbors}"
+
+    def describe(self):
+        """One line naming the run, e.g. "Swiss roll, n = 1600: Isomap, k = 10"."""
+        size = "" if self.data.n is None else f", n = {self.data.n}"
+        method = catalogue.method_label(self.method.algorithm)
+        if self.method.algorithm == catalogue.UPLOADED_OUTPUT:
+            method += f" ({self.data.upload.output.describe()})"
+        elif self.method.random_state is not None:
+            method += f" (random state {self.method.random_state})"
+        return f"{self.data.label()}{size}: {method}, k = {self.method.n_neighbors}"
+
+    def _compute(self, *, cache, progress, uploads):
+        """The run itself (:func:`lab.compute.study.compute` reads the cache first)."""
+        return _compute_run(self, progress, uploads)
 
 
-def compute_run(request, progress=None, *, uploads=None):
+def _compute_run(request, report, uploads):
     """Sample (or read), embed and measure one request.
 
     Parameters
     ----------
     request : RunRequest
-    progress : callable, optional
-        ``progress(fraction, stage)``, called before each stage and through long algorithms.
-    uploads : object, optional
+    report : callable
+        ``report(fraction, stage)``, called before each stage and through long algorithms.
+    uploads : object or None
         With ``read(upload_ref) -> bytes`` (:class:`lab.store.uploads.SessionUploads`); needed only when
         the data set is an uploaded file.
 
@@ -199,7 +205,6 @@ def compute_run(request, progress=None, *, uploads=None):
     measures.ProcrustesLabError
         Whatever the libraries raise for bad input; the caller shows the message.
     """
-    report = progress or (lambda fraction, stage: None)
     started = time.perf_counter()
     data_choice, method = request.data, request.method
     with warnings.catch_warnings(record=True) as caught:
@@ -283,7 +288,7 @@ def _load(data_choice, n_neighbors, uploads, report):
 
 
 def load_data(data_choice, n_neighbors, *, uploads=None, progress=None):
-    """The :class:`datasets.Dataset` of a data choice, as :func:`compute_run` reads it.
+    """The :class:`datasets.Dataset` of a data choice, as a run reads it (:meth:`RunRequest._compute`).
 
     Parameters
     ----------

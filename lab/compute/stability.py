@@ -7,7 +7,7 @@ is moved onto the consensus over the points it holds, the consensus is the mean 
 and the two steps alternate until the consensus stops moving. A point's spread is how far its
 positions in the runs lie from its mean position, in units of the consensus's size, so a region the
 algorithm places differently from run to run shows as such whatever the output's scale.
-:class:`StabilityRequest` and :func:`stability_study` do it for the dashboard's runs. No Dash here.
+:class:`StabilityRequest` does it for the dashboard's runs. No Dash here.
 
 References
 ----------
@@ -23,10 +23,11 @@ import numpy as np
 import measures
 
 from . import catalogue
-from .choices import DataChoice, MethodChoice, StateError
-from .runs import algorithm_random_state, failure_message, load_data, output_of
+from .choices import DataChoice, MethodChoice, Problems, StateError, among
+from .runs import RunRequest, algorithm_random_state, failure_message, load_data, output_of
+from .study import register
 
-__all__ = ["Consensus", "StabilityRequest", "StabilityResult", "consensus", "stability_study"]
+__all__ = ["Consensus", "StabilityRequest", "StabilityResult", "consensus"]
 
 # The consensus is of unit root-mean-square radius; iterations stop once no coordinate of it moves more.
 CONSENSUS_TOLERANCE = 1e-10
@@ -186,77 +187,6 @@ def consensus(outputs: typing.Sequence, rows: typing.Sequence | None = None, *, 
                      distances=np.asarray(distances), n_iterations=iteration, converged=converged)
 
 
-@dataclasses.dataclass(frozen=True)
-class StabilityRequest:
-    """The explore run's algorithm rerun ``n_runs`` times over random states or random subsamples.
-
-    Attributes
-    ----------
-    data : DataChoice
-    method : MethodChoice
-        The explore run's; its random state (or the data's) seeds the first run.
-    mode : {"random_states", "subsamples"}
-        Runs ``r = 0, 1, ...`` use random states ``s, s + 1, ...`` of the algorithm on the same
-        points; or the same random state on a subsample of ``fraction`` of the points each, drawn
-        without replacement with the seed ``(s, r)``.
-    n_runs : int
-    fraction : float or None
-        The subsamples' share of the points (None for random states).
-    """
-
-    KIND: typing.ClassVar[str] = "stability"
-    data: DataChoice
-    method: MethodChoice
-    mode: str
-    n_runs: int
-    fraction: float | None
-
-    @classmethod
-    def from_state(cls, state):
-        """The study of a validated :class:`~lab.view.state.ViewState`: its explore run, its stability settings.
-
-        Raises
-        ------
-        StateError
-            When the explore run is an uploaded output: it is one run of a method outside the app.
-        """
-        if state.method.algorithm == catalogue.UPLOADED_OUTPUT:
-            raise StateError("Stability reruns an algorithm, and the uploaded output is one run of a method outside "
-                             "this app: choose an algorithm (its stability on your input is then shown).")
-        choice = state.stability
-        return cls(state.data, state.method, choice.mode, choice.n_runs,
-                   choice.fraction if choice.mode == "subsamples" else None)
-
-    def to_dict(self):
-        return {"data": self.data.to_dict(), "method": self.method.to_dict(), "mode": self.mode,
-                "n_runs": self.n_runs, "fraction": self.fraction}
-
-    def plan(self, n_samples):
-        """Each run's ``(random_state, rows)``: rows None for all points, else a sorted subsample.
-
-        Examples
-        --------
-        >>> request = StabilityRequest(DataChoice().validated(), MethodChoice().validated(), "subsamples", 3, 0.5)
-        >>> [(state, len(rows)) for state, rows in request.plan(100)]
-        [(0, 50), (0, 50), (0, 50)]
-        """
-        first = algorithm_random_state(self.data, self.method)
-        if self.mode == "random_states":
-            return [((first + run) % (catalogue.RANDOM_STATE.high + 1), None) for run in range(self.n_runs)]
-        size = min(n_samples, max(self.method.n_neighbors + 2, round(self.fraction * n_samples)))
-        return [(first, np.sort(np.random.default_rng([first, run]).choice(n_samples, size, replace=False)))
-                for run in range(self.n_runs)]
-
-    def slug(self):
-        size = "" if self.data.n is None else f"_n{self.data.n}"
-        return f"{self.data.dataset}{size}_{self.method.algorithm}_k{self.method.n_neighbors}_stability_{self.mode}"
-
-    def describe(self):
-        how = ("random states" if self.mode == "random_states"
-               else f"subsamples of {self.fraction:.0%} of the points")
-        return f"{catalogue.method_label(self.method.algorithm)}, k = {self.method.n_neighbors}: {self.n_runs} {how}"
-
-
 @dataclasses.dataclass(frozen=True, eq=False)
 class StabilityResult:
     """A stability study: the consensus, each point's spread, each run's distance to the consensus.
@@ -310,18 +240,109 @@ class StabilityResult:
         return cls(**value)
 
 
-StabilityRequest.RESULT = StabilityResult
+@register
+@dataclasses.dataclass(frozen=True)
+class StabilityRequest:
+    """The explore run's algorithm rerun ``n_runs`` times over random states or random subsamples.
+
+    Attributes
+    ----------
+    data : DataChoice
+    method : MethodChoice
+        The explore run's; its random state (or the data's) seeds the first run.
+    mode : {"random_states", "subsamples"}
+        Runs ``r = 0, 1, ...`` use random states ``s, s + 1, ...`` of the algorithm on the same
+        points; or the same random state on a subsample of ``fraction`` of the points each, drawn
+        without replacement with the seed ``(s, r)``.
+    n_runs : int
+    fraction : float or None
+        The subsamples' share of the points (None for random states).
+    """
+
+    KIND: typing.ClassVar[str] = "stability"
+    RESULT: typing.ClassVar[type] = StabilityResult
+    data: DataChoice
+    method: MethodChoice
+    mode: str
+    n_runs: int
+    fraction: float | None
+
+    @classmethod
+    def from_state(cls, state):
+        """The study of a validated :class:`~lab.view.state.ViewState`: its explore run, its stability settings.
+
+        Raises
+        ------
+        StateError
+            When the explore run is an uploaded output: it is one run of a method outside the app.
+        """
+        choice = state.stability
+        return cls(state.data, state.method, choice.mode, choice.n_runs,
+                   choice.fraction if choice.mode == "subsamples" else None)
+
+    def __post_init__(self):
+        if self.method.algorithm == catalogue.UPLOADED_OUTPUT:
+            raise StateError("Stability reruns an algorithm, and the uploaded output is one run of a method outside "
+                             "this app: choose an algorithm (its stability on your input is then shown).")
+
+    def to_dict(self):
+        return {"data": self.data.to_dict(), "method": self.method.to_dict(), "mode": self.mode,
+                "n_runs": self.n_runs, "fraction": self.fraction}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The study :meth:`to_dict` wrote, validated again; a :class:`StateError` names every bad field."""
+        run = RunRequest.from_dict({"data": values.get("data", {}), "method": values.get("method", {})})
+        problems = Problems()
+        mode = values.get("mode")
+        if not among(mode, catalogue.STABILITY_MODES):
+            problems.append(f"stability: the reruns must be one of {list(catalogue.STABILITY_MODES)}; got {mode!r}.")
+        n_runs = problems.check(catalogue.STABILITY_RUNS, values.get("n_runs"), "stability: runs")
+        fraction = None
+        if mode == "subsamples":
+            fraction = float(problems.check(catalogue.SUBSAMPLE_FRACTION, values.get("fraction"),
+                                            "stability: subsample fraction"))
+        problems.raise_any()
+        return cls(run.data, run.method, mode, n_runs, fraction)
+
+    def plan(self, n_samples):
+        """Each run's ``(random_state, rows)``: rows None for all points, else a sorted subsample.
+
+        Examples
+        --------
+        >>> request = StabilityRequest(DataChoice().validated(), MethodChoice().validated(), "subsamples", 3, 0.5)
+        >>> [(state, len(rows)) for state, rows in request.plan(100)]
+        [(0, 50), (0, 50), (0, 50)]
+        """
+        first = algorithm_random_state(self.data, self.method)
+        if self.mode == "random_states":
+            return [((first + run) % (catalogue.RANDOM_STATE.high + 1), None) for run in range(self.n_runs)]
+        size = min(n_samples, max(self.method.n_neighbors + 2, round(self.fraction * n_samples)))
+        return [(first, np.sort(np.random.default_rng([first, run]).choice(n_samples, size, replace=False)))
+                for run in range(self.n_runs)]
+
+    def slug(self):
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_{self.method.algorithm}_k{self.method.n_neighbors}_stability_{self.mode}"
+
+    def describe(self):
+        how = ("random states" if self.mode == "random_states"
+               else f"subsamples of {self.fraction:.0%} of the points")
+        return f"{catalogue.method_label(self.method.algorithm)}, k = {self.method.n_neighbors}: {self.n_runs} {how}"
+
+    def _compute(self, *, cache, progress, uploads):
+        return _stability_study(self, progress, uploads)
 
 
-def stability_study(request, progress=None, *, uploads=None):
+def _stability_study(request, report, uploads):
     """Rerun the algorithm as ``request`` says, align the runs to their consensus, measure each point's spread.
 
     Parameters
     ----------
     request : StabilityRequest
-    progress : callable, optional
-        ``progress(fraction, stage)``.
-    uploads : lab.store.uploads.SessionUploads, optional
+    report : callable
+        ``report(fraction, stage)``.
+    uploads : lab.store.uploads.SessionUploads or None
         Where an uploaded data set is read.
 
     Returns
@@ -338,7 +359,6 @@ def stability_study(request, progress=None, *, uploads=None):
     Only the embeddings are computed (no measures): a study of ``n_runs`` costs about ``n_runs``
     embeddings. A failed run (a subsample whose graph falls apart) is noted and left out.
     """
-    report = progress or (lambda fraction, stage: None)
     started = time.perf_counter()
     data = load_data(request.data, request.method.n_neighbors, uploads=uploads, progress=report)
     plan = request.plan(data.X.shape[0])

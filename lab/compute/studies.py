@@ -15,43 +15,17 @@ import algorithms
 import measures
 
 from . import catalogue
-from .choices import DataChoice, MethodChoice, StateError
-from .runs import RunRequest, compute_run, failure_message
+from .choices import DataChoice, MethodChoice, Problems, StateError, algorithm_list, neighbour_list
+from .runs import RunRequest, failure_message
+from .study import compute, register
 
 __all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
-           "compare", "stored_sweep", "sweep"]
+           "stored_sweep"]
 
 
 def _cell(data, algorithm, n_neighbors):
     """The run of one study cell: ``algorithm`` at ``n_neighbors`` with its default parameters."""
     return RunRequest(data, MethodChoice(algorithm, n_neighbors).validated())
-
-
-@dataclasses.dataclass(frozen=True)
-class SweepRequest:
-    """A k sweep: the data of the view, each chosen algorithm at each k (defaults otherwise)."""
-
-    KIND: typing.ClassVar[str] = "sweep"
-    data: DataChoice
-    algorithms: tuple
-    ks: tuple
-
-    @classmethod
-    def from_state(cls, state):
-        """The sweep of a validated :class:`~lab.view.state.ViewState` (its data part, its sweep tab)."""
-        return cls(state.data, state.sweep.algorithms, state.sweep.ks)
-
-    def to_dict(self):
-        return {"data": self.data.to_dict(), "algorithms": list(self.algorithms), "ks": list(self.ks)}
-
-    def cells(self):
-        """``(algorithm, k)`` of every cell, algorithm by algorithm."""
-        return [(algorithm, k) for algorithm in self.algorithms for k in self.ks]
-
-    def slug(self):
-        """The stem of the sweep's file names, e.g. ``swissroll_n1600_sweep_k6-18``."""
-        size = "" if self.data.n is None else f"_n{self.data.n}"
-        return f"{self.data.dataset}{size}_sweep_k{min(self.ks)}-{max(self.ks)}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +39,11 @@ class SweepResult:
     failed: int
 
     @property
+    def cacheable(self):
+        """Never kept whole: its cells are, and its counts describe the computation that made it."""
+        return False
+
+    @property
     def message(self):
         total = self.computed + self.cached + self.failed
         text = f"{total} runs: {self.computed} computed, {self.cached} from the cache"
@@ -76,6 +55,54 @@ class SweepResult:
     @classmethod
     def from_value(cls, value):
         return cls(tuple(value["rows"]), value["computed"], value["cached"], value["failed"])
+
+
+@register
+@dataclasses.dataclass(frozen=True)
+class SweepRequest:
+    """A k sweep: the data of the view, each chosen algorithm at each k (defaults otherwise)."""
+
+    KIND: typing.ClassVar[str] = "sweep"
+    RESULT: typing.ClassVar[type] = SweepResult
+    data: DataChoice
+    algorithms: tuple
+    ks: tuple
+
+    @classmethod
+    def from_state(cls, state):
+        """The sweep of a validated :class:`~lab.view.state.ViewState` (its data part, its sweep tab)."""
+        return cls(state.data, state.sweep.algorithms, state.sweep.ks)
+
+    def to_dict(self):
+        return {"data": self.data.to_dict(), "algorithms": list(self.algorithms), "ks": list(self.ks)}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The sweep :meth:`to_dict` wrote, validated again; a :class:`StateError` names every bad field."""
+        problems = Problems()
+        data = DataChoice.from_dict(values.get("data", {})).validated(problems)
+        chosen = algorithm_list(values.get("algorithms"), "sweep", problems)
+        ks = values.get("ks")
+        if isinstance(ks, list) and len(ks) > catalogue.MAX_SWEEP_CELLS:
+            problems.append(f"sweep: at most {catalogue.MAX_SWEEP_CELLS} values of k; got {len(ks)}.")
+            ks = ks[:1]
+        ks = neighbour_list(ks, "sweep", problems)
+        if len(chosen) * len(ks) > catalogue.MAX_SWEEP_CELLS:
+            problems.append(f"sweep: {len(chosen) * len(ks)} runs; at most {catalogue.MAX_SWEEP_CELLS} per sweep.")
+        problems.raise_any()
+        return cls(data, chosen, ks)
+
+    def cells(self):
+        """``(algorithm, k)`` of every cell, algorithm by algorithm."""
+        return [(algorithm, k) for algorithm in self.algorithms for k in self.ks]
+
+    def slug(self):
+        """The stem of the sweep's file names, e.g. ``swissroll_n1600_sweep_k6-18``."""
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_sweep_k{min(self.ks)}-{max(self.ks)}"
+
+    def _compute(self, *, cache, progress, uploads):
+        return _sweep(self, cache, progress, uploads)
 
 
 def _number(value):
@@ -99,7 +126,7 @@ def stored_sweep(stored):
     """The sweep a page's store holds (``{"state": ..., "result": SweepResult.to_value()}``), checked.
 
     The rows travel through the browser and come back with a redraw or an export, so they are read
-    only once they have the shape :func:`sweep` writes.
+    only once they have the shape a sweep writes (:class:`SweepResult`).
 
     Raises
     ------
@@ -118,23 +145,22 @@ def _summary(result):
     return {name: [mean, median] for name, (mean, median) in result.summary.items()}
 
 
-def sweep(request, cache, progress=None, *, uploads=None):
+def _sweep(request, cache, report, uploads):
     """Every (algorithm, k) cell of a sweep, each through ``cache``; failures kept per cell.
 
     Parameters
     ----------
     request : SweepRequest
-    cache : lab.store.cache.ResultCache
-    progress : callable, optional
-        ``progress(fraction, stage)``.
-    uploads : lab.store.uploads.SessionUploads, optional
+    cache : lab.store.cache.ResultCache or None
+    report : callable
+        ``report(fraction, stage)``.
+    uploads : lab.store.uploads.SessionUploads or None
         Where an uploaded data set is read.
 
     Returns
     -------
     SweepResult
     """
-    report = progress or (lambda fraction, stage: None)
     cells = request.cells()
     rows, computed, cached = [], 0, 0
     for done, (algorithm, k) in enumerate(cells):
@@ -142,8 +168,7 @@ def sweep(request, cache, progress=None, *, uploads=None):
         report(done / len(cells), f"{label}, k = {k} ({done + 1} of {len(cells)})")
         row = {"algorithm": algorithm, "label": label, "k": k}
         try:
-            result, hit = cache.get_or_compute(_cell(request.data, algorithm, k),
-                                               lambda run: compute_run(run, uploads=uploads))
+            result, hit = compute(_cell(request.data, algorithm, k), cache=cache, uploads=uploads)
             row.update(summary=_summary(result), seconds=float(result.seconds))
             cached += hit
             computed += not hit
@@ -191,30 +216,6 @@ def best_cells(rows, measure):
 
 
 @dataclasses.dataclass(frozen=True)
-class CompareRequest:
-    """A comparison: the chosen algorithms on the view's data at one k, optionally aligned to the truth."""
-
-    KIND: typing.ClassVar[str] = "compare"
-    data: DataChoice
-    n_neighbors: int
-    algorithms: tuple
-    align: bool
-
-    @classmethod
-    def from_state(cls, state):
-        """The comparison of a validated :class:`~lab.view.state.ViewState` (its data, its k, its compare tab)."""
-        return cls(state.data, state.method.n_neighbors, state.compare.algorithms, state.compare.align)
-
-    def to_dict(self):
-        return {"data": self.data.to_dict(), "n_neighbors": self.n_neighbors, "algorithms": list(self.algorithms),
-                "align": self.align}
-
-    def slug(self):
-        size = "" if self.data.n is None else f"_n{self.data.n}"
-        return f"{self.data.dataset}{size}_comparison_k{self.n_neighbors}"
-
-
-@dataclasses.dataclass(frozen=True)
 class CompareResult:
     """A comparison's panels, isometric outputs first: ``algorithm``, ``label``, ``output``, ``Y``,
     ``summary``, ``seconds`` (or ``error``); the colouring they share and the message."""
@@ -237,10 +238,51 @@ class CompareResult:
         return cls(**{**value, "panels": tuple(value["panels"])})
 
 
-CompareRequest.RESULT = CompareResult
+@register
+@dataclasses.dataclass(frozen=True)
+class CompareRequest:
+    """A comparison: the chosen algorithms on the view's data at one k, optionally aligned to the truth."""
+
+    KIND: typing.ClassVar[str] = "compare"
+    RESULT: typing.ClassVar[type] = CompareResult
+    data: DataChoice
+    n_neighbors: int
+    algorithms: tuple
+    align: bool
+
+    @classmethod
+    def from_state(cls, state):
+        """The comparison of a validated :class:`~lab.view.state.ViewState` (its data, its k, its compare tab)."""
+        return cls(state.data, state.method.n_neighbors, state.compare.algorithms, state.compare.align)
+
+    def to_dict(self):
+        return {"data": self.data.to_dict(), "n_neighbors": self.n_neighbors, "algorithms": list(self.algorithms),
+                "align": self.align}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The comparison :meth:`to_dict` wrote, validated again; a :class:`StateError` names every bad field."""
+        problems = Problems()
+        data = DataChoice.from_dict(values.get("data", {})).validated(problems)
+        n_neighbors = problems.check(catalogue.NEIGHBORS, values.get("n_neighbors"), "compare: k")
+        chosen = algorithm_list(values.get("algorithms"), "compare", problems)
+        if catalogue.UPLOADED_OUTPUT in chosen:
+            problems.append("compare: the comparison runs algorithms on the data, not the uploaded output.")
+        align = values.get("align", True)
+        if not isinstance(align, bool):
+            problems.append(f"compare: align must be true or false; got {align!r}.")
+        problems.raise_any()
+        return cls(data, n_neighbors, chosen, align)
+
+    def slug(self):
+        size = "" if self.data.n is None else f"_n{self.data.n}"
+        return f"{self.data.dataset}{size}_comparison_k{self.n_neighbors}"
+
+    def _compute(self, *, cache, progress, uploads):
+        return _compare(self, cache, progress, uploads)
 
 
-def compare(request, cache, progress=None, *, uploads=None):
+def _compare(request, cache, report, uploads):
     """Each chosen algorithm at one k, through ``cache``; failures named in the message.
 
     Returns
@@ -250,7 +292,6 @@ def compare(request, cache, progress=None, *, uploads=None):
         registry; with ``align``, outputs of the truth's dimension are moved onto it by the best
         similarity (display only: see :func:`align_to_reference`).
     """
-    report = progress or (lambda fraction, stage: None)
     if not request.algorithms:
         return CompareResult((), None, "", "Choose at least one algorithm.")
     ordered = sorted(request.algorithms, key=lambda name: algorithms.spec(name).output != "isometric")
@@ -260,8 +301,7 @@ def compare(request, cache, progress=None, *, uploads=None):
         report(done / len(ordered), f"{entry.label} ({done + 1} of {len(ordered)})")
         panel = {"algorithm": algorithm, "label": entry.label, "output": entry.output}
         try:
-            result, _ = cache.get_or_compute(_cell(request.data, algorithm, request.n_neighbors),
-                                             lambda run: compute_run(run, uploads=uploads))
+            result, _ = compute(_cell(request.data, algorithm, request.n_neighbors), cache=cache, uploads=uploads)
         except Exception as error:  # one failing algorithm does not hide the others
             panels.append({**panel, "error": failure_message(error)})
             continue

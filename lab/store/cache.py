@@ -36,8 +36,8 @@ _ROOT = pathlib.Path(__file__).resolve().parents[2]
 # links what was computed: editing a tour's sentence or a link key must not discard every result.
 SOURCES = ("datasets", "algorithms", "measures", "lab/compute/catalogue.py", "lab/compute/choices.py",
            "lab/compute/normalization.py", "lab/compute/pairs.py", "lab/compute/runs.py", "lab/compute/shapes.py",
-           "lab/compute/stability.py", "lab/compute/studies.py", "lab/store/serialization.py", "lab/tours/steps.py",
-           "lab/view/state.py")
+           "lab/compute/stability.py", "lab/compute/studies.py", "lab/compute/study.py", "lab/store/serialization.py",
+           "lab/tours/steps.py", "lab/view/state.py")
 # lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw,
 # the command line's judging of files (it caches nothing), and the rooms' docstrings.
 PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__init__.py", "lab/compute/judge.py",

@@ -192,7 +192,8 @@ class UploadStore:
         return SessionUploads(self, session, client)
 
     def authorized(self, session, request):
-        """``session``'s uploads, once :meth:`SessionUploads.authorize` let it read ``request``'s data.
+        """``session``'s uploads, once :meth:`SessionUploads.authorize` let it read ``request``'s data (a request
+        without data, a normalization study or a tour step, reads no upload).
 
         The one entry of every callback that reads a run of an upload (computes it, reads it from the
         result cache, draws or exports it): a request naming another session's file is refused here.
@@ -201,7 +202,8 @@ class UploadStore:
         ----------
         session : str
         request : object
-            A request with a ``data`` (:class:`lab.compute.choices.DataChoice`): a run, a sweep, a comparison, a pair.
+            A request, with a ``data`` (:class:`lab.compute.choices.DataChoice`) if it reads one: a run, a sweep,
+            a comparison, a pair, a stability study.
 
         Raises
         ------
@@ -209,12 +211,14 @@ class UploadStore:
             :data:`UPLOAD_GONE`, when ``request`` names a file this session did not send.
         """
         uploads = self.for_session(session)
-        uploads.authorize(request.data)
+        data = getattr(request, "data", None)
+        if data is not None:
+            uploads.authorize(data)
         return uploads
 
 
 class SessionUploads:
-    """One session's view of an :class:`UploadStore`: what :func:`lab.compute.runs.compute_run` reads through."""
+    """One session's view of an :class:`UploadStore`: what a computation reads uploads through."""
 
     def __init__(self, store, session, client=None):
         self.store = store

@@ -2,7 +2,7 @@
 
 - :mod:`lab.tours.steps`: the :class:`~lab.tours.steps.Step`, :class:`~lab.tours.steps.Claim`,
   :class:`~lab.tours.steps.Panel` and :class:`~lab.tours.steps.Tour` classes, and
-  :func:`~lab.tours.steps.compute_step`, which computes a step's runs through the result cache;
+  :class:`~lab.tours.steps.StepRequest`, a step's runs as one request of :func:`lab.compute.study.compute`;
 - :mod:`lab.tours.presets`: the tours themselves, each figure or table of the source papers a step
   (importing it registers the steps with the view state, :func:`lab.view.state.register_tour_steps`);
 - :mod:`lab.tours.prepare`: ``python -m lab.tours prepare``, the steps computed before a lecture.

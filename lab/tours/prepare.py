@@ -7,9 +7,9 @@
 import argparse
 import time
 
+from ..compute.study import compute
 from ..store.cache import host_results
 from .presets import STEPS, TOURS
-from .steps import compute_step
 
 __all__ = ["main", "prepare"]
 
@@ -48,10 +48,10 @@ def prepare(names=(), cache=None, *, say=print):
     failed, started = [], time.perf_counter()
     for done, step in enumerate(chosen, 1):
         began = time.perf_counter()
-        if cache.get(step.request()) is not None:  # its counts are those of the run that computed it
+        result, cached = compute(step.request(), cache=cache)
+        if cached:  # its counts are those of the run that computed it
             say(f"[{done}/{len(chosen)}] {step.name}: ready (already in the cache)")
             continue
-        result = compute_step(step, cache)
         state = "ready" if not result.errors else "failed: " + "; ".join(
             f"{key}: {message}" for key, message in result.errors.items())
         if result.errors:

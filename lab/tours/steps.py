@@ -12,12 +12,12 @@ A :class:`Tour` is an ordered sequence of :class:`Step` objects. A step is
   step is shown and in the tests. Nothing a step says about our numbers is typed in by hand; a
   paper's own numbers are (``Step.paper``), beside ours.
 
-:func:`compute_step` computes a step: every panel's run, then :func:`run_values`, the numbers a
-step may quote. Their names are the measures' registry names (``normalized`` is R_N; its median
-is ``normalized_median``) and a few global descriptions of an output against the data set's
-ground truth (``shape``, ``aspect``, ``short_circuits``, ``phi_ratio``, ``central_share``). The
-tours themselves are in :mod:`lab.tours.presets`, and :mod:`lab.tours.prepare` computes them before a
-lecture. No Dash here.
+:func:`lab.compute.study.compute` of a step's :meth:`Step.request` computes it: every panel's run,
+then :func:`run_values`, the numbers a step may quote. Their names are the measures' registry
+names (``normalized`` is R_N; its median is ``normalized_median``) and a few global descriptions
+of an output against the data set's ground truth (``shape``, ``aspect``, ``short_circuits``,
+``phi_ratio``, ``central_share``). The tours themselves are in :mod:`lab.tours.presets`, and
+:mod:`lab.tours.prepare` computes them before a lecture. No Dash here.
 """
 
 import dataclasses
@@ -29,11 +29,14 @@ import algorithms
 import measures
 from measures.normalization import NORMALIZED_ALGORITHMS
 
-from ..compute.runs import RunRequest, compute_run, failure_message
+from ..compute import catalogue
+from ..compute.choices import StateError
+from ..compute.runs import RunRequest, failure_message
+from ..compute.study import compute, register
 from ..view.state import ViewState
 
 __all__ = ["CHARTS", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult", "Tour", "Values",
-           "compute_step", "run_values", "value_label"]
+           "run_values", "value_label"]
 
 # How a step draws its panels: each output in its own frame (a figure of the paper, with its curve
 # of a measure against k if it has one), or the paper's table beside ours.
@@ -294,8 +297,10 @@ class Step:
         return tuple(panel for panel in self.panels if not self.outputs or panel.key in self.outputs)
 
     def request(self):
-        """The :class:`StepRequest` of this step (its cache key names every panel's run)."""
-        return StepRequest(self.name, tuple(panel.request for panel in self.panels))
+        """The :class:`StepRequest` of this step (its cache key names every panel's run), computed by
+        :func:`lab.compute.study.compute`."""
+        return StepRequest(self.name, tuple(panel.key for panel in self.panels),
+                           tuple(panel.request for panel in self.panels))
 
     def panel_values(self, result):
         """Each panel's numbers of a computed ``result`` and, when every run succeeded, ``"step"``: ``derive``'s.
@@ -338,18 +343,6 @@ class Tour:
 
 
 @dataclasses.dataclass(frozen=True)
-class StepRequest:
-    """What a step computes: its name and every panel's run (the cache key of its values)."""
-
-    KIND: typing.ClassVar[str] = "tour_step"
-    step: str
-    runs: tuple
-
-    def to_dict(self):
-        return {"step": self.step, "runs": [run.to_dict() for run in self.runs]}
-
-
-@dataclasses.dataclass(frozen=True)
 class StepResult:
     """A computed step: each panel's values (:func:`run_values`) and errors (the step-wide values are
     derived where it is shown: :meth:`Step.panel_values`).
@@ -382,44 +375,50 @@ class StepResult:
         return cls(value["values"], value["errors"], value["computed"], value["cached"])
 
 
-StepRequest.RESULT = StepResult
+@register
+@dataclasses.dataclass(frozen=True)
+class StepRequest:
+    """What a step computes: its name and every panel's key and run (the cache key of its values).
 
-
-def compute_step(step, cache, progress=None):
-    """Every panel of ``step`` through ``cache``, and the numbers its text and claims read.
-
-    Parameters
-    ----------
-    step : Step
-    cache : lab.store.cache.ResultCache
-        Each run goes through it (a panel shared with another step, or with the explore view, is
-        computed once), and so does the step's result.
-    progress : callable, optional
-        ``progress(fraction, stage)``.
-
-    Returns
-    -------
-    StepResult
-        A failed run is reported in ``errors`` and does not stop the others.
+    The step's title and captions stay out: editing a tour's words keeps its cached numbers.
     """
-    report = progress or (lambda fraction, stage: None)
 
-    def compute(request):
+    KIND: typing.ClassVar[str] = "tour_step"
+    RESULT: typing.ClassVar[type] = StepResult
+    step: str
+    keys: tuple
+    runs: tuple
+
+    def to_dict(self):
+        return {"step": self.step,
+                "panels": [{"key": key, "run": run.to_dict()} for key, run in zip(self.keys, self.runs)]}
+
+    @classmethod
+    def from_dict(cls, values):
+        """The step :meth:`to_dict` wrote, every run validated again; a :class:`StateError` names what is wrong."""
+        panels = values.get("panels")
+        if not (isinstance(values.get("step"), str) and isinstance(panels, list)
+                and 0 < len(panels) <= catalogue.MAX_SWEEP_CELLS
+                and all(isinstance(panel, dict) and isinstance(panel.get("key"), str) for panel in panels)):
+            raise StateError([f"A tour step names itself and 1 to {catalogue.MAX_SWEEP_CELLS} panels, each a key "
+                              "and a run."])
+        return cls(values["step"], tuple(panel["key"] for panel in panels),
+                   tuple(RunRequest.from_dict(panel.get("run", {})) for panel in panels))
+
+    def _compute(self, *, cache, progress, uploads):
+        """Every panel's run through ``cache``; a failed run is reported in ``errors`` and does not stop the others."""
+        started = time.perf_counter()
         values, errors, computed, cached = {}, {}, 0, 0
-        for done, panel in enumerate(step.panels):
-            label = algorithms.spec(panel.request.method.algorithm).label
-            report(done / len(step.panels), f"{step.title}: {panel.label} ({label}, {done + 1} of {len(step.panels)})")
+        for done, (key, run) in enumerate(zip(self.keys, self.runs)):
+            label = algorithms.spec(run.method.algorithm).label
+            progress(done / len(self.runs), f"{self.step}: {key} ({label}, {done + 1} of {len(self.runs)})")
             try:
-                result, hit = cache.get_or_compute(panel.request, compute_run)
-                values[panel.key] = run_values(panel.request, result)
+                result, hit = compute(run, cache=cache)
+                values[key] = run_values(run, result)
             except Exception as error:  # one failing run is reported in its panel; the others go on
-                errors[panel.key] = failure_message(error)
+                errors[key] = failure_message(error)
                 continue
             cached += hit
             computed += not hit
+        progress(1.0, f"{self.step}: done in {time.perf_counter() - started:.1f} s")
         return StepResult(values, errors, computed, cached)
-
-    started = time.perf_counter()
-    result, _ = cache.get_or_compute(step.request(), compute)
-    report(1.0, f"{step.title}: done in {time.perf_counter() - started:.1f} s")
-    return result

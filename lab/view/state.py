@@ -18,41 +18,20 @@ against what was registered.
 """
 
 import dataclasses
-import typing
 
 import algorithms
 import datasets
 import measures
 
 from ..compute import catalogue
-from ..compute.choices import DataChoice, MethodChoice, Problems, StateError, check_run, json_fields, validate_part
-from ..compute.shapes import SHAPES, NormalizationDefaults
+from ..compute.choices import (DataChoice, MethodChoice, NormalizationChoice, Problems, StateError, algorithm_list,
+                               among, check_run, json_fields, validate_part)
 
 __all__ = ["PARTS", "CompareChoice", "DisplayChoice", "NormalizationChoice", "PairChoice", "StabilityChoice",
            "SweepChoice", "ViewState", "check_tour_step", "register_tour_steps", "stored_state", "tour_step_state"]
 
 # The tours' steps by name, each its view state: registered by the tours (register_tour_steps).
 _TOUR_STEPS = {}
-
-
-def _algorithm_list(names, where, problems):
-    """Registry names in registry order without repeats (then the uploaded output); unknown ones are a problem."""
-    if isinstance(names, str):
-        names = [names]
-    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
-        problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
-        return ()
-    known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
-                        f"{', '.join(algorithms.available())}.")
-    return tuple(name for name in known if name in names)
-
-
-def _among(value, choices):
-    """Whether ``value`` is one of ``choices`` (names): a list or an object from JSON is none of them."""
-    return isinstance(value, str) and value in choices
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,7 +58,7 @@ class DisplayChoice:
         colors = [value for value, _ in catalogue.color_choices(data.truth_labels)]
         if self.color not in colors:
             found.append(f"colour must be one of {colors} for {data.label()}; got {self.color!r}.")
-        if not _among(self.input_view, catalogue.INPUT_VIEWS):
+        if not among(self.input_view, catalogue.INPUT_VIEWS):
             found.append(f"input view must be one of {list(catalogue.INPUT_VIEWS)}; got {self.input_view!r}.")
         if self.figure_format not in catalogue.FIGURE_FORMATS:
             found.append(f"figure format must be one of {list(catalogue.FIGURE_FORMATS)}; "
@@ -120,7 +99,7 @@ class SweepChoice:
         return validate_part(self, problems)
 
     def _validated(self, problems):
-        chosen = _algorithm_list(self.algorithms, "sweep", problems)
+        chosen = algorithm_list(self.algorithms, "sweep", problems)
         k_min = problems.check(catalogue.NEIGHBORS, self.k_min, "sweep: lowest k")
         k_max = problems.check(catalogue.NEIGHBORS, self.k_max, "sweep: highest k")
         k_step = problems.check(_K_STEP, self.k_step, "sweep: k step")
@@ -131,7 +110,7 @@ class SweepChoice:
         if cells > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen)} algorithms × {len(swept.ks)} values of k is {cells} runs; at most "
                             f"{catalogue.MAX_SWEEP_CELLS} per sweep. Widen the k step or choose fewer algorithms.")
-        if not _among(self.measure, dict(catalogue.SUMMARY_MEASURES)):
+        if not among(self.measure, dict(catalogue.SUMMARY_MEASURES)):
             problems.append(f"sweep: the plotted measure must be one of {list(dict(catalogue.SUMMARY_MEASURES))}; "
                             f"got {self.measure!r}.")
         return swept
@@ -155,46 +134,7 @@ class CompareChoice:
         return validate_part(self, problems)
 
     def _validated(self, problems):
-        return CompareChoice(_algorithm_list(self.algorithms, "compare", problems), bool(self.align))
-
-
-@dataclasses.dataclass(frozen=True)
-class NormalizationChoice:
-    """The normalization tab (PN): a shape, its aspect ratio, n, k and the normalized algorithms."""
-
-    shape: str = NormalizationDefaults.shape
-    aspect: float = NormalizationDefaults.aspect
-    n: typing.Optional[int] = None
-    n_neighbors: int = NormalizationDefaults.n_neighbors
-    algorithms: tuple = NormalizationDefaults.algorithms
-
-    def to_dict(self):
-        return {**dataclasses.asdict(self), "algorithms": list(self.algorithms)}
-
-    @classmethod
-    def from_dict(cls, values):
-        return cls(**json_fields(cls, values, "normalization"))
-
-    def validated(self, problems=None):
-        return validate_part(self, problems)
-
-    def _validated(self, problems):
-        if not _among(self.shape, SHAPES):
-            problems.append(f"normalization: shape must be one of {list(SHAPES)}; got {self.shape!r}.")
-            return NormalizationChoice()
-        entry = datasets.spec(SHAPES[self.shape].dataset)
-        aspect = problems.check(NormalizationDefaults.aspect_parameter, self.aspect, "normalization: aspect")
-        n = None
-        if self.n is not None and not entry.population:  # a grid has as many points as its size
-            n = problems.check(entry.size_parameter, self.n, "normalization: n")
-        n_neighbors = problems.check(catalogue.NEIGHBORS, self.n_neighbors, "normalization: k")
-        normalized = [spec.name for spec in algorithms.specs() if spec.output == "normalized"]
-        chosen = _algorithm_list(self.algorithms, "normalization", problems)
-        outside = [name for name in chosen if name not in normalized]
-        if outside:
-            problems.append(f"normalization: {', '.join(outside)} do not normalize their output; choose among "
-                            f"{normalized}.")
-        return NormalizationChoice(self.shape, float(aspect), n, n_neighbors, chosen)
+        return CompareChoice(algorithm_list(self.algorithms, "compare", problems), bool(self.align))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,7 +223,7 @@ class StabilityChoice:
 
     def _validated(self, problems):
         mode = self.mode
-        if not _among(mode, catalogue.STABILITY_MODES):
+        if not among(mode, catalogue.STABILITY_MODES):
             problems.append(f"stability: the reruns must be one of {list(catalogue.STABILITY_MODES)}; got {mode!r}.")
             mode = StabilityChoice.mode
         return StabilityChoice(mode, problems.check(catalogue.STABILITY_RUNS, self.n_runs, "stability: runs"),
@@ -442,7 +382,7 @@ def check_tour_step(name, problems=None):
     problems : list, optional
         Where to note the problem; without it a :class:`StateError` is raised.
     """
-    if not _among(name, _TOUR_STEPS):
+    if not among(name, _TOUR_STEPS):
         message = f"tour: no step {name!r}; the steps are {', '.join(_TOUR_STEPS)}."
         if problems is None:
             raise StateError([message])

@@ -21,11 +21,11 @@ def steps_app_directory(tmp_path, tour_cache):
     """``steps_app_directory(*names)``: an app folder on the tours' shared result cache with the steps
     ``names`` computed (only those: a test of a few steps need not wait for all 29)."""
     from lab.tours.presets import STEPS
-    from lab.tours.steps import compute_step
+    from lab.compute import compute
 
     def make(*names):
         for name in names:
-            compute_step(STEPS[name], tour_cache)
+            compute(STEPS[name].request(), cache=tour_cache).result
         (tmp_path / "results").symlink_to(tour_cache.directory, target_is_directory=True)
         return tmp_path
 

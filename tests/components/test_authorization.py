@@ -20,6 +20,7 @@ from components.jobs import Services
 from lab import MethodChoice, SweepChoice, UploadRef, ViewState
 from lab.compute import catalogue
 from lab.store.uploads import UPLOAD_GONE
+from tests.strategies import run_part
 
 CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
                              for a, b in np.random.default_rng(1).uniform(size=(80, 2)))).encode()
@@ -76,7 +77,8 @@ def alice(tmp_path_factory):
     state = ViewState().with_dataset(catalogue.UPLOAD, UploadRef(sha, "points.csv")).validated()
     state = state.replace(method=MethodChoice("pca", 6),
                           sweep=SweepChoice(algorithms=("pca",), k_min=6, k_max=7, k_step=1)).validated().to_dict()
-    record = callbacks["explore-run-computed#run_explore"](_progress, {"state": state, "nonce": "alice-1"}, "alice")
+    record = callbacks["explore-run-computed#run_explore"](_progress, {"request": run_part(state), "nonce": "alice-1"},
+                                                           "alice")
     assert record["status"] == "done", record
     stored, message = callbacks["sweep-store#run_job"](_progress, 1, state, "alice", "page")
     assert stored["result"]["rows"] and "error" not in stored["result"]["rows"][0], message
@@ -89,7 +91,7 @@ FORGED = {
     "view-input-graph#show_state": lambda f, state, record: f(state, None, None, "mallory", "page"),
     "view-input-graph#show_computed": lambda f, state, record: f(record, state, None, "mallory"),
     "explore-run-computed#run_explore": lambda f, state, record: f(
-        _progress, {"state": state, "nonce": "mallory-1"}, "mallory"),
+        _progress, {"request": run_part(state), "nonce": "mallory-1"}, "mallory"),
     "sweep-store#run_job": lambda f, state, record: f(_progress, 2, state, "mallory", "page"),
     "compare-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
     "compare-grid#<lambda>": lambda f, state, record: f({"state": state}, "mallory"),

@@ -10,6 +10,7 @@ from components import jobs
 from components.explore import compute_record, show_computed, show_state
 from lab import RunRequest, ViewState, from_query
 from lab.compute import catalogue
+from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
 
@@ -35,7 +36,7 @@ def reads(services, monkeypatch):
 
 def computed(services, link):
     state = from_query(link).to_dict()
-    record = compute_record(services, {"state": state, "nonce": "n"}, "session", lambda *args: None)
+    record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
     assert record["status"] == "done"
     return state, record
 
@@ -59,7 +60,7 @@ def test_a_cached_run_is_drawn_in_the_request_that_brings_its_state(services):
 def test_a_miss_starts_the_job_and_leaves_the_views(services):
     state = from_query(LINK).to_dict()
     outputs = show_state(services, state, None, None, "session", "token")
-    assert outputs["request"]["state"] == state and outputs["request"]["token"] == "token"
+    assert outputs["request"]["request"] == run_part(state) and outputs["request"]["token"] == "token"
     assert unchanged(outputs, "input", "output", "shown", "drawn")
     again = show_state(services, state, None, None, "session", "token")
     assert again["request"]["nonce"] != outputs["request"]["nonce"]  # a retry is a new job
@@ -98,8 +99,8 @@ def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(servic
 
 
 def test_a_failed_record_blanks_the_views_and_says_why(services):
-    failed = {"status": "failed", "state": from_query(LINK).to_dict(), "message": "It broke."}
-    outputs = show_computed(services, failed, failed["state"], None, "session")
+    failed = {"status": "failed", "message": "It broke."}
+    outputs = show_computed(services, failed, from_query(LINK).to_dict(), None, "session")
     assert outputs["message"] == "It broke." and outputs["message_class"] == "message error"
     assert outputs["shown"] == failed and outputs["drawn"] is None
 

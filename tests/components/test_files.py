@@ -3,6 +3,7 @@
 import doctest
 
 import components.files
+from tests.strategies import run_part
 
 
 def test_doctests():
@@ -49,7 +50,7 @@ def test_the_run_configuration_download_carries_the_shown_run_s_measures(tmp_pat
 
     services = jobs.Services.in_directory(tmp_path)
     state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict()
-    record = compute_record(services, {"state": state, "nonce": "n"}, "session", lambda *args: None)
+    record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
     token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{ids.EXPORT_CONFIG}.n_clicks",
                                                                 "value": 1}], updated_props={}))
     try:

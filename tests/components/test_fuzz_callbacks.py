@@ -36,7 +36,7 @@ from lab.compute import catalogue
 from lab.compute.pairs import PairResult
 from lab.tours.presets import STEPS
 from lab.view import links
-from tests.strategies import mutations, states
+from tests.strategies import mutations, run_part, states
 
 DEFAULT_STATE = ViewState().validated().to_dict()
 # Values the page itself holds, beyond the layout's initial ones, so that one forged value meets
@@ -44,11 +44,11 @@ DEFAULT_STATE = ViewState().validated().to_dict()
 PAGE_VALUES = {
     (ids.VIEW_STATE, "data"): DEFAULT_STATE,
     (ids.APPLY_STATE, "data"): {"state": DEFAULT_STATE, "message": "", "nonce": "n1"},
-    (ids.EXPLORE_REQUEST, "data"): {"state": DEFAULT_STATE, "nonce": "n1", "token": "t1"},
-    (ids.RUN_SHOWN, "data"): {"status": "done", "state": DEFAULT_STATE, "cached": True, "seconds": 1.0, "n": 1600,
+    (ids.EXPLORE_REQUEST, "data"): {"request": run_part(DEFAULT_STATE), "nonce": "n1", "token": "t1"},
+    (ids.RUN_SHOWN, "data"): {"status": "done", "cached": True, "seconds": 1.0, "n": 1600,
                               "request": RunRequest.from_state(ViewState.from_dict(DEFAULT_STATE)).to_dict(),
                               "summary": {"normalized": [0.1, 0.1]}},
-    (ids.RUN_FROM_JOB, "data"): {"status": "failed", "state": DEFAULT_STATE, "message": "m"},
+    (ids.RUN_FROM_JOB, "data"): {"status": "failed", "message": "m"},
     (ids.DRAWN, "data"): {"view": "3d", "color": "normalized"},
     (ids.NEIGHBOURS, "data"): {"point": 1, "neighbours": [2, 3]},
     (ids.TOUR_REQUEST, "data"): {"name": next(iter(STEPS)), "nonce": "n1", "token": "t1"},
@@ -260,8 +260,9 @@ def test_every_link_key_with_a_hostile_value_is_refused_with_a_message(fuzz_app,
     assert outcome.statuses == {200: len(LINK_KEYS)}
 
 
-@pytest.mark.parametrize("job", [None, "x" * 100, 10**400, [], {}, {"nonce": 5}, {"nonce": "n1", "state": "x"},
-                                 {"nonce": "n1", "state": {"data": {"noise": 1e308}}}])
+@pytest.mark.parametrize("job", [None, "x" * 100, 10**400, [], {}, {"nonce": 5}, {"nonce": "n1", "request": "x"},
+                                 {"nonce": "n1", "request": {"data": {"noise": 1e308}}},
+                                 {"nonce": "n1", "request": {"data": [1] * 10**5, "method": {"n_neighbors": 10**400}}}])
 def test_the_explore_job_refuses_a_forged_request_with_a_message(tmp_path, job):
     """The job's own request is not fuzzed above (jobs are recorded, not run): it is given the same values here."""
     record = compute_record(Services.in_directory(tmp_path), job, "session", lambda *args: None)

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from components import deadlines, ids, managers, slots
+from tests.strategies import run_part
 
 
 
@@ -153,7 +154,7 @@ def _job_arguments(state):
     from lab.tours.presets import STEPS
 
     return {
-        ids.EXPLORE_JOB: [{"state": state, "nonce": "deadline"}, "session"],
+        ids.EXPLORE_JOB: [{"request": run_part(state), "nonce": "deadline"}, "session"],
         ids.SWEEP_JOB: [1, state, "session", "page"],
         ids.COMPARE_JOB: [1, state, "session", "page"],
         ids.NORMALIZATION_JOB: [1, state, "session", "page"],

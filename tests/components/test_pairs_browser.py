@@ -15,7 +15,8 @@ from components.figures.pairs import MORPH_FRAMES
 from components.notebook import notebook_app
 from lab import ViewState
 from lab.compute.choices import DataChoice, MethodChoice
-from lab.compute.stability import StabilityRequest, stability_study
+from lab.compute import compute
+from lab.compute.stability import StabilityRequest
 from lab.view.state import StabilityChoice
 
 from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
@@ -118,7 +119,7 @@ def test_the_stability_study_shows_each_point_s_spread(dash_duo, tmp_path):
     start_job(dash_duo, ids.STABILITY_RUN)
     state = ViewState(data=DataChoice("strip", n=400), method=MethodChoice("isomap", 8),
                       stability=StabilityChoice("subsamples", 4)).validated()
-    result = stability_study(StabilityRequest.from_state(state))
+    result = compute(StabilityRequest.from_state(state), cache=None).result
     summary = result.summary
     assert card_text(dash_duo, "spread") == f"{summary['mean spread']:.4g} (median {summary['median spread']:.4g})"
     assert card_text(dash_duo, "runs") == "4"

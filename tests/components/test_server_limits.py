@@ -11,8 +11,8 @@ import pytest
 
 from components import jobs
 from components.explore import compute_record, show_state
-from components.sweep import run_sweep
-from lab import ViewState, StateError
+from lab import StateError, SweepRequest, ViewState
+from tests.strategies import run_part
 
 
 @pytest.fixture
@@ -39,14 +39,18 @@ def forged(**changes):
 ])
 def test_a_forged_explore_request_is_refused_before_anything_runs(services, changes, message):
     state = forged(**changes)
-    record = compute_record(services, {"state": state, "nonce": "n1"}, "session", lambda *args: None)
-    assert record["status"] == "failed" and message in record["message"]
     shown = show_state(services, state, None, None, "session", "token")
-    assert shown["shown"]["message"] == record["message"] and shown["message"] == record["message"]
+    assert message in shown["message"] and shown["shown"]["message"] == shown["message"]
+    if all(path.split(".")[0] in ("data", "method") for path in changes):  # the run the job receives is forged too
+        record = compute_record(services, {"request": run_part(state), "nonce": "n1"}, "session", lambda *args: None)
+        assert record["status"] == "failed" and record["message"] == shown["message"]
     assert services.results.stats() == {"hits": 0, "computed": 0}
 
 
 def test_a_forged_sweep_of_a_million_cells_is_refused(services):
     state = forged(**{"sweep.k_min": 3, "sweep.k_max": 10**6, "sweep.k_step": 1})
     with pytest.raises(StateError, match="sweep: highest k must lie in"):
-        run_sweep(services, ViewState.from_dict(state), "session", lambda *args: None)
+        SweepRequest.from_state(ViewState.from_dict(state))
+    request = {"data": state["data"], "algorithms": ["pca"], "ks": list(range(3, 10**6))}
+    with pytest.raises(StateError, match="sweep: at most"):
+        SweepRequest.from_dict(request)

@@ -16,12 +16,13 @@ from components.figures.tours import panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
-from components.tours import compute, render_step, show_computed, show_step, step_target
+from components.tours import compute_step, render_step, show_computed, show_step, step_target
 from lab import from_query
 from lab.compute import catalogue
 from lab.tours.prepare import main as tours_main
 from lab.tours.presets import STEPS, TOURS
-from lab.tours.steps import StepResult, compute_step
+from lab.compute import compute
+from lab.tours.steps import StepResult
 
 
 def text_of(component):
@@ -67,7 +68,7 @@ def test_an_uncomputed_step_shows_its_text_with_dashes_and_asks_the_job(tmp_path
 @pytest.mark.parametrize("forged", [None, {}, "x", {"name": ["gr-fig1"]}, {"name": "no-such-step"}])
 def test_the_tour_job_refuses_a_request_for_no_step_with_a_message_and_computes_nothing(tmp_path, forged):
     services = Services.in_directory(tmp_path)
-    done = compute(services, forged, lambda fraction, stage: None)
+    done = compute_step(services, forged, lambda fraction, stage: None)
     assert done == {"name": "", "message": "The step asked for is not one of the tours'."}
     assert services.results.stats() == {"hits": 0, "computed": 0}
     # What the job answered, or a value no job wrote, leaves the open step as it is.
@@ -108,7 +109,7 @@ def test_every_computed_step_opens_and_colours_each_panel_by_its_own_data(tour_a
     services, step = Services.in_directory(tour_app_directory), STEPS[name]
     out = show_step(services, step.state.to_dict(), None, "token")
     assert out["request"] is no_update  # computed: drawn at once, no job
-    done = compute(services, {"name": name}, lambda fraction, stage: None)  # the job, as the page's
+    done = compute_step(services, {"name": name}, lambda fraction, stage: None)  # the job, as the page's
     for drawn in (out, show_computed(services, done, step.state.to_dict())):
         assert [item.className for item in drawn["claims"]] == ["claim holds"] * len(step.claims)
         # Every number filled in: no dash but the prose's own (pn-fig1's text has one).
@@ -150,7 +151,7 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
 def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_path):
     services = Services.in_directory(tmp_path)
     step = STEPS["lecture-classical-scaling"]
-    result = compute_step(step, services.results)
+    result = compute(step.request(), cache=services.results).result
     out = show_step(services, step.state.to_dict(), None, "token")
     assert out["request"].__class__.__name__ == "NoUpdate"  # cached: drawn at once
     assert [item.className for item in out["claims"]] == ["claim holds"] * len(step.claims)

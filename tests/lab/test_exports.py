@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import measures
 from lab import (DataChoice, MethodChoice, ResultCache, RunRequest, StateError, SweepChoice, SweepRequest, ViewState,
-                 compute_run, sweep, to_query)
+                 to_query)
+from lab.compute import compute
 from lab.store.cache import CODE_VERSION
 from lab.view.exports import NOT_A_VIEW_FILE, nesting_depth, points_csv, read_view_file, sweep_files, view_json
 from tests.strategies import mutations
@@ -28,7 +29,7 @@ def read_csv(text):
 def run():
     state = ViewState(data=DataChoice("swissroll", n=200), method=MethodChoice("isomap", 8)).validated()
     request = RunRequest.from_state(state)
-    return state, request, compute_run(request)
+    return state, request, compute(request, cache=None).result
 
 
 def test_points_csv_holds_every_point_and_measure_at_full_precision_below_its_view(run):
@@ -141,7 +142,7 @@ def test_a_view_file_out_of_range_is_refused_with_the_bound():
 def test_sweep_files_carry_the_view_and_are_named_after_it(tmp_path):
     state = ViewState(data=DataChoice("swissroll", n=200), sweep=SweepChoice(("pca", "hlle"), 3, 6, 3)).validated()
     request = SweepRequest.from_state(state)
-    result = sweep(request, ResultCache(tmp_path))
+    result = compute(request, cache=ResultCache(tmp_path)).result
     files = sweep_files(state, request, result)
     text, name = files["csv"]
     assert name == "procrustes-lab_swissroll_n200_sweep_k3-6.csv"

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from lab import NormalizationRequest, ResultCache, normalization_study
+from lab import NormalizationRequest, ResultCache
+from lab.compute import compute
 from lab.compute.shapes import CURVE_ASPECTS, SHAPES
 
 
@@ -13,7 +14,7 @@ def cache(tmp_path_factory):
 
 
 def study(cache, aspect, chosen=("laplacian", "diffusion_maps", "ltsa"), shape="strip", n=3000, k=8):
-    result = normalization_study(NormalizationRequest(shape, aspect, n, k, tuple(chosen)), cache)
+    result = compute(NormalizationRequest(shape, aspect, n, k, tuple(chosen)), cache=cache).result
     return result, {row["label"]: row for row in result.rows}
 
 

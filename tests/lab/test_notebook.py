@@ -5,7 +5,8 @@ import pytest
 
 import datasets
 import measures
-from lab import RunRequest, UploadStore, compute_run
+from lab import RunRequest, UploadStore
+from lab.compute import compute
 from lab.compute import catalogue
 from lab.compute.choices import UploadRef
 from lab.compute.runs import parse_uploaded
@@ -20,7 +21,7 @@ def roll():
 
 def run_of(start):
     uploads = UploadStore(start.directory / "uploads").for_session(start.session)
-    return compute_run(RunRequest.from_state(start.state), uploads=uploads), uploads
+    return compute(RunRequest.from_state(start.state), cache=None, uploads=uploads).result, uploads
 
 
 def test_the_arrays_are_read_back_exactly_and_the_output_is_measured(roll, tmp_path):

@@ -7,12 +7,12 @@ import pytest
 import algorithms
 import datasets
 import measures
-from lab import ResultCache, RunRequest, StateError, ViewState, compute_run
+from lab import ResultCache, RunRequest, StateError, ViewState
+from lab.compute import compute
 from lab.compute.choices import DataChoice, MethodChoice
 from lab.compute.pairs import (
     PairRequest,
     compare_outputs,
-    compute_pair,
     pair_coloring,
     selection_summary,
 )
@@ -64,9 +64,9 @@ def test_a_pair_of_two_algorithms_aligns_the_runs_the_explore_tab_computes(cache
     request = PairRequest.from_state(state)
     assert request.a == RunRequest.from_state(state)
     assert (request.b.method.algorithm, request.b.method.n_neighbors) == ("ltsa", 8)
-    cache.get_or_compute(request.a, compute_run)  # run A was shown in explore: the pair reads it
-    result = compute_pair(request, cache)
-    assert cache.stats() == {"hits": 1, "computed": 2}
+    compute(request.a, cache=cache)  # run A was shown in explore: the pair reads it
+    result = compute(request, cache=cache).result
+    assert cache.stats() == {"hits": 1, "computed": 3}  # A, then the pair: A read, B and the pair computed
     data = datasets.load("strip", 300, random_state=0)
     Y_a = algorithms.embed("isomap", data.X, n_neighbors=8)
     Y_b = algorithms.embed("ltsa", data.X, n_neighbors=8)
@@ -77,14 +77,14 @@ def test_a_pair_of_two_algorithms_aligns_the_runs_the_explore_tab_computes(cache
     # LTSA's unit-norm output is scaled up onto Isomap's (GR Table 2 scales).
     assert result.scale > 10
     # Kept whole in the cache, read back equal.
-    cache.get_or_compute(request, lambda chosen: compute_pair(chosen, cache))
-    again, cached = cache.get_or_compute(request, lambda chosen: compute_pair(chosen, cache))
+    compute(request, cache=cache)
+    again, cached = compute(request, cache=cache)
     assert cached and again.distance == result.distance and again.label_b == result.label_b
     np.testing.assert_array_equal(again.local_conformal, result.local_conformal)
 
 
 def test_a_run_paired_with_itself_has_distance_and_displacement_zero(cache):
-    result = compute_pair(PairRequest.from_state(strip_state(algorithm=None)), cache)
+    result = compute(PairRequest.from_state(strip_state(algorithm=None)), cache=cache).result
     assert result.distance == 0.0 and not result.displacement.any() and result.scale == 1.0
     assert np.nanmax(np.abs(result.local_conformal)) < 1e-12
 
@@ -105,7 +105,7 @@ def test_two_random_states_rerun_the_algorithm_on_the_same_points(cache, monkeyp
     request = PairRequest.from_state(state)
     assert request.a.data == request.b.data and request.b.method.random_state == 5
     assert "random state 5" in request.b.describe()
-    result = compute_pair(request, cache)
+    result = compute(request, cache=cache).result
     (seed_a, X_a), (seed_b, X_b) = seeds
     assert (seed_a, seed_b) == (2, 5)  # A: the data's random state; B: its own, on the very same points
     np.testing.assert_array_equal(X_a, X_b)
@@ -129,7 +129,7 @@ def test_run_b_keeps_a_s_settings_unless_changed_and_its_k_is_checked():
 
 
 def test_a_selection_summary_and_the_colourings_read_the_pair_s_values(cache):
-    result = compute_pair(PairRequest.from_state(strip_state(algorithm="pca")), cache)
+    result = compute(PairRequest.from_state(strip_state(algorithm="pca")), cache=cache).result
     rows = np.argsort(result.displacement)[-10:]
     line = selection_summary(result, rows)
     assert line.startswith("10 points selected") and f"{result.displacement[rows].mean():.4g}" in line

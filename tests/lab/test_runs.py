@@ -8,7 +8,8 @@ import pytest
 import algorithms
 import datasets
 import measures
-from lab import RunRequest, StateError, cache_key, compute_run
+from lab import RunRequest, StateError, cache_key
+from lab.compute import compute
 
 
 def request(**overrides):
@@ -44,7 +45,7 @@ def test_bad_parameters_fail_when_the_request_is_made():
 
 def test_run_reports_the_api_values_and_its_stages():
     stages = []
-    result = compute_run(request(), progress=lambda fraction, stage: stages.append(fraction))
+    result = compute(request(), cache=None, progress=lambda fraction, stage: stages.append(fraction)).result
     data = datasets.load("strip", 300, random_state=1)
     Y = algorithms.embed("ltsa", data.X, n_neighbors=8, random_state=1)
     np.testing.assert_array_equal(result.Y, Y)
@@ -60,7 +61,8 @@ def test_run_reports_the_api_values_and_its_stages():
 
 
 def test_high_dimensional_input_is_drawn_by_its_principal_components():
-    result = compute_run(RunRequest.create("digits", "isomap", n_neighbors=8, dataset_params={"classes": "2"}))
+    request_digits = RunRequest.create("digits", "isomap", n_neighbors=8, dataset_params={"classes": "2"})
+    result = compute(request_digits, cache=None).result
     assert result.X.shape[1] == 64 and result.drawn_X.shape == (result.X.shape[0], 3)
     assert result.input_axes == ("PC1", "PC2", "PC3") and result.image_shape == (8, 8)
     centred = result.X - result.X.mean(axis=0)
@@ -70,8 +72,8 @@ def test_high_dimensional_input_is_drawn_by_its_principal_components():
 
 def test_a_long_algorithm_reports_its_annealing_through_the_run():
     stages = []
-    compute_run(request(algorithm="psa", dataset="swissroll", n=400),
-                progress=lambda fraction, stage: stages.append((fraction, stage)))
+    compute(request(algorithm="psa", dataset="swissroll", n=400), cache=None,
+            progress=lambda fraction, stage: stages.append((fraction, stage)))
     fractions = [fraction for fraction, _ in stages]
     assert fractions == sorted(fractions)
     assert any(stage.startswith("Procrustes subspaces alignment: anneal") and " T " in stage and " f " in stage
@@ -80,10 +82,11 @@ def test_a_long_algorithm_reports_its_annealing_through_the_run():
 
 
 def test_every_registry_measure_is_computed_where_it_is_defined():
-    result = compute_run(request(n=300))
+    result = compute(request(n=300), cache=None).result
     assert set(result.summary) == {name for name in measures.available() if name != "raw"
                                    and not measures.spec(name).needs_labels}
-    digits = compute_run(RunRequest.create("digits", "pca", n_neighbors=8, dataset_params={"classes": "2-5"}))
+    digits = compute(RunRequest.create("digits", "pca", n_neighbors=8, dataset_params={"classes": "2-5"}),
+                     cache=None).result
     assert "silhouette" in digits.summary and "collapse" not in digits.summary  # classes, no truth
     data = datasets.load("digits", classes="2-5")
     Y = algorithms.embed("pca", data.X, n_neighbors=8)
@@ -94,7 +97,7 @@ def test_every_registry_measure_is_computed_where_it_is_defined():
 def test_a_result_survives_its_encoding_exactly():
     from lab.store.serialization import decode, encode
 
-    result = compute_run(request(n=200))
+    result = compute(request(n=200), cache=None).result
     back = type(result).from_value(decode(encode(result.to_value())))
     for name in ("X", "Y", "drawn_X", "truth"):
         np.testing.assert_array_equal(getattr(back, name), getattr(result, name))
@@ -113,7 +116,7 @@ def test_names_and_file_stems_say_what_was_run():
 def test_every_data_set_at_its_defaults_gets_an_isomap_run_at_k_10(name):
     """What a user meets choosing any data set (the page's defaults: Isomap, k = 10): a run, not a
     message, whose measures keep GR's order R_PCA lower bound <= R_C <= R_N."""
-    result = compute_run(RunRequest.create(name, "isomap", n_neighbors=10))
+    result = compute(RunRequest.create(name, "isomap", n_neighbors=10), cache=None).result
     assert result.n_samples == datasets.spec(name).size_parameter.default
     assert result.Y.shape == (result.n_samples, 2) and np.isfinite(result.Y).all()
     summary = {key: mean for key, (mean, _) in result.summary.items()}
@@ -123,7 +126,7 @@ def test_every_data_set_at_its_defaults_gets_an_isomap_run_at_k_10(name):
 def test_a_run_s_progress_moves_through_the_measures_and_never_back():
     """Issue 19: at 20 000 points the label said "measuring" for over a minute; it names each group now."""
     calls = []
-    compute_run(request(), progress=lambda fraction, stage: calls.append((fraction, stage)))
+    compute(request(), cache=None, progress=lambda fraction, stage: calls.append((fraction, stage)))
     fractions = [fraction for fraction, _ in calls]
     assert fractions == sorted(fractions) and fractions[-1] <= 1.0
     measuring = [stage for fraction, stage in calls if stage.startswith("measuring: ")]

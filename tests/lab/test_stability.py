@@ -11,7 +11,8 @@ import measures
 from lab import ResultCache, StateError, ViewState
 from lab.compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
 from lab.compute.runs import output_of
-from lab.compute.stability import StabilityRequest, StabilityResult, consensus, stability_study
+from lab.compute import compute
+from lab.compute.stability import StabilityRequest, StabilityResult, consensus
 from lab.view.state import StabilityChoice
 
 
@@ -116,7 +117,7 @@ def strip_state(algorithm="isomap", **stability):
 def test_reruns_of_a_deterministic_algorithm_over_random_states_have_spread_zero():
     request = StabilityRequest.from_state(strip_state("pca", mode="random_states", n_runs=4))
     assert request.fraction is None  # not part of the request (nor of its cache key)
-    result = stability_study(request)
+    result = compute(request, cache=None).result
     assert result.random_states == (0, 1, 2, 3) and result.failed == 0
     assert np.all(result.spread == 0.0) and result.summary["mean spread"] == 0.0
 
@@ -126,15 +127,15 @@ def test_subsample_runs_hold_each_point_in_some_runs_and_name_their_seeds(tmp_pa
     plan = request.plan(250)
     assert [state for state, _ in plan] == [0] * 5 and all(len(held) == 150 for _, held in plan)
     assert len({tuple(held) for _, held in plan}) == 5  # five different subsamples, each seeded
-    result = stability_study(request)
+    result = compute(request, cache=None).result
     counts = np.bincount(np.concatenate([held for _, held in plan]), minlength=250)
     np.testing.assert_array_equal(result.counts, counts)
     assert np.array_equal(np.isnan(result.spread), counts < 2)
     assert 0 < result.summary["median spread"] < 0.5
     # Kept whole in the result cache.
     cache = ResultCache(tmp_path)
-    cache.get_or_compute(request, stability_study)
-    again, cached = cache.get_or_compute(request, stability_study)
+    compute(request, cache=cache)
+    again, cached = compute(request, cache=cache)
     assert cached and isinstance(again, StabilityResult)
     np.testing.assert_array_equal(again.spread, result.spread)
 
@@ -151,7 +152,7 @@ def test_a_failed_run_is_noted_and_the_others_still_count(monkeypatch):
         return output_of(points, method, random_state=random_state)
 
     monkeypatch.setattr(lab.compute.stability, "output_of", failing_second)
-    result = stability_study(StabilityRequest.from_state(strip_state("pca", n_runs=3)))
+    result = compute(StabilityRequest.from_state(strip_state("pca", n_runs=3)), cache=None).result
     assert result.failed == 1 and not result.cacheable and result.random_states == (0, 2)
     assert "Run 2 (random state 1) failed: the graph fell apart" in result.notes
 
@@ -164,7 +165,7 @@ def test_fewer_than_two_successful_runs_raise_the_first_failure(monkeypatch):
 
     monkeypatch.setattr(lab.compute.stability, "output_of", failing)
     with pytest.raises(algorithms.SolverError, match="no luck with 0"):
-        stability_study(StabilityRequest.from_state(strip_state("pca", n_runs=2)))
+        compute(StabilityRequest.from_state(strip_state("pca", n_runs=2)), cache=None).result
 
 
 def test_an_uploaded_output_has_no_stability_to_study():

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from lab import (CompareChoice, CompareRequest, DataChoice, ResultCache, RunRequest, SweepChoice, SweepRequest,
-                 StateError, ViewState, compare, compute_run, sweep)
+                 StateError, ViewState)
+from lab.compute import compute
 import lab.compute.studies
 from lab.compute.studies import align_to_reference, best_cells, stored_sweep
 
@@ -22,20 +23,20 @@ def state(**parts):
 
 def test_a_sweep_cell_is_the_explore_run_of_the_same_settings(cache):
     view = state(sweep=SweepChoice(("isomap", "lle"), 8, 10, 2))
-    result = sweep(SweepRequest.from_state(view), cache)
+    result = compute(SweepRequest.from_state(view), cache=cache).result
     assert [(row["algorithm"], row["k"]) for row in result.rows] == [("isomap", 8), ("isomap", 10), ("lle", 8),
                                                                      ("lle", 10)]
     assert result.computed == 4 and result.cached == 0 and result.message == "4 runs: 4 computed, 0 from the cache."
     explore = RunRequest.create("swissroll", "lle", n=400, n_neighbors=10)
-    hit, cached = cache.get_or_compute(explore, compute_run)
+    hit, cached = compute(explore, cache=cache)
     assert cached and result.rows[3]["summary"]["normalized"] == list(hit.summary["normalized"])
-    again = sweep(SweepRequest.from_state(view), cache)
+    again = compute(SweepRequest.from_state(view), cache=cache).result
     assert again.cached == 4 and again.rows == result.rows
 
 
 def test_a_sweep_read_back_from_the_page_is_the_one_written_and_anything_else_is_refused(cache):
     view = state(sweep=SweepChoice(("hlle", "pca"), 3, 6, 3))  # a failed cell (HLLE at k = 3) among good ones
-    result = sweep(SweepRequest.from_state(view), cache)
+    result = compute(SweepRequest.from_state(view), cache=cache).result
     stored = {"state": view.to_dict(), "result": result.to_value()}
     assert stored_sweep(stored).rows == result.rows
     good = result.rows[-1]
@@ -49,7 +50,7 @@ def test_a_sweep_read_back_from_the_page_is_the_one_written_and_anything_else_is
 
 def test_a_failing_cell_is_reported_in_its_row_and_the_others_run(cache):
     view = state(sweep=SweepChoice(("hlle", "pca"), 3, 6, 3))
-    result = sweep(SweepRequest.from_state(view), cache)
+    result = compute(SweepRequest.from_state(view), cache=cache).result
     rows = {(row["algorithm"], row["k"]): row for row in result.rows}
     assert "HLLE needs n_neighbors > d(d+3)/2 = 5" in rows["hlle", 3]["error"]
     assert "summary" in rows["hlle", 6] and "summary" in rows["pca", 3]
@@ -68,7 +69,7 @@ def test_the_best_k_follows_each_measure_s_direction():
 
 def test_a_comparison_puts_isometric_outputs_first_and_aligns_them(cache):
     view = state(compare=CompareChoice(("lle", "pca", "isomap"), align=True))
-    result = compare(CompareRequest.from_state(view), cache)
+    result = compute(CompareRequest.from_state(view), cache=cache).result
     assert [panel["algorithm"] for panel in result.panels] == ["pca", "isomap", "lle"]
     isomap = next(panel for panel in result.panels if panel["algorithm"] == "isomap")
     run = cache.get(RunRequest.create("swissroll", "isomap", n=400))

@@ -13,17 +13,16 @@ import numpy as np
 import pytest
 
 from lab import RunRequest, ViewState, from_query, to_query
+from lab.compute import compute
 from lab.tours.presets import STEPS, TOURS, applied, locate
-from lab.tours.steps import Claim, Values, compute_step, run_values
+from lab.tours.steps import Claim, Values, run_values
 
 
 # ------------------------------------------------------------------ the numbers a step quotes
 
 def test_run_values_quote_the_run_s_summary_and_describe_its_output_against_the_truth():
-    from lab import compute_run
-
     request = RunRequest.create("strip", "pca", n=300, n_neighbors=8, dataset_params={"length": 3.0})
-    result = compute_run(request)
+    result = compute(request, cache=None).result
     values = run_values(request, result)
     assert values["normalized"] == result.summary["normalized"][0]
     assert values["normalized_median"] == result.summary["normalized"][1]
@@ -118,7 +117,7 @@ def test_the_readme_lists_every_step_with_whether_it_reproduces():
 @pytest.mark.parametrize("name", STEP_NAMES)
 def test_every_claim_of_the_step_holds_on_its_computed_runs(name, tour_cache):
     step = STEPS[name]
-    result = compute_step(step, tour_cache)
+    result = compute(step.request(), cache=tour_cache).result
     assert result.errors == {}
     values = step.values(result)
     for template in (step.text, *(claim.text for claim in step.claims)):  # every number quoted was computed

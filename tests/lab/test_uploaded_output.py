@@ -14,13 +14,12 @@ from lab import (
     UploadStore,
     ViewState,
     cache_key,
-    compute_run,
 )
-from lab.compute import catalogue
+from lab.compute import catalogue, compute
 from lab.compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
-from lab.compute.pairs import PairRequest, compute_pair
+from lab.compute.pairs import PairRequest
 from lab.compute.runs import parse_uploaded
-from lab.compute.studies import SweepRequest, sweep
+from lab.compute.studies import SweepRequest
 from lab.compute.views import explore_view
 from lab.view.exports import points_csv
 from lab.view.links import from_query, to_query
@@ -57,7 +56,7 @@ def output_file_request(session, X, Y, **method):
 def test_a_run_on_an_uploaded_output_file_measures_that_output(roll, session):
     X, Y = roll
     request = output_file_request(session, X, Y)
-    result = compute_run(request, uploads=session)
+    result = compute(request, cache=None, uploads=session).result
     np.testing.assert_array_equal(result.Y, Y)  # measured as uploaded: no embedding, no sign rule
     expected, per_point = measures.procrustes(X, Y, K, per_point=True)
     assert result.summary["normalized"][0] == pytest.approx(expected, rel=1e-12)
@@ -73,20 +72,21 @@ def test_output_columns_of_the_input_s_own_file_are_set_aside_from_the_coordinat
     data = parse_uploaded(upload, session, K)
     np.testing.assert_array_equal(data.X, X)
     np.testing.assert_array_equal(data.Y, Y)
-    result = compute_run(RunRequest.create("upload", catalogue.UPLOADED_OUTPUT, n_neighbors=K, upload=upload),
-                         uploads=session)
+    result = compute(RunRequest.create("upload", catalogue.UPLOADED_OUTPUT, n_neighbors=K, upload=upload), cache=None,
+                     uploads=session).result
     assert result.summary["conformal"][0] == pytest.approx(measures.procrustes(X, Y, K, variant="conformal"))
     assert upload.output.describe() == "columns 4, 5"
 
 
 def test_the_best_global_scale_lowers_r_n_and_leaves_r_c_as_it_was(roll, session):
     X, Y = roll
-    authors = compute_run(output_file_request(session, X, 7.0 * Y), uploads=session)
-    rescaled = compute_run(output_file_request(session, X, 7.0 * Y, rescale="best_global_scale"), uploads=session)
+    authors = compute(output_file_request(session, X, 7.0 * Y), cache=None, uploads=session).result
+    rescaled = compute(output_file_request(session, X, 7.0 * Y, rescale="best_global_scale"), cache=None,
+                       uploads=session).result
     assert rescaled.summary["normalized"][0] < authors.summary["normalized"][0]
     assert rescaled.summary["conformal"][0] == pytest.approx(authors.summary["conformal"][0], rel=1e-10)
     # GR §4.4's refinement of the uploaded output lowers R (here, R_N: it ends at the input's scale).
-    refined = compute_run(output_file_request(session, X, Y, post_refinement=5), uploads=session)
+    refined = compute(output_file_request(session, X, Y, post_refinement=5), cache=None, uploads=session).result
     assert refined.summary["normalized"][0] < measures.procrustes(X, Y, K)
 
 
@@ -111,7 +111,7 @@ def test_the_cache_key_names_the_output_file_and_its_columns(roll, session):
 def test_a_bad_output_gets_the_parser_s_own_message(roll, session, bad, message):
     X, Y = roll
     with pytest.raises(datasets.DatasetError) as raised:
-        compute_run(output_file_request(session, X, bad(Y)), uploads=session)
+        compute(output_file_request(session, X, bad(Y)), cache=None, uploads=session).result
     assert message in str(raised.value)
 
 
@@ -156,14 +156,14 @@ def test_views_exports_and_pairs_work_on_an_uploaded_output(roll, session, tmp_p
     X, Y = roll
     request = output_file_request(session, X, Y)
     state = ViewState(data=request.data, method=request.method, pair=PairChoice("isomap")).validated()
-    result = compute_run(request, uploads=session)
+    result = compute(request, cache=None, uploads=session).result
     view = explore_view(request, result, False)
     assert view.output_title == "Output: your uploaded output, k = 8 (as uploaded)"
     text, name = points_csv(state, request, result)
     assert name == "procrustes-lab_upload_uploaded_k8_points.csv"
     first_row = [line for line in text.splitlines() if not line.startswith("#")][1].split(",")
     assert [float(value) for value in first_row[4:6]] == Y[0].tolist()
-    pair = compute_pair(PairRequest.from_state(state), ResultCache(tmp_path / "results"), uploads=session)
+    pair = compute(PairRequest.from_state(state), cache=ResultCache(tmp_path / "results"), uploads=session).result
     assert pair.label_a.endswith("your uploaded output (umap.csv), k = 8")
     assert 0 < pair.distance < 1
 
@@ -174,7 +174,7 @@ def test_a_k_sweep_measures_the_uploaded_output_at_each_k(roll, session, tmp_pat
     state = ViewState(data=data, method=MethodChoice(catalogue.UPLOADED_OUTPUT, K),
                       sweep=SweepChoice((catalogue.UPLOADED_OUTPUT, "pca"), 6, 12, 3)).validated()
     assert state.sweep.algorithms == ("pca", catalogue.UPLOADED_OUTPUT)
-    result = sweep(SweepRequest.from_state(state), ResultCache(tmp_path / "results"), uploads=session)
+    result = compute(SweepRequest.from_state(state), cache=ResultCache(tmp_path / "results"), uploads=session).result
     rows = {(row["algorithm"], row["k"]): row for row in result.rows}
     assert result.failed == 0
     for k in (6, 9, 12):

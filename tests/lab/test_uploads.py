@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import datasets
-from lab import DataChoice, UploadRef, UploadStore, compute_run, RunRequest
+from lab import DataChoice, UploadRef, UploadStore, RunRequest
+from lab.compute import compute
 from lab.store.uploads import UPLOAD_GONE
 
 CSV = "x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}" for a, b in np.random.default_rng(0).uniform(size=(80, 2)))
@@ -27,10 +28,10 @@ def test_a_run_reads_the_file_through_its_session(tmp_path):
     store = UploadStore(tmp_path)
     sha = store.put("alice", CSV.encode())
     request = RunRequest.create("upload", "pca", n_neighbors=6, upload=UploadRef(sha, "points.csv"))
-    result = compute_run(request, uploads=store.for_session("alice"))
+    result = compute(request, cache=None, uploads=store.for_session("alice")).result
     np.testing.assert_allclose(result.X, datasets.parse_upload(CSV.encode(), "points.csv").X)
     with pytest.raises(datasets.DatasetError, match="no longer on the server"):
-        compute_run(request, uploads=store.for_session("mallory"))
+        compute(request, cache=None, uploads=store.for_session("mallory")).result
 
 
 def test_a_session_quota_refuses_without_evicting(tmp_path):
@@ -75,7 +76,7 @@ def test_an_uploaded_file_runs_like_its_points_and_its_content_is_in_the_key(tmp
     request = RunRequest.create("upload", "isomap", n=1600, noise=0.5, dataset_params={"stretch": 2.0},
                                 upload=UploadRef(sha, "roll.csv"))
     assert (request.data.n, request.data.noise, request.data.params) == (None, 0.0, ())  # the file is the sample
-    result = compute_run(request, uploads=store.for_session("alice"))
+    result = compute(request, cache=None, uploads=store.for_session("alice")).result
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
     np.testing.assert_array_equal(result.X, data.X)
     assert result.summary["normalized"][0] == pytest.approx(measures.procrustes(data.X, Y, 10), rel=1e-9)

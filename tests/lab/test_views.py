@@ -3,7 +3,8 @@ landmark, and each drawn point mapped back to its data-set row."""
 
 import numpy as np
 
-from lab import RunRequest, compute_run
+from lab import RunRequest
+from lab.compute import compute
 from lab.compute import catalogue
 from lab.compute.views import coloring, data_rows, explore_view, selection_summary
 
@@ -11,7 +12,7 @@ from lab.compute.views import coloring, data_rows, explore_view, selection_summa
 def test_the_2d_views_draw_every_point_and_the_3d_view_a_subsample_with_every_landmark(monkeypatch):
     monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 150)
     request = RunRequest.create("swissroll", "pca", n=400)
-    result = compute_run(request)
+    result = compute(request, cache=None).result
     view = explore_view(request, result, show_landmarks=True)
     assert view.output.rows is None  # every point
     drawn, landmarks = view.input.rows, result.landmarks.indices
@@ -35,14 +36,14 @@ def test_above_the_2d_cap_every_view_draws_one_subsample(monkeypatch):
     monkeypatch.setattr(catalogue, "DISPLAY_CAP", 200)
     monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 200)
     request = RunRequest.create("swissroll", "pca", n=400)
-    result = compute_run(request)
+    result = compute(request, cache=None).result
     view = explore_view(request, result, show_landmarks=False)
     np.testing.assert_array_equal(view.input.rows, view.output.rows)
     assert "The views draw" in view.notes
 
 
 def test_a_selection_is_compared_with_every_point():
-    result = compute_run(RunRequest.create("swissroll", "isomap", n=400))
+    result = compute(RunRequest.create("swissroll", "isomap", n=400), cache=None).result
     rows = [3, 10, 200]
     text = selection_summary(result, rows)
     expected = np.mean(result.local["normalized"][rows])
