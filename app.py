@@ -19,7 +19,7 @@ Configuration (environment):
 - ``PROCRUSTES_JOBS_PER_SESSION`` / ``PROCRUSTES_JOBS_PER_ADDRESS`` / ``PROCRUSTES_JOBS_PER_SERVER``: jobs
   that run at once for one browser session (default 2), for one client address (default half the
   server's, at least 2) and, embedded, on one host (default the cores, at least 2); the rest wait in
-  line (:class:`components.slots.JobSlots`).
+  line (:class:`serving.slots.JobSlots`).
 - ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
 - ``PROCRUSTES_TRUSTED_PROXIES``: reverse proxies in front that set ``X-Forwarded-For`` (default 0);
   uploads are charged to the client's address read through them (README, security and limits).
@@ -33,12 +33,13 @@ import math
 import os
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
+from components.entry import guard, report_failure
 from components.jobs import Services, register_job_boxes
-from lab.store.cache import cache_directory
-from components.celery_app import make_celery_app
-from components.managers import make_background_manager
 from components.layout import make_layout
-from components.server import ProcrustesDash, QuietRequestHandler, secure
+from lab.store.cache import cache_directory
+from serving.celery_app import make_celery_app
+from serving.managers import make_background_manager
+from serving.server import ProcrustesDash, QuietRequestHandler, secure
 
 __all__ = ["DEFAULT_MAX_REQUEST_MB", "create_app", "main", "max_request_bytes"]
 
@@ -74,7 +75,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         Where background jobs, cached results and uploads live (default ``$PROCRUSTES_CACHE_DIR`` or
         ``./cache``); the browser tests give each app its own.
     celery_app : celery.Celery, optional
-        Run background jobs on this Celery app's workers (see :func:`components.celery_app.make_celery_app`)
+        Run background jobs on this Celery app's workers (see :func:`serving.celery_app.make_celery_app`)
         instead of processes forked by the server.
     max_request_mb : float, optional
         Request size cap in MiB (see :func:`max_request_bytes`).
@@ -83,8 +84,12 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         session, its upload record and link (:func:`components.notebook.show`).
     """
     directory = cache_directory(cache_dir)
+    # Unforeseen callback failures are logged and told on the page instead of answered 500; every callback
+    # request passes the entry check before Dash reads it.
     app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
-                         background_callback_manager=make_background_manager(directory, celery_app))
+                         background_callback_manager=make_background_manager(directory, celery_app),
+                         on_error=report_failure)
+    guard(app)
     # Flask answers a larger body with 413 before any callback reads it.
     app.server.config["MAX_CONTENT_LENGTH"] = max_request_bytes(max_request_mb)
     if os.environ.get("PROCRUSTES_SECRET_KEY"):

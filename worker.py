@@ -14,7 +14,7 @@ terminated there; the solo pool cannot stop a running job.
 """
 
 from app import create_app
-from components.celery_app import make_celery_app
+from serving.celery_app import make_celery_app
 
 celery_app = make_celery_app(worker=True)
 # Building the app registers one task per background callback on celery_app (``celery -A worker``

@@ -24,10 +24,10 @@ from lab import ResultCache, UploadStore, ViewState, failure_message
 from lab.store.cache import host_results
 from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
+from serving.deadlines import DEADLINE_MESSAGE_START
+from serving.managers import LOST_JOB, job_deadline
 
 from . import ids
-from .deadlines import DEADLINE_MESSAGE_START
-from .managers import LOST_JOB, job_deadline
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",

@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from components import deadlines, ids, managers, slots
+from components import ids
+from serving import deadlines, managers, slots
 
 
 
@@ -246,7 +247,7 @@ def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(t
 # of its pages (as when its disk fails under it): through a memory map, the read is a SIGBUS.
 _READ_A_SHRUNKEN_STORE = """
 import os, sys
-from components import managers
+from serving import managers
 
 directory = sys.argv[1]
 cache = managers.make_background_manager(directory).handle

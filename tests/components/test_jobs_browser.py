@@ -7,7 +7,8 @@ import signal
 from dash.testing.wait import until
 
 from app import create_app
-from components import deadlines, ids
+from components import ids
+from serving import deadlines
 from components.jobs import LOST_JOB
 
 from .test_app_browser import WAIT, severe_logs, type_number, wait_for_output_title

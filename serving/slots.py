@@ -2,7 +2,7 @@
 per host.
 
 Every job takes its slots before it runs (:class:`JobSlots`, used by the managers of
-:mod:`components.managers`): at most :data:`JOBS_PER_SESSION` (``PROCRUSTES_JOBS_PER_SESSION``) of one
+:mod:`serving.managers`): at most :data:`JOBS_PER_SESSION` (``PROCRUSTES_JOBS_PER_SESSION``) of one
 browser session's jobs at once, at most :data:`JOBS_PER_ADDRESS` (``PROCRUSTES_JOBS_PER_ADDRESS``) of
 one client address's, and, with the embedded manager, at most :data:`JOBS_PER_SERVER`
 (``PROCRUSTES_JOBS_PER_SERVER``) on one host. A job over a cap waits, its box saying so, under its
@@ -19,7 +19,7 @@ from dash import callback_context
 
 from lab.store.stores import LockTakenError
 
-from . import ids
+from components import ids
 
 __all__ = ["JOBS_PER_ADDRESS", "JOBS_PER_SERVER", "JOBS_PER_SESSION", "SLOT_LEASE_SECONDS", "JobSlots",
            "address_of_job", "session_of_job"]
@@ -86,7 +86,7 @@ class JobSlots:
 
     def around(self, function, progress):
         """``function`` (a background callback) run once it holds its slots, waiting under the deadline
-        that :func:`components.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
+        that :func:`serving.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
         @functools.wraps(function)
         def in_a_slot(*args, **kwargs):
             def report(label):  # the job box's progress outputs (components.jobs.job_options): bar, label

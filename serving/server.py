@@ -21,8 +21,6 @@ from dash import Dash
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.serving import WSGIRequestHandler
 
-from .entry import guard, report_failure
-
 __all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "SERVER_NAME", "content_security_policy",
            "secure", "trusted_proxies"]
 
@@ -48,13 +46,11 @@ _FAVICON_VERSION = re.compile(r"(_favicon\.ico)\?v=[^\"]*")
 
 
 class ProcrustesDash(Dash):
-    """Dash, whose page states no software versions (neither in its config nor in its script URLs), whose
-    callbacks are entered only by requests that pass :func:`components.entry.guard`, and whose unforeseen
-    failures are logged and told on the page (:func:`components.entry.report_failure`) instead of answered 500."""
+    """Dash, whose page states no software versions (neither in its config nor in its script URLs).
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, on_error=report_failure, **kwargs)
-        guard(self)
+    What a callback request may carry is the page's business (:func:`components.entry.guard`, wired by
+    ``app.create_app``), not this package's: serving imports no page piece.
+    """
 
     def interpolate_index(self, **kwargs):
         def without_versions(match):

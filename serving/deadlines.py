@@ -2,7 +2,7 @@
 
 A job may run :data:`JOB_DEADLINE_SECONDS` (``PROCRUSTES_JOB_DEADLINE``, 20 minutes by default).
 :func:`job_deadline` stops it there with :class:`JobDeadlineError`; :func:`bounded` puts every
-background callback under it (the managers of :mod:`components.managers` apply it to each job, of
+background callback under it (the managers of :mod:`serving.managers` apply it to each job, of
 every kind), and a callback may set its own, nested, to turn the stop into its own message.
 """
 

@@ -21,13 +21,14 @@ def make_celery_app(redis_url=None, *, worker=False):
 
     - A job is acknowledged when it ends, and re-queued if its worker process dies (late
       acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
-    - Every job stops at its deadline (:func:`job_deadline`, set for every job by the manager); the soft
-      time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
+    - Every job stops at its deadline (:func:`serving.deadlines.job_deadline`, set for every job by the
+      manager); the soft time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
       are the worker's (``worker=True``), read from its ``PROCRUSTES_JOB_DEADLINE`` like the job's own
       alarm: a sender's limits would travel in every message and override them (a web server on the
       20-minute default gave its jobs 20 minutes on a worker set to 2 s).
     - Workers record the start of each job (its host and process), so a lost worker is found
-      (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
+      (:class:`serving.managers._CeleryManager`), and keep retrying a broker that went away instead of
+      exiting.
 
     Parameters
     ----------

@@ -7,19 +7,19 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
   cache directory;
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
   processes, the hand-over in Redis (the Celery result backend). See
-  :func:`components.celery_app.make_celery_app`.
+  :func:`serving.celery_app.make_celery_app`.
 
 Every job, of every kind, has a deadline (``PROCRUSTES_JOB_DEADLINE``), set by the manager around the
-callback (:func:`components.deadlines.bounded`): past it the job stops with
-:class:`~components.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
+callback (:func:`serving.deadlines.bounded`): past it the job stops with
+:class:`~serving.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
 and which becomes the page's message; a job that ignores it is killed (Celery's hard limit; an embedded
 job's watchdog). A job whose process died (killed, out of memory), whose worker was lost, or whose
 queued message a broker restart erased, is reported as no longer running within a few seconds, and its
 poll answers with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page stops waiting and says
 so.
 
-Every job also takes its slots before it runs (:class:`components.slots.JobSlots`: caps per browser
-session and, embedded, per host; Celery's workers are a cap of their own).
+Every job also takes its slots before it runs (:class:`serving.slots.JobSlots`: caps per browser
+session, per client address and, embedded, per host; Celery's workers are a cap of their own).
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
 while still spawning a job that races to record the hit; caching the computation (``lab.store.cache``)
@@ -233,7 +233,7 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
 
         Asked (SIGTERM), the job ends through its ``finally`` blocks (:func:`_watched`), so its slots
         are free at once; one still in C code after :data:`STOP_GRACE_SECONDS` is killed as Dash kills
-        it, and its slots lapse with their lease (:data:`components.slots.SLOT_LEASE_SECONDS`).
+        it, and its slots lapse with their lease (:data:`serving.slots.SLOT_LEASE_SECONDS`).
         """
         if job is None:
             return
