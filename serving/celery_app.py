@@ -4,9 +4,9 @@
 worker's carries the jobs' time limits (see its ``worker``).
 """
 
-import os
-
 from celery import Celery
+
+from settings import settings
 
 from . import deadlines
 
@@ -42,7 +42,8 @@ def make_celery_app(redis_url=None, *, worker=False):
     ValueError
         If no URL is given and ``REDIS_URL`` is not set.
     """
-    redis_url = redis_url or os.environ.get("REDIS_URL")
+    configured = settings()
+    redis_url = redis_url or configured.redis_url
     if not redis_url:
         raise ValueError("Celery mode needs a Redis server: set REDIS_URL (e.g. redis://127.0.0.1:6379/0), "
                          "or run without --backend celery for the embedded manager.")
@@ -55,7 +56,7 @@ def make_celery_app(redis_url=None, *, worker=False):
         task_reject_on_worker_lost=True,
         task_track_started=True,
         # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
+        broker_transport_options={"visibility_timeout": int(configured.job_deadline
                                                                 + 2 * deadlines.KILL_GRACE_SECONDS),
                                   "health_check_interval": 1},
         broker_connection_retry=True,
@@ -73,6 +74,6 @@ def make_celery_app(redis_url=None, *, worker=False):
         # the worker sets them: Celery copies a sender's task_time_limit into each message's header,
         # where it takes precedence over the worker's own.
         celery_app.conf.update(
-            task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
-            task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS)
+            task_soft_time_limit=configured.job_deadline + deadlines.SOFT_LIMIT_DELAY_SECONDS,
+            task_time_limit=configured.job_deadline + deadlines.KILL_GRACE_SECONDS)
     return celery_app

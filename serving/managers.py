@@ -43,11 +43,12 @@ import redis.exceptions
 from dash import CeleryManager, DiskcacheManager
 
 from lab.store.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
+from settings import settings
 
 from . import deadlines
 # The callbacks' own deadlines (explore, the studies) come from here too.
 from .deadlines import JobDeadlineError, job_deadline
-from .slots import JOBS_PER_ADDRESS, JOBS_PER_SERVER, JOBS_PER_SESSION, JobSlots
+from .slots import JobSlots
 
 __all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager"]
 
@@ -291,7 +292,7 @@ def _watched(job_fn, *args):
     where a kill left them taken until their lease lapsed (a replaced job held its session's slot 6 s).
     """
     signal.signal(signal.SIGTERM, _stopped_by_the_page)
-    watchdog = threading.Timer(deadlines.JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
+    watchdog = threading.Timer(settings().job_deadline + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
     watchdog.daemon = True
     watchdog.start()
     try:
@@ -358,10 +359,12 @@ def make_background_manager(directory, celery_app=None):
     locks of the job ledger's store (shared by every host with ``PROCRUSTES_STORE_URL``); the embedded
     manager's server slots stay on this host's disk.
     """
+    configured = settings()
     session_slots = store_for(directory, "jobs", size_limit=2**26)
     if celery_app is not None:
-        return _CeleryManager(celery_app, slots=JobSlots(session_slots, JOBS_PER_SESSION, per_address=JOBS_PER_ADDRESS))
+        return _CeleryManager(celery_app, slots=JobSlots(session_slots, configured.jobs_per_session,
+                                                         per_address=configured.jobs_per_address))
     server_slots = store_for(directory, "jobs", shared_url="", size_limit=2**26)
     return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), **DISKCACHE_OPTIONS),
-                             slots=JobSlots(session_slots, JOBS_PER_SESSION, server_slots, JOBS_PER_SERVER,
-                                            JOBS_PER_ADDRESS))
+                             slots=JobSlots(session_slots, configured.jobs_per_session, server_slots,
+                                            configured.jobs_per_server, configured.jobs_per_address))

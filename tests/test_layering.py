@@ -51,6 +51,14 @@ def test_bench_imports_no_dash(path):
             assert module in allowed and set(names) <= {"ids"}, f"{path.relative_to(ROOT)} imports {module}"
 
 
+def test_settings_import_only_the_standard_library():
+    """Every layer reads ``settings.py`` (the store its cache directory, the server its caps): it imports none."""
+    import sys
+
+    roots = {module.split(".")[0] for module, _ in imports(ROOT / "settings.py")}
+    assert roots <= sys.stdlib_module_names, roots - sys.stdlib_module_names
+
+
 @pytest.mark.parametrize("path", files("serving"), ids=lambda path: str(path.relative_to(ROOT)))
 def test_serving_imports_no_page_piece(path):
     """serving/ sits below components/: of the page it reads only the ids (a job's session, by its store's id)."""

@@ -53,6 +53,7 @@ def test_the_time_limits_are_the_workers_never_the_senders():
     limit never came, and an Isomap job ran 135 s.
     """
     from serving import deadlines
+    from settings import settings
 
     sender, worker = (make_celery_app("redis://127.0.0.1:9/0", worker=side) for side in (False, True))
     def probe():
@@ -61,5 +62,5 @@ def test_the_time_limits_are_the_workers_never_the_senders():
     for app in (sender, worker):
         app.task(name="probe")(probe)
     assert (sender.tasks["probe"].time_limit, sender.tasks["probe"].soft_time_limit) == (None, None)
-    assert worker.tasks["probe"].time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS
-    assert worker.tasks["probe"].soft_time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS
+    assert worker.tasks["probe"].time_limit == settings().job_deadline + deadlines.KILL_GRACE_SECONDS
+    assert worker.tasks["probe"].soft_time_limit == settings().job_deadline + deadlines.SOFT_LIMIT_DELAY_SECONDS
