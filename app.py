@@ -7,62 +7,32 @@ By default everything is embedded: background jobs run in processes forked by th
 ``REDIS_URL`` set (or ``--backend celery``) they run on Celery workers instead, started with
 ``celery -A worker worker`` (see :mod:`worker`).
 
-Configuration (environment):
-
-- ``PROCRUSTES_CACHE_DIR``: where results (and the embedded manager's hand-over) live; default ``./cache``.
-- ``REDIS_URL``: Redis for Celery mode (broker and result backend); selects Celery mode when set.
-- ``PROCRUSTES_MAX_REQUEST_MB``: the largest request body the server accepts, in MiB (default 80,
-  room for a 50 MB upload base64-encoded in a callback); larger requests get HTTP 413.
-- ``PROCRUSTES_STORE_URL``: a Redis URL where results, uploads and the job ledger live, so that workers
-  and web processes on different machines share them (each host's cache directory is then its copy).
-- ``PROCRUSTES_JOB_DEADLINE``: seconds a background job may run (default 1200).
-- ``PROCRUSTES_JOBS_PER_SESSION`` / ``PROCRUSTES_JOBS_PER_ADDRESS`` / ``PROCRUSTES_JOBS_PER_SERVER``: jobs
-  that run at once for one browser session (default 2), for one client address (default half the
-  server's, at least 2) and, embedded, on one host (default the cores, at least 2); the rest wait in
-  line (:class:`components.slots.JobSlots`).
-- ``PROCRUSTES_CACHE_GB``: how much of the results a host keeps on its disk (default 4).
-- ``PROCRUSTES_TRUSTED_PROXIES``: reverse proxies in front that set ``X-Forwarded-For`` (default 0);
-  uploads are charged to the client's address read through them (README, security and limits).
-- ``PROCRUSTES_SECRET_KEY``: the Flask secret, which also signs background-job handles. Set it when
-  several web processes serve one site in Celery mode (see the README).
+Its configuration is read from the environment once, by :func:`settings.settings` (every variable,
+its default and its check: :class:`settings.Settings`, and the README's Configuration table); a bad
+value stops ``python app.py`` at start with the variable's name.
 """
 
 import argparse
 import functools
-import math
-import os
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
+from components.entry import guard, report_failure
 from components.jobs import Services, register_job_boxes
-from lab.store.cache import cache_directory
-from components.celery_app import make_celery_app
-from components.managers import make_background_manager
 from components.layout import make_layout
-from components.server import ProcrustesDash, QuietRequestHandler, secure
+from lab.store.cache import cache_directory
+from serving.celery_app import make_celery_app
+from serving.managers import make_background_manager
+from serving.server import ProcrustesDash, QuietRequestHandler, secure
+from settings import SettingsError, settings
 
-__all__ = ["DEFAULT_MAX_REQUEST_MB", "create_app", "main", "max_request_bytes"]
+__all__ = ["create_app", "main", "max_request_bytes"]
 
-DEFAULT_MAX_REQUEST_MB = 80
 BACKENDS = ("diskcache", "celery")
 
 
 def max_request_bytes(megabytes=None):
-    """The request size cap in bytes: ``megabytes`` MiB, else ``$PROCRUSTES_MAX_REQUEST_MB``, else 80.
-
-    Raises
-    ------
-    ValueError
-        If the value is not a positive number.
-    """
-    value = megabytes if megabytes is not None else os.environ.get("PROCRUSTES_MAX_REQUEST_MB", DEFAULT_MAX_REQUEST_MB)
-    message = f"PROCRUSTES_MAX_REQUEST_MB must be a positive number of MiB; got {value!r}."
-    try:
-        size = float(value)
-    except (TypeError, ValueError) as error:
-        raise ValueError(message) from error
-    if not (math.isfinite(size) and size > 0):
-        raise ValueError(message)
-    return int(size * 2**20)
+    """The request size cap in bytes: ``megabytes`` MiB, else ``PROCRUSTES_MAX_REQUEST_MB`` (80)."""
+    return int((settings().max_request_mb if megabytes is None else megabytes) * 2**20)
 
 
 def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=None):
@@ -71,10 +41,10 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
     Parameters
     ----------
     cache_dir : path-like, optional
-        Where background jobs, cached results and uploads live (default ``$PROCRUSTES_CACHE_DIR`` or
-        ``./cache``); the browser tests give each app its own.
+        Where background jobs, cached results and uploads live (default ``PROCRUSTES_CACHE_DIR``); the
+        browser tests give each app its own.
     celery_app : celery.Celery, optional
-        Run background jobs on this Celery app's workers (see :func:`components.celery_app.make_celery_app`)
+        Run background jobs on this Celery app's workers (see :func:`serving.celery_app.make_celery_app`)
         instead of processes forked by the server.
     max_request_mb : float, optional
         Request size cap in MiB (see :func:`max_request_bytes`).
@@ -83,14 +53,18 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         session, its upload record and link (:func:`components.notebook.show`).
     """
     directory = cache_directory(cache_dir)
+    # Unforeseen callback failures are logged and told on the page instead of answered 500; every callback
+    # request passes the entry check before Dash reads it.
     app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
-                         background_callback_manager=make_background_manager(directory, celery_app))
+                         background_callback_manager=make_background_manager(directory, celery_app),
+                         on_error=report_failure)
+    guard(app)
     # Flask answers a larger body with 413 before any callback reads it.
     app.server.config["MAX_CONTENT_LENGTH"] = max_request_bytes(max_request_mb)
-    if os.environ.get("PROCRUSTES_SECRET_KEY"):
+    if settings().secret_key:
         # Dash signs job handles with it; without one, each web process takes a secret stored in
         # the manager's store, which Celery's Redis backend expires after a day (result_expires).
-        app.server.secret_key = os.environ["PROCRUSTES_SECRET_KEY"]
+        app.server.secret_key = settings().secret_key
     app.layout = make_layout if start is None else functools.partial(make_layout, start)
     services = Services.in_directory(directory)
     state_sync.register(app)
@@ -102,9 +76,13 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default=os.environ.get("PROCRUSTES_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PROCRUSTES_PORT", "8050")))
-    parser.add_argument("--backend", choices=BACKENDS, default="celery" if os.environ.get("REDIS_URL") else "diskcache",
+    try:
+        configured = settings()
+    except SettingsError as error:  # a bad variable stops the start, named, without a traceback
+        parser.error(str(error))
+    parser.add_argument("--host", default=configured.host)
+    parser.add_argument("--port", type=int, default=configured.port)
+    parser.add_argument("--backend", choices=BACKENDS, default="celery" if configured.redis_url else "diskcache",
                         help="where background jobs run: processes of this server (diskcache, the default) or "
                              "Celery workers on $REDIS_URL (celery, the default when REDIS_URL is set)")
     parser.add_argument("--debug", action="store_true", help="Dash dev tools and reloader (never on a shared host)")
@@ -128,7 +106,7 @@ def __getattr__(name):
     if name != "server":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     global server
-    server = create_app(celery_app=make_celery_app() if os.environ.get("REDIS_URL") else None).server
+    server = create_app(celery_app=make_celery_app() if settings().redis_url else None).server
     return server
 
 

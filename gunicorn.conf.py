@@ -9,7 +9,7 @@
 
 import gunicorn.http.wsgi
 
-from components.server import SERVER_NAME
+from serving.server import SERVER_NAME
 
 worker_class = "gthread"
 threads = 8

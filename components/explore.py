@@ -18,13 +18,13 @@ from lab import RunRequest, StateError, ViewState, failure_message
 from lab.compute import compute
 from lab.compute import catalogue
 from lab.compute.views import class_labels, coloring, explore_view
+from serving.managers import job_deadline
 
 from . import ids, point_events
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
-from .managers import job_deadline
 
 __all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
 

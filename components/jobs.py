@@ -1,6 +1,6 @@
 """Background jobs on the page: the job box, the options of a job callback, the services jobs use.
 
-The Dash managers that run the jobs are in :mod:`components.managers`. Computed results live in
+The Dash managers that run the jobs are in :mod:`serving.managers`. Computed results live in
 :class:`lab.ResultCache` under ``results/`` in the cache directory (``PROCRUSTES_CACHE_DIR``, default
 ``./cache``), uploads in :class:`lab.UploadStore` under ``uploads/`` and the job ledger under ``jobs/``;
 :class:`Services` carries them to the callbacks. In Celery mode the workers write the results and the
@@ -25,10 +25,10 @@ from lab.compute import compute
 from lab.store.cache import host_results
 from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
+from serving.deadlines import DEADLINE_MESSAGE_START
+from serving.managers import LOST_JOB, job_deadline
 
 from . import ids
-from .deadlines import DEADLINE_MESSAGE_START
-from .managers import LOST_JOB, job_deadline
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
@@ -64,7 +64,7 @@ class JobLedger:
     written (its store full, read-only, unreachable) is logged and the job goes on, and one that
     cannot be read gives no verdict: the page reports no loss on no evidence (and so never covers a
     result that did arrive); the manager's own check still reports a job that ended without a result
-    (:class:`components.managers._EveryJobAccountedFor`).
+    (:class:`serving.managers._EveryJobAccountedFor`).
 
     Parameters
     ----------
@@ -211,7 +211,7 @@ def register_study_job(app, services, job, button, store, message, request_type,
 
     The job receives the request (``request_type.from_state`` of the state, validated) and computes it
     with :func:`lab.compute.compute` through the result cache, under its deadline
-    (:func:`components.managers.job_deadline`); ``keep(request, result)`` returns what the page's
+    (:func:`serving.managers.job_deadline`); ``keep(request, result)`` returns what the page's
     store keeps beside the state and the message. Any failure becomes the message and the store
     keeps what it had. The button is disabled while the job runs. Cancelling says so, and what the
     page still shows: ``describe(stored)``. A job that stops running without having ended

@@ -1,5 +1,6 @@
 """Suite-wide pytest set-up: markers set from what a test uses, Chromium options for dash_duo, the
-one result cache of the papers' tours, and what lets pytest-xdist's workers run side by side.
+one result cache of the papers' tours, settings that follow a test's environment, and what lets
+pytest-xdist's workers run side by side.
 
 Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
 the Celery and load tests carry their markers in their modules. Under ``pytest -n N`` each worker's
@@ -10,6 +11,25 @@ and read (the result cache computes each key once).
 import os
 
 import pytest
+
+import settings
+
+
+@pytest.fixture(autouse=True)
+def settings_follow_the_environment(monkeypatch):
+    """Every test reads the settings of its own environment, also after it changes a variable.
+
+    :func:`settings.settings` reads the environment once per process; here it is read afresh at the
+    start of each test and after each ``monkeypatch.setenv`` or ``delenv``, so a test that sets a
+    variable sees it without knowing of the cache.
+    """
+    settings.settings.cache_clear()
+    for name in ("setenv", "delenv"):
+        def changed(*args, change=getattr(monkeypatch, name), **kwargs):
+            change(*args, **kwargs)
+            settings.settings.cache_clear()
+
+        setattr(monkeypatch, name, changed)
 
 
 @pytest.fixture(scope="session")

@@ -80,6 +80,17 @@ def test_secret_key_comes_from_the_environment(launched, monkeypatch):
     assert launched([])["server"].secret_key == "shared by every web process"
 
 
+@pytest.mark.parametrize("program", [["app.py", "--port", "1"], ["-c", "import worker"]])
+def test_a_bad_setting_stops_the_server_and_the_worker_at_start_naming_it(program, tmp_path):
+    environment = {**os.environ, "PROCRUSTES_CACHE_DIR": str(tmp_path), "PROCRUSTES_JOB_DEADLINE": "abc"}
+    environment.pop("REDIS_URL", None)
+    started = subprocess.run([sys.executable, *program], cwd=ROOT, env=environment, capture_output=True, text=True,
+                             timeout=120)
+    assert started.returncode != 0
+    assert "PROCRUSTES_JOB_DEADLINE must be a positive, finite number of seconds; got 'abc'." in started.stderr
+    assert "Traceback" not in started.stderr
+
+
 def test_request_cap_follows_the_environment_and_refuses_nonsense(monkeypatch):
     monkeypatch.setenv("PROCRUSTES_MAX_REQUEST_MB", "2.5")
     assert max_request_bytes() == int(2.5 * MiB)

@@ -1,5 +1,6 @@
 """The layers import one way: libraries know no Dash, lab/ knows no Dash, bench/ knows no Dash,
-and components/ reaches the computations only through their public faces.
+serving/ (the jobs' managers and the HTTP side) knows no page piece, and components/ reaches the
+computations only through their public faces: libraries < lab < serving < components < app.
 
 Inside ``lab/``, the rooms import one way too (store <- compute <- view <- tours), without circles:
 every ``.py`` file of ``lab/`` is parsed (no import runs), and each of its imports of a ``lab``
@@ -14,7 +15,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-UI = {"dash", "plotly", "components", "app", "worker", "flask"}
+UI = {"dash", "plotly", "components", "serving", "app", "worker", "flask"}
 ROOMS = ("store", "compute", "view", "tours")
 
 
@@ -48,6 +49,25 @@ def test_bench_imports_no_dash(path):
     for module, names in imports(path):
         if module.split(".")[0] in UI:
             assert module in allowed and set(names) <= {"ids"}, f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_settings_import_only_the_standard_library():
+    """Every layer reads ``settings.py`` (the store its cache directory, the server its caps): it imports none."""
+    import sys
+
+    roots = {module.split(".")[0] for module, _ in imports(ROOT / "settings.py")}
+    assert roots <= sys.stdlib_module_names, roots - sys.stdlib_module_names
+
+
+@pytest.mark.parametrize("path", files("serving"), ids=lambda path: str(path.relative_to(ROOT)))
+def test_serving_imports_no_page_piece(path):
+    """serving/ sits below components/: of the page it reads only the ids (a job's session, by its store's id)."""
+    for module, names in imports(path):
+        top = module.split(".")[0]
+        assert top not in {"app", "worker"}, f"{path.relative_to(ROOT)} imports {module}"
+        if top == "components":
+            assert module == "components.ids" or (module == "components" and set(names) <= {"ids"}), \
+                f"{path.relative_to(ROOT)} imports {module}"
 
 
 @pytest.mark.parametrize("path", files("components"), ids=lambda path: str(path.relative_to(ROOT)))

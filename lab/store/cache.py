@@ -18,9 +18,9 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-import math
-import os
 import pathlib
+
+from settings import settings
 
 from .serialization import CorruptEntryError, decode, encode
 from .stores import DiskStore, store_for
@@ -115,34 +115,21 @@ def cache_key(request):
 
 
 def cache_directory(path=None):
-    """The cache directory: ``path``, else ``$PROCRUSTES_CACHE_DIR``, else ``./cache`` in the repository.
+    """The cache directory: ``path``, else ``PROCRUSTES_CACHE_DIR`` (``./cache`` in the repository).
 
     The dashboard's background jobs, its result cache and its uploads live there (one folder per kind).
     """
-    return pathlib.Path(path or os.environ.get("PROCRUSTES_CACHE_DIR") or _ROOT / "cache")
+    return pathlib.Path(path or settings().cache_dir)
 
 
 def results_bytes():
-    """Bytes this host's result store may hold, least recently used runs out first: ``$PROCRUSTES_CACHE_GB`` GiB (4).
-
-    Raises
-    ------
-    ValueError
-        Naming the variable, when it is not a positive number.
-    """
-    value = os.environ.get("PROCRUSTES_CACHE_GB", "4")
-    try:
-        gigabytes = float(value)
-    except ValueError:
-        gigabytes = math.nan
-    if not (math.isfinite(gigabytes) and gigabytes > 0):
-        raise ValueError(f"PROCRUSTES_CACHE_GB must be a positive number of GiB; got {value!r}.")
-    return int(gigabytes * 2**30)
+    """Bytes this host's result store may hold, least recently used runs out first (``PROCRUSTES_CACHE_GB``)."""
+    return int(settings().cache_gb * 2**30)
 
 
 def host_results(directory=None, *, shared_url=None):
     """The result cache the dashboard computes into: ``results/`` under :func:`cache_directory`, shared
-    across hosts through ``shared_url`` (default ``$PROCRUSTES_STORE_URL``; see :func:`lab.store.stores.store_for`).
+    across hosts through ``shared_url`` (default ``PROCRUSTES_STORE_URL``; see :func:`lab.store.stores.store_for`).
 
     The page, its jobs and ``python -m lab.tours prepare`` open it alike, so a run computed by one
     is read by the others.

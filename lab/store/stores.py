@@ -29,6 +29,7 @@ import urllib.parse
 import diskcache
 
 import measures
+from settings import settings
 
 __all__ = ["DiskStore", "LockTakenError", "RedisStore", "StoreUnavailableError", "TieredStore", "no_fork_inside",
            "store_for"]
@@ -482,7 +483,7 @@ def store_for(directory, prefix, *, shared_url=None, **options):
     ``options`` go to the :class:`DiskStore` (its size limit and eviction policy).
     """
     what = STORE_NAMES.get(prefix, f"{prefix} store")
-    shared_url = shared_url if shared_url is not None else os.environ.get("PROCRUSTES_STORE_URL")
+    shared_url = shared_url if shared_url is not None else settings().store_url
     if not shared_url:
         return DiskStore(pathlib.Path(directory) / prefix, name=f"the {what}", **options)
     local = DiskStore(pathlib.Path(directory) / prefix, name=f"this server's copy of the {what}", **options)

@@ -26,7 +26,7 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.celery_app import make_celery_app
+from serving.celery_app import make_celery_app
 from lab import ResultCache
 
 from .test_sweep_browser import show_sweep_tab

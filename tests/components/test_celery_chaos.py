@@ -21,7 +21,7 @@ from dash.testing.wait import until
 from app import create_app
 from components import ids
 from components.jobs import LOST_JOB
-from components.celery_app import make_celery_app
+from serving.celery_app import make_celery_app
 
 from .test_app_browser import severe_logs, type_number, wait_for_output_title
 from .test_celery_browser import _free_port, _stop

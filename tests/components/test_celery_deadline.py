@@ -11,7 +11,7 @@ import pytest
 from dash.testing.wait import until
 
 from app import create_app
-from components.celery_app import make_celery_app
+from serving.celery_app import make_celery_app
 from lab import ViewState
 
 from .test_celery_browser import redis_url, start_worker  # noqa: F401  (a fixture)
@@ -52,7 +52,8 @@ def test_the_time_limits_are_the_workers_never_the_senders():
     A web server on the 20-minute default sent its limits to a worker set to 2 s: the worker's hard
     limit never came, and an Isomap job ran 135 s.
     """
-    from components import deadlines
+    from serving import deadlines
+    from settings import settings
 
     sender, worker = (make_celery_app("redis://127.0.0.1:9/0", worker=side) for side in (False, True))
     def probe():
@@ -61,5 +62,5 @@ def test_the_time_limits_are_the_workers_never_the_senders():
     for app in (sender, worker):
         app.task(name="probe")(probe)
     assert (sender.tasks["probe"].time_limit, sender.tasks["probe"].soft_time_limit) == (None, None)
-    assert worker.tasks["probe"].time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS
-    assert worker.tasks["probe"].soft_time_limit == deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS
+    assert worker.tasks["probe"].time_limit == settings().job_deadline + deadlines.KILL_GRACE_SECONDS
+    assert worker.tasks["probe"].soft_time_limit == settings().job_deadline + deadlines.SOFT_LIMIT_DELAY_SECONDS

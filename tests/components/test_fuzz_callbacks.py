@@ -28,7 +28,8 @@ from dash import Input, Output
 import algorithms
 import app as app_module
 import datasets
-from components import entry, ids, managers, pairs, point_events
+from components import entry, ids, pairs, point_events
+from serving import managers
 from components.explore import compute_record
 from components.jobs import Services
 from lab import RunRequest, ViewState

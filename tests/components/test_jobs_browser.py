@@ -7,7 +7,7 @@ import signal
 from dash.testing.wait import until
 
 from app import create_app
-from components import deadlines, ids
+from components import ids
 from components.jobs import LOST_JOB
 
 from .test_app_browser import WAIT, severe_logs, type_number, wait_for_output_title
@@ -37,7 +37,7 @@ def test_a_job_past_its_deadline_says_so(dash_duo, tmp_path, monkeypatch):
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     # Jobs are forked from this process: the next one reads the short deadline (the first run, under the
     # full one, may take more than 2 s on a loaded machine; it did, at a load of 10 on 2 cores).
-    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 2.0)
+    monkeypatch.setenv("PROCRUSTES_JOB_DEADLINE", "2.0")
     type_number(dash_duo, ids.DATASET_SIZE, 12000)
     dash_duo.wait_for_contains_text(f"#{ids.MESSAGE}", "stopped at its deadline of 2 s", timeout=WAIT)
     assert dash_duo.find_element(f"#{ids.card_value('normalized')}").text == "—"
@@ -54,7 +54,7 @@ def test_a_tour_step_past_its_deadline_says_so_under_its_box(dash_duo, tmp_path,
         time.sleep(60)
 
     monkeypatch.setattr(algorithms, "embed", slow_embedding)
-    monkeypatch.setattr(deadlines, "JOB_DEADLINE_SECONDS", 3.0)
+    monkeypatch.setenv("PROCRUSTES_JOB_DEADLINE", "3.0")
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.driver.get(dash_duo.server_url + "/?tour=gr-fig1")
     report = ids.job_controls(ids.TOUR_JOB)["report"]

@@ -13,7 +13,7 @@ import requests
 from dash.testing.wait import until
 
 from app import create_app
-from components.server import SERVER_NAME
+from serving.server import SERVER_NAME
 from tests.components.test_celery_browser import _free_port, _stop
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

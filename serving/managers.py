@@ -7,19 +7,19 @@ Background jobs run on one of two Dash managers, chosen once when the app is bui
   cache directory;
 - Celery mode (``REDIS_URL``): :class:`~dash.CeleryManager`, jobs run by ``celery -A worker worker``
   processes, the hand-over in Redis (the Celery result backend). See
-  :func:`components.celery_app.make_celery_app`.
+  :func:`serving.celery_app.make_celery_app`.
 
 Every job, of every kind, has a deadline (``PROCRUSTES_JOB_DEADLINE``), set by the manager around the
-callback (:func:`components.deadlines.bounded`): past it the job stops with
-:class:`~components.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
+callback (:func:`serving.deadlines.bounded`): past it the job stops with
+:class:`~serving.deadlines.JobDeadlineError`, which no ``except Exception`` inside the job swallows
 and which becomes the page's message; a job that ignores it is killed (Celery's hard limit; an embedded
 job's watchdog). A job whose process died (killed, out of memory), whose worker was lost, or whose
 queued message a broker restart erased, is reported as no longer running within a few seconds, and its
 poll answers with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page stops waiting and says
 so.
 
-Every job also takes its slots before it runs (:class:`components.slots.JobSlots`: caps per browser
-session and, embedded, per host; Celery's workers are a cap of their own).
+Every job also takes its slots before it runs (:class:`serving.slots.JobSlots`: caps per browser
+session, per client address and, embedded, per host; Celery's workers are a cap of their own).
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
 while still spawning a job that races to record the hit; caching the computation (``lab.store.cache``)
@@ -43,11 +43,12 @@ import redis.exceptions
 from dash import CeleryManager, DiskcacheManager
 
 from lab.store.stores import DISKCACHE_OPTIONS, no_fork_inside, store_for
+from settings import settings
 
 from . import deadlines
 # The callbacks' own deadlines (explore, the studies) come from here too.
 from .deadlines import JobDeadlineError, job_deadline
-from .slots import JOBS_PER_ADDRESS, JOBS_PER_SERVER, JOBS_PER_SESSION, JobSlots
+from .slots import JobSlots
 
 __all__ = ["JobDeadlineError", "LOST_JOB", "job_deadline", "make_background_manager"]
 
@@ -233,7 +234,7 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
 
         Asked (SIGTERM), the job ends through its ``finally`` blocks (:func:`_watched`), so its slots
         are free at once; one still in C code after :data:`STOP_GRACE_SECONDS` is killed as Dash kills
-        it, and its slots lapse with their lease (:data:`components.slots.SLOT_LEASE_SECONDS`).
+        it, and its slots lapse with their lease (:data:`serving.slots.SLOT_LEASE_SECONDS`).
         """
         if job is None:
             return
@@ -291,7 +292,7 @@ def _watched(job_fn, *args):
     where a kill left them taken until their lease lapsed (a replaced job held its session's slot 6 s).
     """
     signal.signal(signal.SIGTERM, _stopped_by_the_page)
-    watchdog = threading.Timer(deadlines.JOB_DEADLINE_SECONDS + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
+    watchdog = threading.Timer(settings().job_deadline + WATCHDOG_GRACE_SECONDS, os._exit, args=(70,))
     watchdog.daemon = True
     watchdog.start()
     try:
@@ -358,10 +359,12 @@ def make_background_manager(directory, celery_app=None):
     locks of the job ledger's store (shared by every host with ``PROCRUSTES_STORE_URL``); the embedded
     manager's server slots stay on this host's disk.
     """
+    configured = settings()
     session_slots = store_for(directory, "jobs", size_limit=2**26)
     if celery_app is not None:
-        return _CeleryManager(celery_app, slots=JobSlots(session_slots, JOBS_PER_SESSION, per_address=JOBS_PER_ADDRESS))
+        return _CeleryManager(celery_app, slots=JobSlots(session_slots, configured.jobs_per_session,
+                                                         per_address=configured.jobs_per_address))
     server_slots = store_for(directory, "jobs", shared_url="", size_limit=2**26)
     return _DiskcacheManager(_HandoverCache(str(pathlib.Path(directory) / "dash"), **DISKCACHE_OPTIONS),
-                             slots=JobSlots(session_slots, JOBS_PER_SESSION, server_slots, JOBS_PER_SERVER,
-                                            JOBS_PER_ADDRESS))
+                             slots=JobSlots(session_slots, configured.jobs_per_session, server_slots,
+                                            configured.jobs_per_server, configured.jobs_per_address))

@@ -4,9 +4,9 @@
 worker's carries the jobs' time limits (see its ``worker``).
 """
 
-import os
-
 from celery import Celery
+
+from settings import settings
 
 from . import deadlines
 
@@ -21,13 +21,14 @@ def make_celery_app(redis_url=None, *, worker=False):
 
     - A job is acknowledged when it ends, and re-queued if its worker process dies (late
       acknowledgement, reject on worker lost), so a killed pool process costs a restart, not the job.
-    - Every job stops at its deadline (:func:`job_deadline`, set for every job by the manager); the soft
-      time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
+    - Every job stops at its deadline (:func:`serving.deadlines.job_deadline`, set for every job by the
+      manager); the soft time limit is a backstop seconds later, the hard limit kills a job a minute past it. The limits
       are the worker's (``worker=True``), read from its ``PROCRUSTES_JOB_DEADLINE`` like the job's own
       alarm: a sender's limits would travel in every message and override them (a web server on the
       20-minute default gave its jobs 20 minutes on a worker set to 2 s).
     - Workers record the start of each job (its host and process), so a lost worker is found
-      (:class:`_CeleryManager`), and keep retrying a broker that went away instead of exiting.
+      (:class:`serving.managers._CeleryManager`), and keep retrying a broker that went away instead of
+      exiting.
 
     Parameters
     ----------
@@ -41,7 +42,8 @@ def make_celery_app(redis_url=None, *, worker=False):
     ValueError
         If no URL is given and ``REDIS_URL`` is not set.
     """
-    redis_url = redis_url or os.environ.get("REDIS_URL")
+    configured = settings()
+    redis_url = redis_url or configured.redis_url
     if not redis_url:
         raise ValueError("Celery mode needs a Redis server: set REDIS_URL (e.g. redis://127.0.0.1:6379/0), "
                          "or run without --backend celery for the embedded manager.")
@@ -54,7 +56,7 @@ def make_celery_app(redis_url=None, *, worker=False):
         task_reject_on_worker_lost=True,
         task_track_started=True,
         # An unacknowledged job comes back only after this; longer than any job may run.
-        broker_transport_options={"visibility_timeout": int(deadlines.JOB_DEADLINE_SECONDS
+        broker_transport_options={"visibility_timeout": int(configured.job_deadline
                                                                 + 2 * deadlines.KILL_GRACE_SECONDS),
                                   "health_check_interval": 1},
         broker_connection_retry=True,
@@ -72,6 +74,6 @@ def make_celery_app(redis_url=None, *, worker=False):
         # the worker sets them: Celery copies a sender's task_time_limit into each message's header,
         # where it takes precedence over the worker's own.
         celery_app.conf.update(
-            task_soft_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.SOFT_LIMIT_DELAY_SECONDS,
-            task_time_limit=deadlines.JOB_DEADLINE_SECONDS + deadlines.KILL_GRACE_SECONDS)
+            task_soft_time_limit=configured.job_deadline + deadlines.SOFT_LIMIT_DELAY_SECONDS,
+            task_time_limit=configured.job_deadline + deadlines.KILL_GRACE_SECONDS)
     return celery_app

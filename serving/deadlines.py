@@ -1,15 +1,13 @@
 """Every background job's deadline: an alarm no handler inside the job can swallow, and its message.
 
-A job may run :data:`JOB_DEADLINE_SECONDS` (``PROCRUSTES_JOB_DEADLINE``, 20 minutes by default).
+A job may run ``settings().job_deadline`` seconds (``PROCRUSTES_JOB_DEADLINE``, 20 minutes by default).
 :func:`job_deadline` stops it there with :class:`JobDeadlineError`; :func:`bounded` puts every
-background callback under it (the managers of :mod:`components.managers` apply it to each job, of
+background callback under it (the managers of :mod:`serving.managers` apply it to each job, of
 every kind), and a callback may set its own, nested, to turn the stop into its own message.
 """
 
 import contextlib
 import functools
-import math
-import os
 import signal
 import threading
 import time
@@ -17,24 +15,11 @@ import time
 from celery.exceptions import SoftTimeLimitExceeded
 
 import measures
+from settings import settings
 
-__all__ = ["ANSWER_GRACE_SECONDS", "DEADLINE_MESSAGE_START", "JOB_DEADLINE_SECONDS", "JobDeadlineError",
-           "KILL_GRACE_SECONDS", "SOFT_LIMIT_DELAY_SECONDS", "bounded", "job_deadline"]
+__all__ = ["ANSWER_GRACE_SECONDS", "DEADLINE_MESSAGE_START", "JobDeadlineError", "KILL_GRACE_SECONDS",
+           "SOFT_LIMIT_DELAY_SECONDS", "bounded", "job_deadline"]
 
-
-def _deadline_seconds():
-    value = os.environ.get("PROCRUSTES_JOB_DEADLINE", "1200")
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a number of seconds; got {value!r}.") from None
-    if not (math.isfinite(seconds) and seconds > 0):  # an infinite deadline cannot arm an alarm
-        raise ValueError(f"PROCRUSTES_JOB_DEADLINE must be a positive, finite number of seconds; got {value!r}.")
-    return seconds
-
-
-# Seconds a background job may run (20 minutes by default): a sweep of 120 runs at n = 1 600 fits.
-JOB_DEADLINE_SECONDS = _deadline_seconds()
 # A job that ignores its deadline this many seconds is killed.
 KILL_GRACE_SECONDS = 60
 # Seconds a job that caught its deadline (JobDeadlineError) has to answer with it before the enclosing
@@ -48,7 +33,7 @@ class JobDeadlineError(measures.ProcrustesLabError, RuntimeError):
     """A background job ran past its deadline and was stopped; nothing it computed was kept."""
 
     def __init__(self, seconds=None):
-        seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
+        seconds = settings().job_deadline if seconds is None else seconds
         super().__init__(f"{DEADLINE_MESSAGE_START} {seconds:g} s (PROCRUSTES_JOB_DEADLINE); "
                          "nothing partial was kept. Use fewer points or a faster algorithm.")
 
@@ -68,7 +53,7 @@ class _DeadlinePassed(BaseException):
 
 @contextlib.contextmanager
 def job_deadline(seconds=None):
-    """Stop this job with :class:`JobDeadlineError` once it has run ``seconds`` (default :data:`JOB_DEADLINE_SECONDS`).
+    """Stop this job with :class:`JobDeadlineError` once it has run ``seconds`` (default ``settings().job_deadline``).
 
     An alarm raises :class:`_DeadlinePassed` wherever the job is, and so does Celery's soft time
     limit (its ``SIGUSR1``, which would raise Celery's own ``SoftTimeLimitExceeded``, an ``Exception``);
@@ -77,7 +62,7 @@ def job_deadline(seconds=None):
     no signal can be set, and the caller's process deadline applies (Celery's soft limit, the
     embedded watchdog).
     """
-    seconds = JOB_DEADLINE_SECONDS if seconds is None else seconds
+    seconds = settings().job_deadline if seconds is None else seconds
     if threading.current_thread() is not threading.main_thread():
         try:
             yield

@@ -14,17 +14,16 @@ React sets inline styles, so styles may be inline. Nothing else is relaxed.
 
 import html
 import json
-import os
 import re
 
 from dash import Dash
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.serving import WSGIRequestHandler
 
-from .entry import guard, report_failure
+from settings import settings
 
 __all__ = ["ProcrustesDash", "QuietRequestHandler", "SECURITY_HEADERS", "SERVER_NAME", "content_security_policy",
-           "secure", "trusted_proxies"]
+           "secure"]
 
 # What the servers answer in their ``Server:`` header (the development server here, gunicorn in gunicorn.conf.py).
 SERVER_NAME = "Procrustes Lab"
@@ -48,13 +47,11 @@ _FAVICON_VERSION = re.compile(r"(_favicon\.ico)\?v=[^\"]*")
 
 
 class ProcrustesDash(Dash):
-    """Dash, whose page states no software versions (neither in its config nor in its script URLs), whose
-    callbacks are entered only by requests that pass :func:`components.entry.guard`, and whose unforeseen
-    failures are logged and told on the page (:func:`components.entry.report_failure`) instead of answered 500."""
+    """Dash, whose page states no software versions (neither in its config nor in its script URLs).
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, on_error=report_failure, **kwargs)
-        guard(self)
+    What a callback request may carry is the page's business (:func:`components.entry.guard`, wired by
+    ``app.create_app``), not this package's: serving imports no page piece.
+    """
 
     def interpolate_index(self, **kwargs):
         def without_versions(match):
@@ -86,29 +83,16 @@ def content_security_policy(app):
             "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
 
-def trusted_proxies():
-    """How many reverse proxies in front of the server set ``X-Forwarded-For`` (``$PROCRUSTES_TRUSTED_PROXIES``, 0).
+def secure(app):
+    """Add the security headers to every response of ``app``'s server; read client addresses through its proxies.
 
     Uploads are charged to the client's address (:func:`components.files.client_address`); behind a
-    proxy that address is the proxy's for everyone, unless the server is told to read the header.
-    Never set it without such a proxy: any client could then claim any address.
-
-    Raises
-    ------
-    ValueError
-        If the value is not a whole number of at least 0.
+    proxy that address is the proxy's for everyone, unless the server reads ``X-Forwarded-For`` through
+    the proxies it is told of (``PROCRUSTES_TRUSTED_PROXIES``). Never set it without such a proxy: any
+    client could then claim any address.
     """
-    value = os.environ.get("PROCRUSTES_TRUSTED_PROXIES", "0")
-    if not value.isdigit():
-        raise ValueError("PROCRUSTES_TRUSTED_PROXIES must be a whole number of proxies (0 without one); "
-                         f"got {value!r}.")
-    return int(value)
-
-
-def secure(app):
-    """Add the security headers to every response of ``app``'s server; read client addresses through its proxies."""
     policy = content_security_policy(app)
-    proxies = trusted_proxies()
+    proxies = settings().trusted_proxies
     if proxies:
         app.server.wsgi_app = ProxyFix(app.server.wsgi_app, x_for=proxies)
 

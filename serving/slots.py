@@ -2,55 +2,25 @@
 per host.
 
 Every job takes its slots before it runs (:class:`JobSlots`, used by the managers of
-:mod:`components.managers`): at most :data:`JOBS_PER_SESSION` (``PROCRUSTES_JOBS_PER_SESSION``) of one
-browser session's jobs at once, at most :data:`JOBS_PER_ADDRESS` (``PROCRUSTES_JOBS_PER_ADDRESS``) of
-one client address's, and, with the embedded manager, at most :data:`JOBS_PER_SERVER`
-(``PROCRUSTES_JOBS_PER_SERVER``) on one host. A job over a cap waits, its box saying so, under its
-deadline and its Cancel like any running job.
+:mod:`serving.managers`): at most ``PROCRUSTES_JOBS_PER_SESSION`` of one browser session's jobs at
+once, at most ``PROCRUSTES_JOBS_PER_ADDRESS`` of one client address's, and, with the embedded manager,
+at most ``PROCRUSTES_JOBS_PER_SERVER`` on one host (:class:`settings.Settings`: their defaults and
+why). A job over a cap waits, its box saying so, under its deadline and its Cancel like any running job.
 """
 
 import contextlib
 import functools
 import hashlib
-import os
 import time
 
 from dash import callback_context
 
 from lab.store.stores import LockTakenError
 
-from . import ids
+from components import ids
 
-__all__ = ["JOBS_PER_ADDRESS", "JOBS_PER_SERVER", "JOBS_PER_SESSION", "SLOT_LEASE_SECONDS", "JobSlots",
-           "address_of_job", "session_of_job"]
+__all__ = ["SLOT_LEASE_SECONDS", "JobSlots", "address_of_job", "session_of_job"]
 
-
-def _job_cap(variable, default):
-    """The whole number of jobs ``variable`` allows at once (``default`` if unset); refused at start if not >= 1."""
-    value = os.environ.get(variable)
-    if value is None:
-        return default
-    try:
-        cap = int(value)
-    except ValueError:
-        raise ValueError(f"{variable} must be a whole number of jobs; got {value!r}.") from None
-    if cap < 1:
-        raise ValueError(f"{variable} must be at least 1; got {value!r}.")
-    return cap
-
-
-# Jobs of one browser session that run at once: one tab's sweep and comparison may run together. The
-# session is the string the page sends: a client that invents one per request escapes this cap, not the
-# address's below.
-JOBS_PER_SESSION = _job_cap("PROCRUSTES_JOBS_PER_SESSION", 2)
-# Embedded jobs that run at once on one host: a job is a process busy on a core (12 forged requests made
-# 12 processes and 3.65 GiB), so more than the cores only slows every job and adds to the memory.
-JOBS_PER_SERVER = _job_cap("PROCRUSTES_JOBS_PER_SERVER", max(2, os.cpu_count() or 1))
-# Jobs of one client address that run at once: half the host's, so that one client flooding jobs under
-# new session strings leaves the other half to everyone else (issue 20); at least 2, the session's own
-# cap (a tab's sweep beside its run). A class behind one NAT address shares these: raise it there; on a
-# 2-core public host set it to 1 (README, Security and limits).
-JOBS_PER_ADDRESS = _job_cap("PROCRUSTES_JOBS_PER_ADDRESS", max(2, JOBS_PER_SERVER // 2))
 # A slot's lock lapses this long after its job stops renewing it: a job killed (out of memory, or stopped
 # by the page while in C code) frees its slots then; one the page stops lets them go at once.
 SLOT_LEASE_SECONDS = 6.0
@@ -86,7 +56,7 @@ class JobSlots:
 
     def around(self, function, progress):
         """``function`` (a background callback) run once it holds its slots, waiting under the deadline
-        that :func:`components.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
+        that :func:`serving.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
         @functools.wraps(function)
         def in_a_slot(*args, **kwargs):
             def report(label):  # the job box's progress outputs (components.jobs.job_options): bar, label
