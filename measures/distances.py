@@ -31,6 +31,7 @@ from scipy.spatial.distance import cdist
 from .chunks import chunk_slices
 from .errors import MeasureError
 from .geodesics import check_connected, geodesic_graph
+from .memo import InputMemo, digest
 from .neighbors import check_pair, nearest_neighbors, power_of_two_scaled
 from .parameters import check_integer
 from .seeding import check_random_state
@@ -38,6 +39,7 @@ from .seeding import check_random_state
 __all__ = [
     "KL_SIGMA",
     "PAIRS_EXACT_UP_TO",
+    "SPEARMAN_MEMO_BYTES",
     "SPEARMAN_PAIRS",
     "TRIPLETS_PER_POINT",
     "PairSums",
@@ -62,6 +64,11 @@ PAIR_COLUMNS = 200  # the sample of columns above PAIRS_EXACT_UP_TO (2e8 pairs a
 SPEARMAN_PAIRS = 12_500_000  # pairs ranked for Spearman's rho: all pairs up to 5 000 points
 TRIPLETS_PER_POINT = 10
 KL_SIGMA = 0.1  # ZADU's default bandwidth, relative to the largest distance
+# The centred ranks of recent inputs' distances (DEMaP's input side, a sort of up to SPEARMAN_PAIRS
+# pairs) are kept for the next output of the same input while they fit in this many bytes together:
+# one sort per output instead of two in a comparison or a tour step. A 1 600-point input's take 10 MB.
+SPEARMAN_MEMO_BYTES = 128 * 2**20
+_ranks = InputMemo(SPEARMAN_MEMO_BYTES)  # digest of the input's distances -> their centred ranks
 
 
 def pair_columns(n_samples, *, random_state=0):
@@ -312,11 +319,34 @@ def average_ranks(values):
     return ranks
 
 
+def _centred_ranks(values):
+    """:func:`average_ranks` of ``values`` minus their mean."""
+    ranks = average_ranks(values)
+    ranks -= ranks.mean()
+    return ranks
+
+
+def _input_ranks(values):
+    """The centred ranks of an input's distances, kept (read-only) for the next output of the same input."""
+    values = np.asarray(values)
+    if not _ranks.fits(8 * values.size):
+        return _centred_ranks(values)
+    key = digest(values)
+    ranks = _ranks.get(key)
+    if ranks is None:
+        ranks = _centred_ranks(values)
+        ranks.flags.writeable = False
+        _ranks.put(key, ranks)
+    return ranks
+
+
 def spearman_from_rows(input_rows, output_rows):
-    """Spearman's rho between two equal-length collections of distances (1-D arrays)."""
-    first, second = average_ranks(input_rows), average_ranks(output_rows)
-    first -= first.mean()
-    second -= second.mean()
+    """Spearman's rho between two equal-length collections of distances (1-D arrays).
+
+    The input's ranks are those of a previous call with the same input distances when it is still
+    kept (:data:`SPEARMAN_MEMO_BYTES`): the same numbers bit for bit, one sort instead of two.
+    """
+    first, second = _input_ranks(input_rows), _centred_ranks(output_rows)
     denominator = np.sqrt(np.dot(first, first) * np.dot(second, second))
     if denominator == 0.0:
         raise MeasureError("Spearman's rho: every distance of one space is equal (all points coincide).")

@@ -15,10 +15,7 @@ References
    Chaos 17 (2007) 2303-2318 (pivot sampling).
 """
 
-import collections
 import dataclasses
-import hashlib
-import threading
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +25,7 @@ from scipy.spatial.distance import cdist
 
 from .chunks import chunk_slices
 from .errors import DisconnectedGraphError, MeasureError
+from .memo import InputMemo, digest
 from .neighbors import (
     check_pair,
     nearest_neighbors,
@@ -287,8 +285,8 @@ def _pair_sums(geodesic, output):
 
 
 # The input side of recent sweeps (their rows of geodesic distances, and their path counts) is kept
-# for later sweeps of the same graph from the same sources, the most recent first, while their rows
-# fit in this many bytes together: a comparison, a tour step or a table scores several outputs of one
+# (measures.memo) for later sweeps of the same graph from the same sources, the most recent first,
+# while their rows fit in this many bytes together: a comparison, a tour step or a table scores several outputs of one
 # input, and their Dijkstra is the same (GR Table 2: 75 runs on 15 graphs, algorithms outside k).
 # A 2 500-point input's rows from every source take 50 MB.
 SWEEP_MEMO_BYTES = 256 * 2**20
@@ -306,39 +304,15 @@ class _InputSweep:
         return sum(distances.nbytes for _, distances in self.rows)
 
 
-_sweeps = collections.OrderedDict()  # key -> _InputSweep, least recently used first
-_sweeps_lock = threading.Lock()  # a web server's request threads may sweep at once
-
-
-def _recalled(key):
-    """The sweep kept under ``key`` (now the most recently used), or None."""
-    with _sweeps_lock:
-        sweep = _sweeps.get(key)
-        if sweep is not None:
-            _sweeps.move_to_end(key)
-        return sweep
-
-
-def _remember(key, sweep):
-    """Keep ``sweep`` under ``key``, dropping the least recently used ones beyond :data:`SWEEP_MEMO_BYTES`."""
-    with _sweeps_lock:
-        _sweeps[key] = sweep
-        _sweeps.move_to_end(key)
-        while sum(kept.nbytes for kept in _sweeps.values()) > SWEEP_MEMO_BYTES:
-            _sweeps.popitem(last=False)
+_sweeps = InputMemo(SWEEP_MEMO_BYTES)  # key -> _InputSweep
 
 
 def _sweep_key(graph, sources, parts):
     """A digest of the graph's edges, the sources and their batches ``parts``: equal exactly when the
     Dijkstra rows are, batch for batch (the sums are accumulated per batch, so other batches would round
     otherwise)."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((graph.shape, [(part.start, part.stop) for part in parts])).encode())
-    for array in (graph.indptr, graph.indices, graph.data, sources):
-        array = np.ascontiguousarray(array)
-        digest.update(array.dtype.str.encode())
-        digest.update(array.view(np.uint8))
-    return digest.hexdigest()
+    return digest(graph.shape, [(part.start, part.stop) for part in parts], graph.indptr, graph.indices, graph.data,
+                  np.asarray(sources))
 
 
 def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False, on_rows=None):
@@ -389,9 +363,9 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
             on_rows(batch, distances)
 
     parts = list(chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n))
-    kept = 8 * len(sources) * n <= SWEEP_MEMO_BYTES
+    kept = _sweeps.fits(8 * len(sources) * n)
     key = _sweep_key(graph, sources, parts) if kept else None
-    memo = _recalled(key) if kept else None
+    memo = _sweeps.get(key) if kept else None
     if memo is not None and (memo.counts is not None or not count_paths):
         for batch, distances in memo.rows:
             read(batch, distances)
@@ -410,7 +384,7 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
             distances.flags.writeable = False  # shared with the next sweep of this input
             rows.append((batch.copy(), distances))
     if kept:
-        _remember(key, _InputSweep(tuple(rows), None if counts is None else counts.copy()))
+        _sweeps.put(key, _InputSweep(tuple(rows), None if counts is None else counts.copy()))
     return counts, sums
 
 

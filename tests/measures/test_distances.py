@@ -108,6 +108,29 @@ def test_spearman_of_euclidean_distances_is_scipys():
     assert distance_spearman(X, Y, 8, geodesic=False) == pytest.approx(expected, rel=1e-13)
 
 
+def test_a_second_output_of_one_input_reuses_its_ranks_and_gets_the_same_rho(monkeypatch):
+    """DEMaP's input side is sorted once per input (a comparison scores several outputs of one input)."""
+    X, Y = noisy_pair(150, 6)
+    others = [Y, Y[:, ::-1] + 0.3, np.random.default_rng(2).normal(size=Y.shape)]
+    distances_module._ranks.clear()
+    fresh = [spearmanr(pdist(X), pdist(output)).statistic for output in others]
+    sorts = []
+    real = distances_module.average_ranks
+    monkeypatch.setattr(distances_module, "average_ranks", lambda values: sorts.append(1) or real(values))
+    rhos = [distances_module.spearman_from_rows(pdist(X), pdist(output)) for output in others]
+    assert len(sorts) == len(others) + 1  # the input's once, each output's once
+    np.testing.assert_allclose(rhos, fresh, rtol=1e-13)
+    # Bit for bit the numbers of a call that sorts both sides.
+    distances_module._ranks.clear()
+    assert [distances_module.spearman_from_rows(pdist(X), pdist(output)) for output in others[::-1]] == rhos[::-1]
+    # The kept ranks are read-only, and only what fits the budget is kept.
+    assert all(not distances_module._ranks.get(key).flags.writeable for key in distances_module._ranks.keys())
+    monkeypatch.setattr(distances_module._ranks, "budget", 8 * len(pdist(X)) - 1)
+    distances_module._ranks.clear()
+    distances_module.spearman_from_rows(pdist(X), pdist(Y))
+    assert not len(distances_module._ranks)
+
+
 def test_demap_reads_geodesics_not_chords(swiss_roll):
     # The unrolled chart keeps geodesic distances (DEMaP ~1); a projection that keeps chords (the
     # roll seen from its axis) scores lower on geodesics than on Euclidean distances.

@@ -194,10 +194,10 @@ def test_a_second_sweep_of_the_same_input_reads_the_first_s_rows_and_gives_the_s
     geodesics_module.geodesic_sweep(graph, count_paths=True, output=outputs[1])
     assert len(calls) == before
     # Within the memory bound only: the least recently used go first, a sweep too large is not kept.
-    monkeypatch.setattr(geodesics_module, "SWEEP_MEMO_BYTES", 8 * 300 * 300)
-    geodesics_module._remember("another", geodesics_module._InputSweep(((np.arange(1), np.zeros((1, 300))),), None))
-    assert list(geodesics_module._sweeps) == ["another"]
-    monkeypatch.setattr(geodesics_module, "SWEEP_MEMO_BYTES", 8 * 300 * 300 - 1)
+    monkeypatch.setattr(geodesics_module._sweeps, "budget", 8 * 300 * 300)
+    geodesics_module._sweeps.put("another", geodesics_module._InputSweep(((np.arange(1), np.zeros((1, 300))),), None))
+    assert geodesics_module._sweeps.keys() == ["another"]
+    monkeypatch.setattr(geodesics_module._sweeps, "budget", 8 * 300 * 300 - 1)
     geodesics_module._sweeps.clear()
     geodesics_module.geodesic_sweep(graph, output=outputs[0])
-    assert not geodesics_module._sweeps
+    assert not len(geodesics_module._sweeps)
