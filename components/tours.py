@@ -9,6 +9,7 @@ from the computed values; the figure draws each panel's output from the cached r
 """
 
 import functools
+import logging
 import secrets
 
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
@@ -17,6 +18,7 @@ from lab import StateError, ViewState, failure_message
 from lab.compute import compute
 from lab.compute.studies import align_to_reference
 from lab.compute.views import class_labels, coloring
+from lab.store.stores import StoreUnavailableError
 from lab.tours.presets import PRESETS, STEPS, applied, locate
 from lab.tours.steps import StepResult, Values, value_label
 
@@ -25,7 +27,10 @@ from .figures import empty_figure
 from .figures.tours import curve_figure, step_figure
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
-__all__ = ["header_controls", "register", "render_step", "show_step", "step_target", "tour_box", "tour_figures"]
+__all__ = ["header_controls", "index_options", "mark_ready", "register", "render_step", "show_step", "step_target",
+           "tour_box", "tour_figures"]
+
+logger = logging.getLogger(__name__)
 
 _CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["sendDataToCloud"]}
 # A figure out of sight stays laid out (no display: none): Plotly cannot clear WebGL traces from an
@@ -34,13 +39,29 @@ _HIDDEN = {"height": "0px", "visibility": "hidden"}
 _BLANK = empty_figure("")
 
 
+def index_options(ready=()):
+    """The tours' index: every step, those in ``ready`` (their numbers computed) marked ✓."""
+    return [{"label": f"{entry.label}  ✓" if entry.name in ready else entry.label, "value": entry.name,
+             "title": "Computed: opens at once." if entry.name in ready else "Computed when opened."}
+            for entry in PRESETS]
+
+
+def mark_ready(services, _token, _done):
+    """The index with the steps whose numbers are in the result cache marked (on load, and after a step is
+    computed): a lecturer sees which steps open at once (``python -m lab.tours prepare`` computes them all)."""
+    try:
+        return index_options({name for name, step in STEPS.items() if services.results.holds(step.request())})
+    except StoreUnavailableError:  # no marks rather than no menu; the log has the store's failure
+        logger.warning("the tours' index could not read the result cache; steps shown unmarked")
+        return no_update
+
+
 def header_controls(shown):
     """The tours' index (the former presets menu) and the presentation toggle, in the page's header."""
     controls = shown["controls"]
     return html.Div([
         dcc.Dropdown(id=ids.TOUR_INDEX, value=controls["tour"], clearable=True, className="tour-index",
-                     placeholder="Tours of the papers: reproduce a figure…",
-                     options=[{"label": entry.label, "value": entry.name} for entry in PRESETS]),
+                     placeholder="Tours of the papers: reproduce a figure…", options=index_options()),
         dcc.Checklist(id=ids.PRESENTATION, value=controls["presentation"], className="presentation-toggle",
                       options=[{"label": " Presentation", "value": "on"}]),
     ], className="header-controls")
@@ -326,6 +347,8 @@ def register(app, services):
                          for key, output in _OUTPUTS.items()},
                  inputs=dict(done=Input(ids.TOUR_DONE, "data"), state=State(ids.VIEW_STATE, "data")),
                  prevent_initial_call=True)(functools.partial(show_computed, services))
+    app.callback(Output(ids.TOUR_INDEX, "options"), Input(ids.PAGE_TOKEN, "data"), Input(ids.TOUR_DONE, "data"))(
+        functools.partial(mark_ready, services))
     # Presentation mode is a class on the page (assets/style.css), set in the browser.
     app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="presentation"),
                             Input(ids.VIEW_STATE, "data"))

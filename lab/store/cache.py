@@ -180,6 +180,13 @@ class ResultCache:
             self.store.touch(key, expire=EXPIRE_SECONDS)
         return result
 
+    def holds(self, request):
+        """Whether ``request``'s result is in the cache, without decoding it or renewing its expiry.
+
+        For small entries (a tour step's numbers): the store reads the entry's bytes.
+        """
+        return self.store.get(cache_key(request)) is not None
+
     def get_or_compute(self, request, compute):
         """The cached result of ``request``, or ``compute(request)`` stored under its key.
 

@@ -16,7 +16,7 @@ from components.figures.tours import panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
-from components.tours import compute_step, render_step, show_computed, show_step, step_target
+from components.tours import compute_step, mark_ready, render_step, show_computed, show_step, step_target
 from lab import from_query
 from lab.compute import catalogue
 from lab.tours.prepare import main as tours_main
@@ -151,7 +151,11 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
 def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_path):
     services = Services.in_directory(tmp_path)
     step = STEPS["lecture-classical-scaling"]
+    assert not any(option["label"].endswith("✓") for option in mark_ready(services, "token", None))
     result = compute(step.request(), cache=services.results).result
+    # The index marks the computed step ready, and only it: a lecturer sees what opens at once.
+    marked = [option["value"] for option in mark_ready(services, "token", None) if option["label"].endswith("✓")]
+    assert marked == [step.name]
     out = show_step(services, step.state.to_dict(), None, "token")
     assert out["request"].__class__.__name__ == "NoUpdate"  # cached: drawn at once
     assert [item.className for item in out["claims"]] == ["claim holds"] * len(step.claims)

@@ -279,6 +279,14 @@ def test_the_first_click_on_a_step_works_from_an_empty_cache(dash_duo, tmp_path)
         assert len(points) == len(step.drawn) + step.show_input and min(points) > 100, (name, points)
         assert "—" not in dash_duo.find_element(f"#{ids.TOUR_TEXT}").get_attribute("textContent"), name
         assert severe_logs(dash_duo) == [], name  # no callback answered 500
+    # The index marks the steps computed since (✓), and only those: what opens at once in a lecture.
+    dash_duo.find_element(f"#{ids.TOUR_INDEX}").click()
+    dash_duo.wait_for_element(".dash-dropdown-options", timeout=WAIT)
+    marked = until(lambda: dash_duo.driver.execute_script(
+        "return Array.from(document.querySelectorAll('.dash-dropdown-options input'))"
+        "  .filter((input) => input.closest('label').textContent.trim().endsWith('✓')).map((input) => input.value);"),
+        timeout=WAIT)
+    assert sorted(marked) == sorted(COLD_STEPS)
 
 
 # The steps whose figure scrolled the page at 1280 × 720 (more than two rows), ones whose long titles or
