@@ -159,6 +159,7 @@ PAIR_CARDS = "pair-cards"
 PAIR_A_GRAPH = "pair-a-graph"
 PAIR_B_GRAPH = "pair-b-graph"
 PAIR_MORPH_GRAPH = "pair-morph-graph"
+PAIR_MORPH_SPEED = "pair-morph-speed"
 PAIR_SELECTION_TEXT = "pair-selection-text"
 # Stability study (in the pairs tab).
 STABILITY_MODE = "stability-mode"

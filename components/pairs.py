@@ -27,7 +27,7 @@ from lab.view.state import stored_state
 from . import ids
 from .controls import labelled
 from .figures import empty_figure, robust_color_range
-from .figures.pairs import morph_figure, pair_figures, stability_figure
+from .figures.pairs import MORPH_SECONDS, morph_figure, pair_figures, stability_figure
 from .jobs import job_box, register_study_job
 from .panel import algorithm_options
 from .point_events import event_points
@@ -105,6 +105,10 @@ def pairs_tab(shown, upload=None):
         html.Div(_HOVER_HELP, id=ids.PAIR_SELECTION_TEXT, className="help selection-text", role="status"),
         dcc.Graph(id=ids.PAIR_MORPH_GRAPH, config={"displaylogo": False},
                   figure=empty_figure("Press Compare A and B.")),
+        labelled("Morph speed", dcc.RadioItems(
+            id=ids.PAIR_MORPH_SPEED, value="normal", inline=True, className="morph-speed",
+            options=[{"label": f" {name} ({seconds:g} s) ", "value": name}
+                     for name, seconds in MORPH_SECONDS.items()])),
         html.H3("Stability of run A"),
         html.P("Reruns A's algorithm over random states (the same points) or over random subsamples of the points, "
                "aligns the runs to their consensus (generalized Procrustes) and colours each point by how far its "
@@ -157,7 +161,7 @@ def pair_cards(result):
     }
 
 
-def draw_pair(services, stored, color, segments, session):
+def draw_pair(services, stored, color, segments, speed, session):
     """A's view and B's (aligned, with displacements), the morph and the cards of the pair shown."""
     blank = {"a": empty_figure("Press Compare A and B."), "b": empty_figure("Press Compare A and B."),
              "morph": empty_figure("Press Compare A and B."), "cards": {name: NO_RESULT for name in PAIR_CARDS}}
@@ -181,6 +185,7 @@ def draw_pair(services, stored, color, segments, session):
     moved = slice(None) if moving is None else moving
     morph_values, _ = pair_coloring(result, color, moving)
     morph = morph_figure(result.A[moved], result.aligned[moved], morph_values, color_range, title,
+                         speed=speed if isinstance(speed, str) and speed in MORPH_SECONDS else "normal",
                          title="A → B: press ▶" + ("" if moving is None else f" ({len(moving)} points drawn)"))
     return {"a": a, "b": b, "morph": morph, "cards": pair_cards(result)}
 
@@ -251,7 +256,8 @@ def register(app, services):
                     morph=Output(ids.PAIR_MORPH_GRAPH, "figure"),
                     cards={name: Output(ids.pair_card_value(name), "children") for name in PAIR_CARDS}),
         inputs=dict(stored=Input(ids.PAIR_STORE, "data"), color=Input(ids.PAIR_COLOR, "value"),
-                    segments=Input(ids.PAIR_SEGMENTS, "value"), session=session),
+                    segments=Input(ids.PAIR_SEGMENTS, "value"), speed=State(ids.PAIR_MORPH_SPEED, "value"),
+                    session=session),
         prevent_initial_call=True,
     )(functools.partial(draw_pair, services))
     app.callback(output=dict(figure=Output(ids.STABILITY_GRAPH, "figure"),
@@ -261,6 +267,11 @@ def register(app, services):
     app.callback(Output(ids.PAIR_SELECTION_TEXT, "children"), Input(ids.PAIR_A_GRAPH, "selectedData"),
                  Input(ids.PAIR_B_GRAPH, "selectedData"), State(ids.PAIR_STORE, "data"), session,
                  prevent_initial_call=True)(functools.partial(summarize_selection, services))
+    # The morph's frames are in the browser: its speed is set there (assets/pairs.js).
+    app.clientside_callback(ClientsideFunction(namespace="procrustesPairs", function_name="setMorphSpeed"),
+                            Output(ids.PAIR_MORPH_GRAPH, "figure", allow_duplicate=True),
+                            Input(ids.PAIR_MORPH_SPEED, "value"), State(ids.PAIR_MORPH_GRAPH, "figure"),
+                            prevent_initial_call=True)
     # Hover and selection marks in both views run in the browser (assets/pairs.js), as in explore.
     for function_name, event in (("markHovered", "hoverData"), ("markSelected", "selectedData")):
         app.clientside_callback(

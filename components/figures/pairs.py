@@ -10,10 +10,13 @@ import plotly.graph_objects as go
 
 from .views import COLORSCALE, output_figure
 
-__all__ = ["MORPH_FRAMES", "SEGMENT_TRACE", "morph_figure", "pair_figures", "stability_figure"]
+__all__ = ["MORPH_FRAMES", "MORPH_SECONDS", "SEGMENT_TRACE", "morph_figure", "morph_play", "pair_figures",
+           "stability_figure"]
 
 # Frames of the morph from A to B (linear interpolation of positions); more play no smoother in a browser.
 MORPH_FRAMES = 15
+# How long the morph from A to B lasts, by the speed a user picks: slow enough to follow one region.
+MORPH_SECONDS = {"fast": 1.0, "normal": 2.5, "slow": 6.0}
 # B's view draws each point's displacement as this trace (after the hover ring and the selection marks).
 SEGMENT_TRACE = 3
 
@@ -75,7 +78,20 @@ def pair_figures(A, aligned, color, color_range, color_title, *, point_ids=None,
     return figures[0], figures[1]
 
 
-def morph_figure(A, aligned, color, color_range, color_title, *, frames=MORPH_FRAMES, title="A → B"):
+def morph_play(seconds, frames=MORPH_FRAMES):
+    """The play button's animation options: ``frames`` frames in ``seconds``, each eased into the next.
+
+    Examples
+    --------
+    >>> morph_play(3.0, 15)["frame"]
+    {'duration': 200, 'redraw': False}
+    """
+    step = round(1000 * seconds / frames)
+    return dict(frame=dict(duration=step, redraw=False), transition=dict(duration=round(0.8 * step)),
+                fromcurrent=True, mode="immediate")
+
+
+def morph_figure(A, aligned, color, color_range, color_title, *, frames=MORPH_FRAMES, speed="normal", title="A → B"):
     """The points moving from their place in A to their place in B (aligned), with play and a slider.
 
     Parameters
@@ -85,6 +101,9 @@ def morph_figure(A, aligned, color, color_range, color_title, *, frames=MORPH_FR
         As for :func:`pair_figures`.
     frames : int
         Frames from A (t = 0) to B (t = 1), positions ``(1 - t) A + t B``.
+    speed : str
+        A key of :data:`MORPH_SECONDS`: how long the play button's morph lasts (:func:`morph_play`). The
+        figure's ``layout.meta["morph_play"]`` holds the options of every speed, for the page to switch.
 
     Returns
     -------
@@ -101,14 +120,14 @@ def morph_figure(A, aligned, color, color_range, color_title, *, frames=MORPH_FR
     figure = go.Figure(
         data=[go.Scatter(x=positions[0][:, 0], y=positions[0][:, 1], mode="markers", marker=marker, hoverinfo="skip")],
         frames=[go.Frame(data=[go.Scatter(x=p[:, 0], y=p[:, 1])], name=f"{t:.2f}") for t, p in zip(steps, positions)])
-    play = dict(frame=dict(duration=120, redraw=False), transition=dict(duration=100), fromcurrent=True,
-                mode="immediate")
+    plays = {name: morph_play(seconds, frames) for name, seconds in MORPH_SECONDS.items()}
     figure.update_layout(
         title=dict(text=title, x=0.02), plot_bgcolor="white", margin=dict(l=40, r=10, t=40, b=40),
+        meta=dict(morph_play=plays),
         xaxis=dict(range=x_range, autorange=False, zeroline=False, gridcolor="#eee"),
         yaxis=dict(range=y_range, autorange=False, zeroline=False, gridcolor="#eee", scaleanchor="x", scaleratio=1),
         updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.08, xanchor="left", yanchor="top",
-                          buttons=[dict(label="▶ A → B", method="animate", args=[None, play]),
+                          buttons=[dict(label="▶ A → B", method="animate", args=[None, plays[speed]]),
                                    dict(label="❚❚", method="animate",
                                         args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")])])],
         sliders=[dict(active=0, x=0.2, y=-0.04, len=0.8, currentvalue=dict(prefix="t = "),

@@ -11,11 +11,11 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from components.figures.pairs import MORPH_FRAMES
+from components.figures.pairs import MORPH_FRAMES, MORPH_SECONDS
 from components.notebook import notebook_app
 from lab import ViewState
-from lab.compute.choices import DataChoice, MethodChoice
 from lab.compute import compute
+from lab.compute.choices import DataChoice, MethodChoice
 from lab.compute.stability import StabilityRequest
 from lab.view.state import StabilityChoice
 
@@ -101,6 +101,12 @@ def test_two_algorithms_are_aligned_with_their_distance_and_linked_views(dash_du
     np.testing.assert_allclose(first, A[:, 0], rtol=1e-6, atol=1e-5)
     np.testing.assert_allclose(last, fit.aligned[:, 0], rtol=1e-6, atol=1e-5)
     dash_duo.find_element(f"#{ids.PAIR_MORPH_GRAPH} .updatemenu-button").click()  # play: no error
+    # A slower morph: the play button now steps through the same frames at the chosen pace.
+    dash_duo.find_element(f"#{ids.PAIR_MORPH_SPEED} input[value='slow']").click()
+    until(lambda: dash_duo.driver.execute_script(f"return {plot}.layout.updatemenus[0].buttons[0].args[1].frame"
+                                                 ".duration") * MORPH_FRAMES == pytest.approx(
+        1000 * MORPH_SECONDS["slow"], abs=MORPH_FRAMES), timeout=WAIT)
+    dash_duo.find_element(f"#{ids.PAIR_MORPH_GRAPH} .updatemenu-button").click()
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-pairs.png")
     assert severe_logs(dash_duo) == []
 

@@ -9,7 +9,9 @@ from components.figures import HIGHLIGHT_TRACE, SELECTION_TRACE
 from components.figures.pairs import (
     MORPH_FRAMES,
     SEGMENT_TRACE,
+    MORPH_SECONDS,
     morph_figure,
+    morph_play,
     pair_figures,
     stability_figure,
 )
@@ -54,6 +56,17 @@ def test_the_morph_interpolates_from_a_to_b(pair):
     t = float(figure.frames[MORPH_FRAMES // 2].name)
     np.testing.assert_allclose(middle, (1 - t) * A + t * fit.aligned, rtol=1e-5, atol=1e-6)
     assert figure.layout.xaxis.autorange is False  # the axes hold still while the points move
+
+
+def test_the_morph_lasts_as_long_as_the_speed_chosen_says(pair):
+    A, fit = pair
+    for speed, seconds in MORPH_SECONDS.items():
+        figure = morph_figure(A, fit.aligned, fit.displacement, (0.0, 1.0), "displacement", speed=speed)
+        play = figure.layout.updatemenus[0].buttons[0].args[1]
+        assert play["frame"]["duration"] * MORPH_FRAMES == pytest.approx(1000 * seconds, abs=MORPH_FRAMES)
+        assert play["transition"]["duration"] < play["frame"]["duration"]  # each frame eased in, then held
+        # Every speed's options travel with the figure: the page switches among them in the browser.
+        assert figure.layout.meta["morph_play"] == {name: morph_play(value) for name, value in MORPH_SECONDS.items()}
 
 
 def test_the_cards_read_the_pair_and_the_study():
