@@ -201,8 +201,13 @@ def _table(step, values):
         if "conformal" in ours:
             text += f" [{ours['conformal']:.3f}]"
             where += f" [{ours['conformal_k']}]"
+        match = step.cell_match(f"{column}_{row}", ours)
+        mark = [] if match is None else [html.Div(
+            "✓ as GR" if match else "✗ differs", className="match" + ("" if match else " differs"),
+            title=f"Each number within {step.tolerance:g} of GR's" if match else
+            f"A number more than {step.tolerance:g} from GR's")]
         return html.Td([html.Div(text, className="ours"), html.Div(where, className="where"),
-                        html.Div(f"GR {paper.get(f'{column}_{row}', '—')}", className="paper")])
+                        html.Div(f"GR {paper.get(f'{column}_{row}', '—')}", className="paper"), *mark])
 
     header = html.Tr([html.Th(""), *[html.Th(label) for _, label in step.columns]])
     body = [html.Tr([html.Th(label), *[cell(column, row) for column, _ in step.columns]]) for row, label in step.rows]

@@ -21,6 +21,7 @@ of an output against the data set's ground truth (``shape``, ``aspect``, ``short
 """
 
 import dataclasses
+import re
 import string
 import time
 import typing
@@ -268,6 +269,9 @@ class Step:
         ``values.step`` holds our numbers.
     paper : tuple of (str, str)
         For a table: the paper's text of each cell, ``("swissroll_gp", "0.00 [0.00]")``.
+    tolerance : float
+        For a table: how far each of our numbers may lie from the paper's (printed to two decimals)
+        for the cell to match it (:meth:`cell_match`).
     derive : callable, optional
         ``derive(panel_values) -> dict``: step-wide values (a best k, a ranking), readable as
         ``values.step.<name>``.
@@ -289,6 +293,7 @@ class Step:
     rows: tuple = ()
     columns: tuple = ()
     paper: tuple = ()
+    tolerance: float = 0.05
     derive: typing.Callable | None = dataclasses.field(default=None, compare=False)
 
     @property
@@ -315,6 +320,37 @@ class Step:
     def values(self, result):
         """The step's :class:`Values` (:meth:`panel_values`)."""
         return Values(self.panel_values(result))
+
+    def cell_match(self, key, ours):
+        """Whether our table cell ``key`` matches the paper's, number by number (R_N, then R_C in brackets).
+
+        Parameters
+        ----------
+        key : str
+            ``"<column>_<row>"``, as in :attr:`paper`.
+        ours : dict
+            Our cell: ``normalized`` and, where the paper prints it, ``conformal``.
+
+        Returns
+        -------
+        bool or None
+            True when each of the paper's numbers lies within :attr:`tolerance` of ours; None when the
+            paper has no such cell.
+
+        Examples
+        --------
+        >>> step = Step("s", "t", None, "", (), (), chart="table", paper=(("roll_lle", "0.81 [0.23]"),))
+        >>> step.cell_match("roll_lle", {"normalized": 0.79, "conformal": 0.30})
+        False
+        >>> step.cell_match("roll_lle", {"normalized": 0.79, "conformal": 0.25})
+        True
+        """
+        text = dict(self.paper).get(key)
+        if text is None:
+            return None
+        paper = [float(number) for number in re.findall(r"-?\d+(?:\.\d+)?", text)]
+        mine = [ours["normalized"], ours.get("conformal")][:len(paper)]
+        return all(value is not None and abs(value - number) <= self.tolerance for value, number in zip(mine, paper))
 
     def render(self, result):
         """``(text, ((claim text, holds), ...))`` of a computed step."""

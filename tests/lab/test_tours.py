@@ -129,3 +129,17 @@ def test_every_claim_of_the_step_holds_on_its_computed_runs(name, tour_cache):
                     found = found[part]
     failing = [claim for claim, holds in step.render(result)[1] if not holds]
     assert failing == [], failing
+
+
+@pytest.mark.slow
+def test_gr_table2_marks_the_cells_that_match_gr_as_its_claims_say(tour_cache):
+    """The table's marks and the step's claims read the same numbers: LLE's and LTSA's roll match GR, our
+    cylinder's LLE does not, and a mark needs both R_N and R_C within the tolerance."""
+    step = STEPS["gr-table2"]
+    cells = step.values(compute(step.request(), cache=tour_cache).result)["step"]
+    assert step.cell_match("swissroll_lle", cells["swissroll_lle"]) is (
+        abs(cells["swissroll_lle"]["conformal"] - 0.23) <= step.tolerance)
+    assert step.cell_match("swissroll_ltsa", {**cells["swissroll_ltsa"], "conformal": 0.22})
+    assert step.cell_match("cylinder_lle", cells["cylinder_lle"]) is False
+    assert step.cell_match("swissroll_lower_bound", cells["swissroll_lower_bound"]) is True
+    assert step.cell_match("faces_lle", cells["swissroll_lle"]) is None  # GR's column we do not reproduce
