@@ -77,6 +77,9 @@ def tour_box():
             html.Button("◀ Back", id=ids.TOUR_BACK, className="tour-button", **{"data-keys": "ArrowLeft PageUp"}),
             html.Button("Next ▶", id=ids.TOUR_NEXT, className="tour-button", **{"data-keys": "ArrowRight PageDown"}),
             html.Button("Close", id=ids.TOUR_CLOSE, className="tour-button close", **{"data-keys": "Escape"}),
+            html.Button("Slide ⤓", id=ids.TOUR_SLIDE, className="tour-button",
+                        title="Download the step as a 1920 × 1080 slide: its title, claims, figure and link "
+                              "(PNG, or SVG with the figure-download setting)."),
         ], className="tour-bar"),
         html.H2(id=ids.TOUR_STEP_TITLE, className="tour-step-title"),
         # The claims first: on a projector they are what the audience reads; the text folds below them.
@@ -354,6 +357,10 @@ def register(app, services):
                  prevent_initial_call=True)(functools.partial(show_computed, services))
     app.callback(Output(ids.TOUR_INDEX, "options"), Input(ids.PAGE_TOKEN, "data"), Input(ids.TOUR_DONE, "data"))(
         functools.partial(mark_ready, services))
+    # The step as a slide, drawn and saved in the browser from the figure shown (assets/tour_slide.js).
+    app.clientside_callback(ClientsideFunction(namespace="procrustesTours", function_name="slide"),
+                            Input(ids.TOUR_SLIDE, "n_clicks"), State(ids.VIEW_STATE, "data"),
+                            prevent_initial_call=True)
     # Presentation mode is a class on the page (assets/style.css), set in the browser.
     app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="presentation"),
                             Input(ids.VIEW_STATE, "data"))

@@ -335,6 +335,21 @@ def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_di
                        for second in labels[index + 1:] if overlaps(first, second)]
         assert overlapping == [], (name, overlapping)
         assert sum(label["text"].startswith("A:") for label in labels) <= 1, name  # one panel A
+    # The step as a slide: the figure at 1920 × 1080 under its title and claims, the link at its foot.
+    dash_duo.driver.execute_script(
+        "window.saved = []; window.Plotly.downloadImage = (figure, options) => {"
+        "  window.saved.push({options: options, texts: figure.layout.annotations.map((a) => a.text),"
+        "                     traces: figure.data.length, top: figure.layout.margin.t}); return Promise.resolve(); };")
+    dash_duo.find_element(f"#{ids.TOUR_SLIDE}").click()
+    slide = until(lambda: dash_duo.driver.execute_script("return window.saved;"), timeout=WAIT)[0]
+    last = STEPS[PROJECTOR_STEPS[-1]]
+    assert slide["options"] == {"format": "png", "width": 1920, "height": 1080,
+                                "filename": f"procrustes-lab_{last.name}_slide"}
+    texts = " ".join(slide["texts"]).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    assert f"<b>{last.title}</b>" in texts and dash_duo.driver.current_url in texts
+    for claim in claims(dash_duo):  # every claim's words, wrapped over lines
+        assert " ".join(claim[1].split()) in " ".join(texts.split()), claim
+    assert slide["traces"] >= len(last.drawn) and slide["top"] > 100
     # A clicker's keys: → and PageDown go on, ← and PageUp back, Escape closes the tour.
     body = dash_duo.find_element("body")
     for key, expected in ((Keys.ARROW_LEFT, "pn-fig9-globe"), (Keys.PAGE_DOWN, "pn-phi-curve"),
