@@ -488,6 +488,47 @@ def test_description_replays_the_dataset():
         warnings=())
 
 
+def test_description_of_a_header_and_a_label_column():
+    content = b"# measured\nx;y;z;kind\n0;0;1;dog\n1;0;2;cat\n0;1;3;dog\n1;1;5;bird\n"
+    data = parse_upload(content, "pets.txt", color_column="kind", truth_columns=["z"])
+    assert data.upload == datasets.UploadDescription(
+        filename="pets.txt", sha256=hashlib.sha256(content).hexdigest(), format="text", array=None,
+        columns=(0, 1), column_names=("x", "y"), color_column=3, color_categories=("dog", "cat", "bird"),
+        truth_columns=(2,), output=None, drop_nonfinite=False, n_neighbors=None, dropped_rows=0, n=4, dim=2,
+        warnings=())
+    assert data.color.tolist() == [0.0, 1.0, 0.0, 2.0] and data.truth_labels == ("z",)
+
+
+def test_description_of_an_npz_with_an_output_file():
+    content = _npz(other=np.arange(3.0), points=POINTS)
+    output = _output(layout="npz")
+    data = parse_upload(content, "run.npz", output=output, n_neighbors=1)
+    assert data.upload == datasets.UploadDescription(
+        filename="run.npz", sha256=datasets.upload_sha256(content), format="npz", array="points",
+        columns=(0, 1, 2), column_names=("column 1", "column 2", "column 3"), color_column=None,
+        color_categories=None, truth_columns=None,
+        output=datasets.OutputDescription("file", (0, 1), ("column 1", "column 2"), 2, filename="umap.npz",
+                                          sha256=datasets.upload_sha256(output.content), format="npz", array="Y"),
+        drop_nonfinite=False, n_neighbors=1, dropped_rows=0, n=5, dim=3, warnings=())
+    assert data.output_labels == data.upload.output.column_names
+    again = parse_upload(content, "run.npz", **data.upload.parser_options(output.content))
+    np.testing.assert_array_equal(again.Y, data.Y)
+    assert again.upload == data.upload
+    with pytest.raises(DatasetError, match=r"^The output was read from 'umap\.npz': pass its bytes as "
+                                           r"output_content to replay this parse\.$"):
+        data.upload.parser_options()
+
+
+def test_description_of_dropped_rows():
+    content = b"a b c\n1 2 0\nnan 3 1\n4 5 0\n6 inf 1\n8 9 1\n"
+    data = parse_upload(content, "gaps.dat", columns=["a", "b"], color_column="c", drop_nonfinite=True)
+    assert data.upload == datasets.UploadDescription(
+        filename="gaps.dat", sha256=hashlib.sha256(content).hexdigest(), format="text", array=None,
+        columns=(0, 1), column_names=("a", "b"), color_column=2, color_categories=None, truth_columns=None,
+        output=None, drop_nonfinite=True, n_neighbors=None, dropped_rows=2, n=3, dim=2, warnings=())
+    assert data.X.tolist() == [[1.0, 2.0], [4.0, 5.0], [8.0, 9.0]] and data.color.tolist() == [0.0, 0.0, 1.0]
+
+
 # --- property-based -------------------------------------------------------------------------------
 
 @st.composite
