@@ -153,8 +153,8 @@ def use_upload(services, _clicks, inspected, columns, color_column, truth_column
         applied = current.with_dataset(catalogue.UPLOAD, upload_ref(chosen)).validated()
     except Exception as error:  # e.g. NaN rows, duplicates, a single column: the parser says which
         return no_update, no_update, failure_message(error), "message error"
-    notes = " ".join(data.params["warnings"])
-    dropped = data.params["dropped_rows"]
+    notes = " ".join(data.upload.warnings)
+    dropped = data.upload.dropped_rows
     record = {**chosen, "n": data.X.shape[0], "dim": data.X.shape[1], "truth_labels": list(data.truth_labels)}
     message = (f"Using {chosen['filename']}: {data.X.shape[0]} points in {data.X.shape[1]} dimensions"
                + (f" ({dropped} rows with NaN or infinite values dropped)" if dropped else "") + ". "

@@ -9,7 +9,8 @@ file as a :class:`Dataset`, after :func:`inspect_upload` has listed its columns 
 :class:`UploadTable` for the pickers (bounds in :class:`UploadLimits`; :func:`upload_sha256` is
 the file's part of a cache key; the messages are constants of :mod:`datasets.upload`), with an
 embedding of the points to judge (``Dataset.Y``) from columns of the same file or from a second
-file (:class:`OutputFile`, inspected by :func:`inspect_output`);
+file (:class:`OutputFile`, inspected by :func:`inspect_output`); what a parse read and chose is
+the Dataset's ``upload``, an :class:`UploadDescription` (its output's an :class:`OutputDescription`);
 :class:`DatasetError` (from :mod:`measures.errors`) is raised for every bad request or upload.
 No module here imports dash or plotly.
 """
@@ -18,7 +19,9 @@ from measures.errors import DatasetError
 
 from .registry import Chart, Dataset, DatasetSpec, available, load, spec, specs
 from .upload import (
+    OutputDescription,
     OutputFile,
+    UploadDescription,
     UploadLimits,
     UploadTable,
     inspect_output,
@@ -27,5 +30,6 @@ from .upload import (
     upload_sha256,
 )
 
-__all__ = ["Chart", "Dataset", "DatasetError", "DatasetSpec", "OutputFile", "UploadLimits", "UploadTable",
-           "available", "inspect_output", "inspect_upload", "load", "parse_upload", "spec", "specs", "upload_sha256"]
+__all__ = ["Chart", "Dataset", "DatasetError", "DatasetSpec", "OutputDescription", "OutputFile", "UploadDescription",
+           "UploadLimits", "UploadTable", "available", "inspect_output", "inspect_upload", "load", "parse_upload",
+           "spec", "specs", "upload_sha256"]

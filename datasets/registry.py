@@ -192,7 +192,8 @@ class Dataset:
         stretch, which changes the manifold but not the truth).
     params : dict
         The validated values used: ``n`` (the number of points returned), the set's own
-        parameters, ``stretch``, ``noise`` and ``random_state``.
+        parameters, ``stretch``, ``noise`` and ``random_state``; empty for an upload, whose
+        options are in ``upload``.
     conformal : bool
         Whether ``truth`` is a conformal chart (true of isometric charts too).
     truth_labels : tuple of str
@@ -204,6 +205,9 @@ class Dataset:
         it is); None for the registry's sets, whose outputs the algorithms compute.
     output_labels : tuple of str
         Names of Y's columns (empty without Y).
+    upload : datasets.upload.UploadDescription or None
+        For an upload, what :func:`datasets.parse_upload` read and chose (the file, the columns,
+        the rows dropped, the warnings); None for the registry's sets.
     """
 
     X: np.ndarray
@@ -218,6 +222,8 @@ class Dataset:
     image_shape: tuple = None
     Y: np.ndarray = None
     output_labels: tuple = ()
+    # Typed in the docstring only: datasets.upload imports this module, so this one cannot import it.
+    upload: object = None
 
     def __post_init__(self):
         for field in ("X", "truth", "color", "Y"):

@@ -30,7 +30,8 @@ where their fields are described.
 The modules, each importing only those listed before it: :mod:`.messages` (the messages and how
 their fields are written), :mod:`.limits` (:class:`UploadLimits` and :func:`parse_upload`'s
 options), :mod:`.tables` (:class:`UploadTable`, :class:`OutputFile` and the cells of a read
-file), :mod:`.text` (decoding, separators, the bounded CSV reader), :mod:`.arrays` (``.npy``,
+file), :mod:`.description` (:class:`UploadDescription` and :class:`OutputDescription`: what a parse
+read and chose), :mod:`.text` (decoding, separators, the bounded CSV reader), :mod:`.arrays` (``.npy``,
 ``.npz`` and zip safety), :mod:`.reader` (format detection, the one reader both entry points
 share, :func:`upload_sha256`), :mod:`.columns` (column choice, the output's columns) and
 :mod:`.points` (the chosen values and the checks that they can be embedded); this one holds the
@@ -45,6 +46,7 @@ from measures.parameters import check_integer, validate_parameters
 
 from ..registry import Dataset
 from .columns import _check_output_rows, _choose_columns
+from .description import OutputDescription, UploadDescription
 from .limits import _OPTION_PARAMETERS, UploadLimits
 from .messages import (  # noqa: F401  the messages are this package's public constants, as they were upload.py's
     ALL_NONFINITE,
@@ -97,8 +99,8 @@ from .points import _check_points, _chosen_values, _dataset, _drop_nonfinite
 from .reader import _check_read_arguments, _read, upload_sha256
 from .tables import OutputFile, UploadTable
 
-__all__ = ["OutputFile", "UploadLimits", "UploadTable", "inspect_output", "inspect_upload", "parse_upload",
-           "upload_sha256"]
+__all__ = ["OutputDescription", "OutputFile", "UploadDescription", "UploadLimits", "UploadTable", "inspect_output",
+           "inspect_upload", "parse_upload", "upload_sha256"]
 
 
 def inspect_upload(content: bytes, filename: str, *, array: str | None = None,
@@ -204,7 +206,7 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         ``"mixed"`` column is included, so a typo in a number is reported, never silently left out).
     color_column : str or int, optional
         A column to colour the points by: its numbers, or for text labels the codes 0..m-1 in
-        order of first appearance (labels in ``params["color_categories"]``).
+        order of first appearance (labels in ``upload.color_categories``).
     truth_columns : list of str or int, optional
         1 to 3 numeric columns holding a ground-truth chart of the points.
     output_columns : list of str or int, optional
@@ -216,7 +218,7 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         the same order. Give ``output_columns`` or ``output``, not both.
     drop_nonfinite : bool, default=False
         Drop the rows with NaN or infinite values in the chosen columns of the input or of the
-        output, from both, instead of refusing them; how many is recorded in ``params["dropped_rows"]``.
+        output, from both, instead of refusing them; how many is recorded in ``upload.dropped_rows``.
     n_neighbors : int, optional
         When given, require at least ``n_neighbors + 2`` points.
     array : str, optional
@@ -232,16 +234,14 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         ``output_labels`` the output columns' names; ``color`` the colour column, else the first
         truth column, else the first coordinate; ``truth_labels`` the truth columns' names, else
         the colouring's name (as :func:`~datasets.registry.load` does for a set without truth);
-        ``isometric`` and ``conformal`` False (unknown). ``params`` holds ``n``, ``dim``,
-        ``filename``, ``sha256``, ``format``, the options as resolved (``columns``,
-        ``color_column``, ``truth_columns`` as 0-based indices, ``array``, ``drop_nonfinite``,
-        ``n_neighbors``), ``column_names`` of the coordinates, ``dropped_rows``,
-        ``color_categories`` (None for a numeric colouring), ``warnings`` (the messages of the
-        warnings given) and ``output``: None, or a dict of ``source`` (``"columns"`` or
-        ``"file"``), ``columns`` (0-based indices in the file that holds it), ``column_names``,
-        ``dim``, and for a file its ``filename``, ``sha256``, ``format`` and ``array``. Passing the
-        options back (``output_columns=params["output"]["columns"]``, or an :class:`OutputFile`
-        of the same file with ``columns`` and ``array`` from there) gives the same data.
+        ``isometric`` and ``conformal`` False (unknown); ``params`` empty (an upload has no
+        declared parameters). ``upload`` is an :class:`UploadDescription` of what was read and
+        chosen: the file (``filename``, ``sha256``, ``format``, ``array``), the options as
+        resolved (``columns``, ``color_column``, ``truth_columns`` as 0-based indices,
+        ``drop_nonfinite``, ``n_neighbors``), the coordinates' ``column_names``,
+        ``color_categories``, ``dropped_rows``, ``n``, ``dim``, ``warnings`` and ``output`` (an
+        :class:`OutputDescription`, or None). Passing ``upload.parser_options()`` back (with the
+        output file's bytes, if the output came from one) gives the same data.
 
     Raises
     ------
@@ -277,14 +277,14 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     >>> data = parse_upload(b"x,y,kind\\n0,0,a\\n1,0,b\\n0,1,a\\n", "points.csv", color_column="kind")
     >>> data.X.tolist(), data.color.tolist(), data.truth_labels
     ([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [0.0, 1.0, 0.0], ('kind',))
-    >>> data.params["columns"], data.params["color_categories"]
-    ([0, 1], ['a', 'b'])
+    >>> data.upload.columns, data.upload.color_categories
+    ((0, 1), ('a', 'b'))
 
     An embedding beside its input, in the same file or in a second one:
 
     >>> table = b"x,y,z,u,v\\n0,0,1,0.1,0.2\\n1,0,2,0.9,0.1\\n0,1,3,0.2,0.8\\n"
     >>> data = parse_upload(table, "run.csv", output_columns=["u", "v"])
-    >>> data.X.shape, data.Y.tolist()[0], data.output_labels, data.params["output"]["source"]
+    >>> data.X.shape, data.Y.tolist()[0], data.output_labels, data.upload.output.source
     ((3, 3), [0.1, 0.2], ('u', 'v'), 'columns')
     >>> import numpy as np
     >>> second = OutputFile(b"0.1 0.2\\n0.9 0.1\\n0.2 0.8\\n", "umap.txt")

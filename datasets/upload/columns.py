@@ -38,16 +38,12 @@ class _Output:
         The input's own contents when the output is columns of the input file, else the output file's.
     columns : list of int
         0-based indices of the output's columns in ``contents``.
-    record : dict
-        What ``params["output"]`` records of its source: ``{"source": "columns"}``, or for a file
-        ``source``, ``filename``, ``sha256``, ``format`` and ``array``.
     in_input : bool
         Whether the output is columns of the input file.
     """
 
     contents: _Contents
     columns: list
-    record: dict
     in_input: bool
 
 
@@ -174,7 +170,7 @@ def _resolve_output(table, by_name, contents, output_columns, output, limits):
         raise DatasetError(OUTPUT_AND_COLUMNS)
     if output_columns is not None:
         indices = _column_indices(table, by_name, output_columns, "output_columns")
-        return _Output(contents, indices, {"source": "columns"}, in_input=True)
+        return _Output(contents, indices, in_input=True)
     if output is None:
         return None
     if not isinstance(output, OutputFile):
@@ -188,9 +184,7 @@ def _resolve_output(table, by_name, contents, output_columns, output, limits):
         indices = list(output_table.number_columns)
     else:
         indices = _column_indices(output_table, _columns_by_name(output_table), output.columns, "output.columns")
-    record = {"source": "file", "filename": output.filename, "sha256": output_table.sha256,
-              "format": output_table.format, "array": output_table.array}
-    return _Output(output_contents, indices, record, in_input=False)
+    return _Output(output_contents, indices, in_input=False)
 
 
 def _check_output_columns(table, coordinates, output, output_in_input):

@@ -13,6 +13,7 @@ import numpy as np
 from measures.errors import DatasetError
 
 from ..registry import Dataset
+from .description import OutputDescription, UploadDescription
 from .messages import (
     ALL_NONFINITE,
     CONSTANT_COLUMNS,
@@ -217,20 +218,25 @@ def _dataset(table, choice, points, dropped, options, given_warnings):
         The messages of the warnings given.
     """
     n_points, dim = points.X.shape
-    output = choice.output
+    output = None if choice.output is None else _output_description(choice.output)
     if choice.truth is not None:
         truth_labels = tuple(table.columns[index] for index in choice.truth)
     else:
         truth_labels = (table.columns[choice.coordinates[0] if choice.color is None else choice.color],)
-    output_labels = () if output is None else tuple(output.contents.table.columns[index] for index in output.columns)
     description = f"Uploaded file '{table.filename}': {_count(n_points, 'point')} in {dim} dimensions"
     if output is not None:
-        source = "its columns" if output.in_input else f"'{output.record['filename']}'"
-        description += f", with a {points.Y.shape[1]}-dimensional output from {source}"
+        source = "its columns" if output.source == "columns" else f"'{output.filename}'"
+        description += f", with a {output.dim}-dimensional output from {source}"
     if dropped:
         description += f" ({_count(dropped, 'row')} with NaN or infinite values dropped)"
-    output_record = None if output is None else {**output.record, "columns": output.columns,
-                                                 "column_names": list(output_labels), "dim": len(output.columns)}
+    upload = UploadDescription(
+        filename=table.filename, sha256=table.sha256, format=table.format, array=table.array,
+        columns=tuple(choice.coordinates), column_names=tuple(table.columns[i] for i in choice.coordinates),
+        color_column=choice.color,
+        color_categories=None if points.color_categories is None else tuple(points.color_categories),
+        truth_columns=None if choice.truth is None else tuple(choice.truth), output=output,
+        drop_nonfinite=options["drop_nonfinite"], n_neighbors=options["n_neighbors"], dropped_rows=dropped,
+        n=n_points, dim=dim, warnings=tuple(given_warnings))
     return Dataset(
         X=np.ascontiguousarray(points.X),
         truth=None if points.truth is None else np.ascontiguousarray(points.truth),
@@ -238,16 +244,23 @@ def _dataset(table, choice, points, dropped, options, given_warnings):
         name="upload",
         description=description + ".",
         isometric=False,
-        params={"n": n_points, "dim": dim, "filename": table.filename, "sha256": table.sha256,
-                "format": table.format, "array": table.array, "columns": choice.coordinates,
-                "column_names": [table.columns[i] for i in choice.coordinates], "color_column": choice.color,
-                "truth_columns": choice.truth, "drop_nonfinite": options["drop_nonfinite"],
-                "n_neighbors": options["n_neighbors"], "dropped_rows": dropped,
-                "color_categories": points.color_categories, "warnings": given_warnings,
-                "output": output_record},
+        # Everything an upload's parse read and chose is in ``upload``; params are the registry's
+        # declared parameters, of which an upload has none.
+        params={},
         conformal=False,
         truth_labels=truth_labels,
         image_shape=None,
         Y=None if points.Y is None else np.ascontiguousarray(points.Y),
-        output_labels=output_labels,
+        output_labels=() if output is None else output.column_names,
+        upload=upload,
     )
+
+
+def _output_description(output):
+    """The :class:`OutputDescription` of a resolved :class:`~.columns._Output`."""
+    names = tuple(output.contents.table.columns[index] for index in output.columns)
+    if output.in_input:
+        return OutputDescription("columns", tuple(output.columns), names, len(output.columns))
+    table = output.contents.table
+    return OutputDescription("file", tuple(output.columns), names, len(output.columns), filename=table.filename,
+                             sha256=table.sha256, format=table.format, array=table.array)

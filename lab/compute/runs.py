@@ -264,7 +264,8 @@ def run_measures(data, Y):
 def _class_labels(data):
     """The points' classes, when the colouring is one of two or more classes (the digits; an upload's text
     label column), else None: the label measures need them."""
-    classes = data.truth is None and (data.name in datasets.available() or data.params.get("color_categories"))
+    classes = data.truth is None and (data.name in datasets.available()
+                                      or (data.upload is not None and data.upload.color_categories))
     return data.color if classes and np.unique(data.color).size > 1 else None
 
 

@@ -265,7 +265,7 @@ def test_many_dimensions_warn_and_suggest_pca():
         data = parse_upload(_npy(X), "images.npy")
     assert [str(warning.message) for warning in caught] == [expected]
     assert caught[0].filename == __file__  # stacklevel points at the caller
-    assert data.params["warnings"] == [expected]
+    assert data.upload.warnings == (expected,)
     np.testing.assert_array_equal(data.X, X)
 
 
@@ -273,7 +273,7 @@ def test_few_dimensions_do_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         data = parse_upload(_npy(POINTS), "points.npy", limits=UploadLimits(suggest_pca_above=3))
-    assert data.params["warnings"] == []
+    assert data.upload.warnings == ()
 
 
 # --- pickle safety --------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def test_npz_skips_object_arrays_when_choosing_the_first_numeric_one():
     _PICKLE_LOADED.clear()
     data = parse_upload(_npz(meta=np.array([_Payload()], dtype=object), X=POINTS), "points.npz")
     np.testing.assert_array_equal(data.X, POINTS)
-    assert data.params["array"] == "X" and _PICKLE_LOADED == []
+    assert data.upload.array == "X" and _PICKLE_LOADED == []
 
 
 # --- round trips ----------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ ROUND_TRIPS = {
 def test_round_trip_recovers_the_points(content, filename):
     data = parse_upload(content, filename)
     np.testing.assert_array_equal(data.X, POINTS)
-    assert data.X.dtype == np.float64 and data.params["n"] == 5 and data.params["dim"] == 3
+    assert data.X.dtype == np.float64 and data.upload.n == 5 and data.upload.dim == 3
 
 
 def test_integer_array_is_read_as_float():
@@ -367,7 +367,7 @@ def test_inspect_reports_structural_problems_as_parse_does():
 def test_label_column_without_header_is_not_taken_for_a_header():
     data = parse_upload(b"1,2,cat\n3,4,dog\n5,7,cat\n", "points.csv", color_column=2)
     assert data.X.tolist() == [[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]
-    assert data.color.tolist() == [0.0, 1.0, 0.0] and data.params["color_categories"] == ["cat", "dog"]
+    assert data.color.tolist() == [0.0, 1.0, 0.0] and data.upload.color_categories == ("cat", "dog")
     assert data.truth_labels == ("column 3",)
 
 
@@ -375,7 +375,7 @@ def test_text_column_is_left_out_of_default_coordinates_but_mixed_column_is_repo
     content = b"x,y,kind,z\n1,2,a,1\n3,4,b,oops\n5,7,a,3\n"
     assert _message(content) == upload.NON_NUMERIC.format(line=3, column='column 4 ("z")', text="oops")
     data = parse_upload(content, "points.csv", columns=["x", "y"])
-    assert data.params["columns"] == [0, 1] and data.params["color_column"] is None
+    assert data.upload.columns == (0, 1) and data.upload.color_column is None
 
 
 def test_empty_header_cells_get_generated_names():
@@ -426,7 +426,7 @@ def test_dataset_fields_follow_load_conventions():
 def test_truth_and_colour_columns():
     content = b"x,y,z,u,v,c\n" + _table(np.column_stack([POINTS, POINTS[:, :2] * 2, np.arange(5.0) + 0.5]))
     with_truth = parse_upload(content, "points.csv", truth_columns=["u", "v"])
-    assert with_truth.params["columns"] == [0, 1, 2, 5]  # by default every numeric column not used otherwise
+    assert with_truth.upload.columns == (0, 1, 2, 5)  # by default every numeric column not used otherwise
     with_truth = parse_upload(content, "points.csv", columns=[0, 1, 2], truth_columns=["u", "v"])
     np.testing.assert_array_equal(with_truth.truth, POINTS[:, :2] * 2)
     np.testing.assert_array_equal(with_truth.color, with_truth.truth[:, 0])
@@ -434,15 +434,15 @@ def test_truth_and_colour_columns():
     coloured = parse_upload(content, "points.csv", color_column="c", truth_columns=[3, 4])
     np.testing.assert_array_equal(coloured.X, POINTS)
     np.testing.assert_array_equal(coloured.color, np.arange(5.0) + 0.5)
-    assert coloured.truth_labels == ("u", "v") and coloured.params["color_categories"] is None
-    assert coloured.params["truth_columns"] == [3, 4] and coloured.params["color_column"] == 5
+    assert coloured.truth_labels == ("u", "v") and coloured.upload.color_categories is None
+    assert coloured.upload.truth_columns == (3, 4) and coloured.upload.color_column == 5
 
 
 def test_text_colour_codes_follow_first_appearance():
     content = b"x,y,kind\n0,0,b\n1,0,a\n0,1,b\n1,1,c\n"
     data = parse_upload(content, "points.csv", color_column="kind")
     assert data.color.tolist() == [0.0, 1.0, 0.0, 2.0]
-    assert data.params["color_categories"] == ["b", "a", "c"] and data.truth_labels == ("kind",)
+    assert data.upload.color_categories == ("b", "a", "c") and data.truth_labels == ("kind",)
 
 
 def test_drop_nonfinite_drops_and_records_rows():
@@ -453,7 +453,7 @@ def test_drop_nonfinite_drops_and_records_rows():
         rows="1 row", where="line 7", original="line 5")
     data = parse_upload(content[:-4], "points.csv", drop_nonfinite=True)
     assert data.X.tolist() == [[1.0, 2.0], [5.0, 6.0], [7.0, 9.0]]
-    assert data.params["dropped_rows"] == 2 and data.params["n"] == 3
+    assert data.upload.dropped_rows == 2 and data.upload.n == 3
     assert "2 rows with NaN or infinite values dropped" in data.description
 
 
@@ -461,30 +461,72 @@ def test_nonfinite_truth_or_colour_rows_count_too():
     content = b"x,y,t\n1,2,0\n3,4,nan\n5,7,1\n"
     assert _message(content, truth_columns=["t"]) == upload.NONFINITE.format(rows="1 row", where="line 3")
     data = parse_upload(content, "points.csv", color_column="t", drop_nonfinite=True)
-    assert data.color.tolist() == [0.0, 1.0] and data.params["dropped_rows"] == 1
+    assert data.color.tolist() == [0.0, 1.0] and data.upload.dropped_rows == 1
 
 
 def test_enough_points_for_k_pass():
     data = parse_upload(_table(POINTS), "points.csv", n_neighbors=3)
-    assert data.params["n_neighbors"] == 3
+    assert data.upload.n_neighbors == 3
 
 
-def test_params_reproduce_the_dataset():
+def test_description_replays_the_dataset():
     content = _table(np.column_stack([POINTS, np.arange(5.0)]), ",", ["x", "y", "z", "t"])
     first = parse_upload(content, "points.csv", truth_columns=["t"], n_neighbors=2)
     again = parse_upload(content, "points.csv", truth_columns=["t"], n_neighbors=2)
-    replayed = parse_upload(content, "points.csv", **{key: first.params[key] for key in (
+    replayed = parse_upload(content, "points.csv", **{key: getattr(first.upload, key) for key in (
         "columns", "color_column", "truth_columns", "drop_nonfinite", "n_neighbors", "array")})
-    for other in (again, replayed):
+    for other in (again, replayed, parse_upload(content, "points.csv", **first.upload.parser_options())):
         for field in ("X", "truth", "color"):
             np.testing.assert_array_equal(getattr(other, field), getattr(first, field))
-        assert (other.params, other.description, other.truth_labels) == (first.params, first.description,
+        assert (other.upload, other.description, other.truth_labels) == (first.upload, first.description,
                                                                          first.truth_labels)
-    assert first.params == {
-        "n": 5, "dim": 3, "filename": "points.csv", "sha256": hashlib.sha256(content).hexdigest(), "format": "text",
-        "array": None, "columns": [0, 1, 2], "column_names": ["x", "y", "z"], "color_column": None,
-        "truth_columns": [3], "drop_nonfinite": False, "n_neighbors": 2, "dropped_rows": 0,
-        "color_categories": None, "warnings": [], "output": None}
+    assert first.params == {}
+    assert first.upload == datasets.UploadDescription(
+        filename="points.csv", sha256=hashlib.sha256(content).hexdigest(), format="text", array=None,
+        columns=(0, 1, 2), column_names=("x", "y", "z"), color_column=None, color_categories=None,
+        truth_columns=(3,), output=None, drop_nonfinite=False, n_neighbors=2, dropped_rows=0, n=5, dim=3,
+        warnings=())
+
+
+def test_description_of_a_header_and_a_label_column():
+    content = b"# measured\nx;y;z;kind\n0;0;1;dog\n1;0;2;cat\n0;1;3;dog\n1;1;5;bird\n"
+    data = parse_upload(content, "pets.txt", color_column="kind", truth_columns=["z"])
+    assert data.upload == datasets.UploadDescription(
+        filename="pets.txt", sha256=hashlib.sha256(content).hexdigest(), format="text", array=None,
+        columns=(0, 1), column_names=("x", "y"), color_column=3, color_categories=("dog", "cat", "bird"),
+        truth_columns=(2,), output=None, drop_nonfinite=False, n_neighbors=None, dropped_rows=0, n=4, dim=2,
+        warnings=())
+    assert data.color.tolist() == [0.0, 1.0, 0.0, 2.0] and data.truth_labels == ("z",)
+
+
+def test_description_of_an_npz_with_an_output_file():
+    content = _npz(other=np.arange(3.0), points=POINTS)
+    output = _output(layout="npz")
+    data = parse_upload(content, "run.npz", output=output, n_neighbors=1)
+    assert data.upload == datasets.UploadDescription(
+        filename="run.npz", sha256=datasets.upload_sha256(content), format="npz", array="points",
+        columns=(0, 1, 2), column_names=("column 1", "column 2", "column 3"), color_column=None,
+        color_categories=None, truth_columns=None,
+        output=datasets.OutputDescription("file", (0, 1), ("column 1", "column 2"), 2, filename="umap.npz",
+                                          sha256=datasets.upload_sha256(output.content), format="npz", array="Y"),
+        drop_nonfinite=False, n_neighbors=1, dropped_rows=0, n=5, dim=3, warnings=())
+    assert data.output_labels == data.upload.output.column_names
+    again = parse_upload(content, "run.npz", **data.upload.parser_options(output.content))
+    np.testing.assert_array_equal(again.Y, data.Y)
+    assert again.upload == data.upload
+    with pytest.raises(DatasetError, match=r"^The output was read from 'umap\.npz': pass its bytes as "
+                                           r"output_content to replay this parse\.$"):
+        data.upload.parser_options()
+
+
+def test_description_of_dropped_rows():
+    content = b"a b c\n1 2 0\nnan 3 1\n4 5 0\n6 inf 1\n8 9 1\n"
+    data = parse_upload(content, "gaps.dat", columns=["a", "b"], color_column="c", drop_nonfinite=True)
+    assert data.upload == datasets.UploadDescription(
+        filename="gaps.dat", sha256=hashlib.sha256(content).hexdigest(), format="text", array=None,
+        columns=(0, 1), column_names=("a", "b"), color_column=2, color_categories=None, truth_columns=None,
+        output=None, drop_nonfinite=True, n_neighbors=None, dropped_rows=2, n=3, dim=2, warnings=())
+    assert data.X.tolist() == [[1.0, 2.0], [4.0, 5.0], [8.0, 9.0]] and data.color.tolist() == [0.0, 0.0, 1.0]
 
 
 # --- property-based -------------------------------------------------------------------------------
@@ -754,7 +796,7 @@ def test_columns_chosen_by_name_among_thousands():
     chosen = names[::-1][:4]
     data = parse_upload(content, "wide.csv", columns=chosen)
     np.testing.assert_array_equal(data.X, X[:, [4999, 4998, 4997, 4996]])
-    assert data.params["columns"] == [4999, 4998, 4997, 4996] and data.params["column_names"] == chosen
+    assert data.upload.columns == (4999, 4998, 4997, 4996) and data.upload.column_names == tuple(chosen)
     # Every column by name, once each: the duplicate test sees the repeat at the very end.
     assert _message(content, "wide.csv", columns=[*names, "c7"]) == 'Column 8 ("c7") is listed twice in columns: ' \
                                                                      "list each column once."
@@ -842,7 +884,7 @@ def test_drop_nonfinite_drops_a_row_bad_in_either_from_both():
     kept = [0, 2, 4]
     np.testing.assert_array_equal(data.X, POINTS[kept])
     np.testing.assert_array_equal(data.Y, EMBEDDING[kept])
-    assert data.params["dropped_rows"] == 2 and data.params["n"] == 3
+    assert data.upload.dropped_rows == 2 and data.upload.n == 3
     # Rows bad only in a second file are dropped from the input too, row for row.
     embedding = EMBEDDING.copy()
     embedding[0, 1] = np.nan
@@ -883,8 +925,8 @@ def test_output_columns_leave_the_default_coordinates():
     data = parse_upload(INPUT_WITH_OUTPUT, "points.csv", output_columns=["u", "v"], color_column="z")
     np.testing.assert_array_equal(data.X, POINTS[:, :2])
     np.testing.assert_array_equal(data.Y, EMBEDDING)
-    assert data.params["columns"] == [0, 1] and data.output_labels == ("u", "v")
-    assert data.params["output"] == {"source": "columns", "columns": [3, 4], "column_names": ["u", "v"], "dim": 2}
+    assert data.upload.columns == (0, 1) and data.output_labels == ("u", "v")
+    assert data.upload.output == datasets.OutputDescription("columns", (3, 4), ("u", "v"), 2)
     assert not data.Y.flags.writeable and data.Y.dtype == np.float64
     assert "with a 2-dimensional output from its columns" in data.description
 
@@ -899,23 +941,22 @@ def test_output_file_rows_match_data_rows_not_lines():
     assert data.output_labels == ("e0", "e1")
 
 
-def test_output_params_replay_the_dataset():
+def test_output_description_replays_the_dataset():
     for options in ({"output_columns": ["v", "u"]}, {"columns": ["x", "y", "z"], "output": _output(layout="npz")}):
         first = parse_upload(INPUT_WITH_OUTPUT, "points.csv", **options)
-        record = first.params["output"]
-        if record["source"] == "columns":
-            replay = {"output_columns": record["columns"]}
+        output = first.upload.output
+        if output.source == "columns":
+            replay = {"output_columns": list(output.columns)}
         else:
-            replay = {"output": datasets.OutputFile(options["output"].content, record["filename"],
-                                                    columns=record["columns"], array=record["array"])}
-        again = parse_upload(INPUT_WITH_OUTPUT, "points.csv", columns=first.params["columns"], **replay)
+            replay = {"output": datasets.OutputFile(options["output"].content, output.filename,
+                                                    columns=list(output.columns), array=output.array)}
+        again = parse_upload(INPUT_WITH_OUTPUT, "points.csv", columns=list(first.upload.columns), **replay)
         np.testing.assert_array_equal(again.Y, first.Y)
         np.testing.assert_array_equal(again.X, first.X)
-        assert again.params == first.params
-    assert first.params["output"] == {"source": "file", "filename": "umap.npz",
-                                      "sha256": datasets.upload_sha256(options["output"].content), "format": "npz",
-                                      "array": "Y", "columns": [0, 1], "column_names": ["column 1", "column 2"],
-                                      "dim": 2}
+        assert again.upload == first.upload
+    assert first.upload.output == datasets.OutputDescription(
+        "file", (0, 1), ("column 1", "column 2"), 2, filename="umap.npz",
+        sha256=datasets.upload_sha256(options["output"].content), format="npz", array="Y")
 
 
 def test_inspect_output_reports_what_the_pickers_need():
@@ -956,4 +997,4 @@ def test_any_input_and_output_round_trip_exactly(sets, layout):
         data = parse_upload(_npy(points), "p.npy", output=_output(embedding, layout))
     np.testing.assert_array_equal(data.X, points)
     np.testing.assert_array_equal(data.Y, embedding)
-    assert data.params["output"]["dim"] == embedding.shape[1]
+    assert data.upload.output.dim == embedding.shape[1]

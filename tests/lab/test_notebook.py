@@ -46,7 +46,7 @@ def test_labels_and_truth_come_along(roll, tmp_path):
     labels = np.where(Y[:, 0] > np.median(Y[:, 0]), "outer", "inner")
     start = prepare(X, Y, labels=labels, directory=tmp_path / "labels")
     result, uploads = run_of(start)
-    assert set(parse_uploaded(start.state.data.upload, uploads).params["color_categories"]) == {"inner", "outer"}
+    assert set(parse_uploaded(start.state.data.upload, uploads).upload.color_categories) == {"inner", "outer"}
     # Class labels turn the label measures on.
     codes = (labels == "outer").astype(int)
     assert result.summary["silhouette"][0] == pytest.approx(measures.silhouette(Y, codes), rel=1e-12)
