@@ -149,7 +149,7 @@ def catalogue():
     """One small sample of every registered data set, by name."""
     import datasets
 
-    return {name: datasets.load(name, None if datasets.spec(name).population else 200, seed=0,
+    return {name: datasets.load(name, None if datasets.spec(name).population else 200, random_state=0,
                                 **CATALOGUE_SAMPLES.get(name, {}))
             for name in datasets.available()}
 
