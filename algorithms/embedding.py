@@ -216,5 +216,5 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     if (post_refinement or rescale == "best_global_scale") and neighbors is None:
         neighbors = nearest_neighbors(X, n_neighbors)  # a global method: the graph the measures will use
     if post_refinement:
-        Y, _ = refine(X, Y, neighbors, n_iterations=post_refinement, method=post_refinement_method)
+        Y, _ = refine(X, Y, neighbors, refine_iterations=post_refinement, refine_method=post_refinement_method)
     return fix_signs(rescale_output(Y, rescale, X, neighbors))
