@@ -330,7 +330,7 @@ def embed_from_rotations(X, neighbors, rotations, start=None, *, hooks=None, sys
 def _mean_raw_procrustes(X, Y, neighbors):
     """R(X, Y) of GR Eq. 3 (mean of the rigid Procrustes statistic) and the R-optimal global scale."""
     local = local_procrustes(X, Y, neighbors)
-    scale_denominator = local.output_size.sum()
+    scale_denominator = local.output_sq_norm.sum()
     scale = local.nuclear_norm.sum() / scale_denominator if scale_denominator > 0 else 1.0
     return float(local.raw.mean()), float(scale)
 
