@@ -361,7 +361,7 @@ LIBRARY_FILES = [path for library in LIBRARIES for path in sorted((ROOT / librar
 ALLOWED_PROJECT_IMPORTS = {"algorithms": {"measures"}, "datasets": {"measures"}, "measures": set()}
 # Third-party packages a library may import: the numerical stack; threadpoolctl, scikit-learn's own
 # dependency for limiting its OpenMP threads (algorithms/tsne.py says why); and the neighbour-embedding
-# packages of issue 14 (imported inside their fits: algorithms/tsne.py, algorithms/neighbour_embeddings.py).
+# packages of issue 14 (imported inside their fits: algorithms/tsne.py, algorithms/neighbor_embeddings.py).
 THIRD_PARTY = {"numpy", "scipy", "sklearn", "threadpoolctl", "openTSNE", "umap", "pacmap", "numba", "faiss"}
 NEIGHBOUR_EMBEDDING_PACKAGES = {"openTSNE", "umap", "pacmap", "numba"}
 
