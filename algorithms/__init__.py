@@ -16,7 +16,7 @@ from measures.errors import DisconnectedGraphError, EmbeddingError, SolverError
 
 # Importing the algorithm modules registers them, in this (display) order.
 from . import (  # noqa: F401  isort: skip
-    pca, isomap, landmark_isomap, mds, locally_linear, laplacian, diffusion_maps, tsne, neighbour_embeddings, gp,
+    pca, isomap, landmark_isomap, mds, locally_linear, laplacian, diffusion_maps, tsne, neighbor_embeddings, gp,
     psa,
 )
 from .embedding import embed

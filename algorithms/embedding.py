@@ -8,8 +8,6 @@ from numpy.typing import ArrayLike
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence
 
 from measures import (
-    DEFAULT_RANDOM_STATE,
-    NOT_GIVEN,
     EmbeddingError,
     MeasureError,
     SeedError,
@@ -18,7 +16,6 @@ from measures import (
     check_integer,
     check_points,
     check_random_state,
-    deprecated_keyword,
     is_integer,
     nearest_neighbors,
     validate_parameters,
@@ -76,7 +73,7 @@ def _check_distinct(X):
 
 
 def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
-          random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, rescale: str | None = None,
+          random_state: int | np.random.Generator = 0, rescale: str | None = None,
           post_refinement: int = 0, post_refinement_method: str = REFINE_METHOD.default,
           neighbors: ArrayLike | None = None, progress: Callable[[float, dict], None] | None = None,
           should_stop: Callable[[], bool] | None = None, **params) -> np.ndarray:
@@ -133,7 +130,9 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     ------
     EmbeddingError
         Unknown algorithm, parameter or rescale option, NaN/inf input, k or d out of range, a bad
-        ``neighbors`` array or seed.
+        ``neighbors`` array or seed. An unknown parameter is also a TypeError, as Python's own
+        unexpected keyword is (the old ``seed=`` and ``output_scale=`` among them: now
+        ``random_state=`` and ``rescale=``).
     TooFewNeighborsError
         k below the method's bound for this d (HLLE: k > d(d+3)/2).
     SampleLimitError
@@ -148,14 +147,6 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     SolverError
         Another eigensolver failure (a singular factor: ``SingularFactorError``), or non-finite output.
 
-    Warns
-    -----
-    DeprecationWarning
-        For the old keywords ``seed=`` (now ``random_state=``) and ``output_scale=`` (now
-        ``rescale=``), which still work (:func:`measures.deprecated_keyword`, the one rule for renamed
-        keywords). Giving an old keyword together with its new name is refused (EmbeddingError), an
-        explicit ``random_state=0`` included.
-
     Examples
     --------
     >>> import numpy as np
@@ -168,10 +159,6 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     >>> bool(np.array_equal(embed("isomap", X, n_neighbors=8, neighbors=shared), embed("isomap", X, n_neighbors=8)))
     True
     """
-    random_state = deprecated_keyword("embed", "seed", params.pop("seed", NOT_GIVEN), "random_state", random_state,
-                                      DEFAULT_RANDOM_STATE, EmbeddingError)
-    rescale = deprecated_keyword("embed", "output_scale", params.pop("output_scale", NOT_GIVEN), "rescale", rescale,
-                                 None, EmbeddingError)
     entry = spec(name)
     X = check_points(X, "X", error=EmbeddingError)
     n_samples, n_features = X.shape
@@ -229,5 +216,5 @@ def embed(name: str, X: ArrayLike, *, n_neighbors: int, n_components: int = 2,
     if (post_refinement or rescale == "best_global_scale") and neighbors is None:
         neighbors = nearest_neighbors(X, n_neighbors)  # a global method: the graph the measures will use
     if post_refinement:
-        Y, _ = refine(X, Y, neighbors, n_iterations=post_refinement, method=post_refinement_method)
+        Y, _ = refine(X, Y, neighbors, refine_iterations=post_refinement, refine_method=post_refinement_method)
     return fix_signs(rescale_output(Y, rescale, X, neighbors))

@@ -330,13 +330,14 @@ def embed_from_rotations(X, neighbors, rotations, start=None, *, hooks=None, sys
 def _mean_raw_procrustes(X, Y, neighbors):
     """R(X, Y) of GR Eq. 3 (mean of the rigid Procrustes statistic) and the R-optimal global scale."""
     local = local_procrustes(X, Y, neighbors)
-    scale_denominator = local.output_size.sum()
+    scale_denominator = local.output_sq_norm.sum()
     scale = local.nuclear_norm.sum() / scale_denominator if scale_denominator > 0 else 1.0
     return float(local.raw.mean()), float(scale)
 
 
-def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iterations: int = REFINE_ITERATIONS.default,
-           method: str = REFINE_METHOD.default, rescale: bool = True, tol: float = 0.0,
+def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *,
+           refine_iterations: int = REFINE_ITERATIONS.default, refine_method: str = REFINE_METHOD.default,
+           rescale: bool = True, tol: float = 0.0,
            progress: Callable[[float, dict], None] | None = None,
            should_stop: Callable[[], bool] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Lower the local Procrustes measure R of an embedding by GR §4.4's block-coordinate descent.
@@ -350,9 +351,9 @@ def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iteratio
     neighbors : int or ndarray of shape (n_samples, k + 1)
         k, or the neighbourhoods of :func:`measures.nearest_neighbors` (so the graph an algorithm used
         is reused; SPEC §0).
-    n_iterations : int, default=20
+    refine_iterations : int, default=20
         Number of (A-step, Y-step) sweeps, in ``[0, 1000]``.
-    method : {"exact", "iterative"}, default="exact"
+    refine_method : {"exact", "iterative"}, default="exact"
         Y-step: ``"iterative"`` is GR Eq. 13, ``"exact"`` solves GR Eq. 11 for the current rotations
         by sparse conjugate gradients.
     rescale : bool, default=True
@@ -368,7 +369,7 @@ def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iteratio
     Returns
     -------
     Y : ndarray of shape (n_samples, d)
-        The refined embedding (centred when ``method="exact"``).
+        The refined embedding (centred when ``refine_method="exact"``).
     trace : ndarray of shape (n_done + 1,)
         R (GR Eq. 3, the mean rigid Procrustes statistic) of the input and after each iteration;
         non-increasing.
@@ -376,9 +377,9 @@ def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iteratio
     Raises
     ------
     EmbeddingError
-        Mismatched rows, NaN/inf, a bad ``neighbors``, ``n_iterations`` or ``method``.
+        Mismatched rows, NaN/inf, a bad ``neighbors``, ``refine_iterations`` or ``refine_method``.
     DisconnectedGraphError
-        ``method="exact"`` on a neighbour graph of several components.
+        ``refine_method="exact"`` on a neighbour graph of several components.
     Cancelled
         ``should_stop`` returned True.
 
@@ -406,7 +407,7 @@ def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iteratio
     >>> Z = np.random.default_rng(0).uniform(size=(300, 2)) * [3.0, 1.0]
     >>> X = np.c_[Z, np.zeros(300)]
     >>> bent = np.c_[Z[:, 0], Z[:, 1] + 0.3 * Z[:, 0] ** 2]
-    >>> Y, trace = refine(X, bent, 8, n_iterations=5)
+    >>> Y, trace = refine(X, bent, 8, refine_iterations=5)
     >>> bool(np.all(np.diff(trace) <= 1e-12 * trace[0]) and trace[-1] < 0.01 * trace[0])
     True
     """
@@ -416,24 +417,24 @@ def refine(X: ArrayLike, Y: ArrayLike, neighbors: int | ArrayLike, *, n_iteratio
         raise EmbeddingError(f"X and Y must have the same number of rows (points); got X {X.shape} and Y {Y.shape}.")
     if Y.shape[1] > X.shape[1]:
         raise EmbeddingError(f"the embedding cannot have more columns than the input: Y {Y.shape}, X {X.shape}.")
-    n_iterations = REFINE_ITERATIONS.check(n_iterations, "refine", EmbeddingError)
-    method = REFINE_METHOD.check(method, "refine", EmbeddingError)
+    refine_iterations = REFINE_ITERATIONS.check(refine_iterations, "refine", EmbeddingError)
+    refine_method = REFINE_METHOD.check(refine_method, "refine", EmbeddingError)
     neighbors = check_neighbors(X, neighbors)
-    if method == "exact" and n_iterations > 0:
+    if refine_method == "exact" and refine_iterations > 0:
         check_connected(neighbors, "the exact Y-step cannot place them relative to each other",
-                        "Raise k, or use method='iterative'.")
+                        "Raise k, or use refine_method='iterative'.")
     hooks = RunHooks(progress, should_stop, "refine")
-    return run_refinement(X, Y, neighbors, n_iterations, method, hooks, rescale=rescale, tol=tol)
+    return run_refinement(X, Y, neighbors, refine_iterations, refine_method, hooks, rescale=rescale, tol=tol)
 
 
-def run_refinement(X, Y, neighbors, n_iterations, method, hooks, *, rescale=True, tol=0.0, system=None):
+def run_refinement(X, Y, neighbors, refine_iterations, refine_method, hooks, *, rescale=True, tol=0.0, system=None):
     """:func:`refine` on input already checked, for the algorithms that end with a refinement (GP, PSA).
 
     Parameters
     ----------
-    X, Y, neighbors, n_iterations, method, rescale, tol
+    X, Y, neighbors, refine_iterations, refine_method, rescale, tol
         As for :func:`refine`, but trusted: float64 arrays of matching rows, a neighbour array of
-        :func:`measures.nearest_neighbors`, a connected graph for ``method="exact"``.
+        :func:`measures.nearest_neighbors`, a connected graph for ``refine_method="exact"``.
     hooks : algorithms.longrun.RunHooks
         Progress and cancellation of the caller's run (a stage of it).
     system : AlignmentSystem, optional
@@ -449,25 +450,25 @@ def run_refinement(X, Y, neighbors, n_iterations, method, hooks, *, rescale=True
     Y = np.array(Y, dtype=np.float64)
     value, scale = _mean_raw_procrustes(X, Y, neighbors)
     trace = [value]
-    if rescale and n_iterations > 0 and scale > 0:
+    if rescale and refine_iterations > 0 and scale > 0:
         Y *= scale
-    for iteration in range(n_iterations):
+    for iteration in range(refine_iterations):
         # The sweep's A-step scores the current Y: R of the previous iteration's result, for free.
-        value, sums = system.procrustes_sweep(Y, add_means=method == "iterative")
+        value, sums = system.procrustes_sweep(Y, add_means=refine_method == "iterative")
         if iteration > 0:
             trace.append(value)
             if tol > 0 and trace[-2] - value < tol * trace[-2]:
                 break
-        hooks.report(iteration / n_iterations, {"stage": "refine", "step": iteration, "R": value})
-        Y = sums / system.counts[:, None] if method == "iterative" else system.solve(sums, Y, hooks)
+        hooks.report(iteration / refine_iterations, {"stage": "refine", "step": iteration, "R": value})
+        Y = sums / system.counts[:, None] if refine_method == "iterative" else system.solve(sums, Y, hooks)
     else:
-        if n_iterations:
+        if refine_iterations:
             trace.append(_mean_raw_procrustes(X, Y, neighbors)[0])
     if system.unconverged_solves:
         warnings.warn(f"refine: {system.unconverged_solves} exact Y-step(s) stopped at the iteration limit of "
                       f"conjugate gradients ({system.preconditioner_name} preconditioner); R still did not rise, but "
                       "more iterations are needed for the exact step's full effect.",
                       ProcrustesLabWarning, stacklevel=3)
-    if n_iterations:
+    if refine_iterations:
         hooks.report(1.0, {"stage": "refine", "step": len(trace) - 1, "R": trace[-1]})
     return Y, np.array(trace)

@@ -7,7 +7,7 @@ it (output scale ``"neighbour_embedding"``).
 ``"tsne"`` is openTSNE [PSZ19]: its FFT-interpolated repulsion [LLS19] costs O(n) per iteration where
 scikit-learn's Barnes-Hut costs O(n log n). Both on one thread, swiss roll, k = 12, the same
 trustworthiness (0.9998 at 5 000, 0.9999 at 20 000) and R_C (0.111 vs 0.105, 0.146 vs 0.144),
-openTSNE took 14.3 s vs 16.9 s at 5 000, 91 s vs 92 s at 20 000 (bench/neighbour_embeddings.py; 20 vs
+openTSNE took 14.3 s vs 16.9 s at 5 000, 91 s vs 92 s at 20 000 (bench/neighbor_embeddings.py; 20 vs
 38 s and 98 vs 120 s in a more loaded run) and 199 s vs 324 s at 50 000: the gap grows with n, at
 about 1.5 times scikit-learn's memory (0.61 vs 0.40 GB peak RSS at 50 000). ``"tsne_sklearn"`` keeps
 scikit-learn's: the lighter one, the reference most readers know, and the only one here with the

@@ -35,7 +35,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 # The suites, in the order they run. bench/landmark_isomap.py joins the table once it has rows().
 SUITES = ("measures", "algorithms", "procrustes_algorithms", "landmark_isomap", "sweep", "zadu_compare", "uploads",
-          "datasets", "locally_linear", "neighbour_embeddings", "pairs")
+          "datasets", "locally_linear", "neighbor_embeddings", "pairs")
 PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl", "networkx", "dash", "plotly", "diskcache", "zadu",
             "numba")
 

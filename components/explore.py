@@ -310,7 +310,7 @@ def revert_cancelled(services, _clicks, shown, state, job):
     """Cancel: the controls go back to the run the views show, and say so."""
     try:
         if job:
-            services.jobs.record(_job_nonce(job), "cancelled")
+            services.jobs.set_status(_job_nonce(job), "cancelled")
         if not shown or not state or _checked_record(shown)["status"] != "done":
             return no_update
         current, request = ViewState.from_dict(state), RunRequest.from_dict(shown["request"])

@@ -55,8 +55,8 @@ _DASH_JOB_ERROR = "An error occurred inside a background callback: "
 class JobLedger:
     """Which background jobs started and which ended, so the page can tell a lost job from a slow one.
 
-    A job records ``running`` when it starts and ``done`` when it ends (its result or its failure
-    message is then on its way to the page); the page's Cancel records ``cancelled``. When the page
+    A job's status (:meth:`set_status`) is ``running`` when it starts and ``done`` when it ends (its
+    result or its failure message is then on its way to the page); the page's Cancel sets ``cancelled``. When the page
     learns that a job no longer runs but its entry is still ``running`` (or missing), the job was
     lost: its process died (killed, out of memory), or its worker or queued message vanished.
 
@@ -77,15 +77,15 @@ class JobLedger:
     def __init__(self, store):
         self.store = store
 
-    def record(self, job, status):
+    def set_status(self, job, status):
         """Set ``job``'s status ("running", "done" or "cancelled"); logged, not raised, if the ledger fails."""
         try:
             self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
         except StoreUnavailableError as error:
-            logger.warning("job %s: could not record %r (%s)", job, status, error)
+            logger.warning("job %s: could not set its status %r (%s)", job, status, error)
 
     def ended(self, job):
-        """Whether ``job`` recorded its end, or was cancelled from the page; True (no verdict) if the ledger fails."""
+        """Whether ``job`` is done, or was cancelled from the page; True (no verdict) if the ledger fails."""
         try:
             return self.store.get(f"job:{job}") in (b"done", b"cancelled")
         except StoreUnavailableError as error:
@@ -94,12 +94,12 @@ class JobLedger:
 
     @contextlib.contextmanager
     def running(self, job):
-        """Record ``job`` running for the block and done after it (a killed process never gets there)."""
-        self.record(job, "running")
+        """Set ``job`` running for the block and done after it (a killed process never gets there)."""
+        self.set_status(job, "running")
         try:
             yield
         finally:
-            self.record(job, "done")
+            self.set_status(job, "done")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -235,7 +235,7 @@ def register_study_job(app, services, job, button, store, message, request_type,
                 return no_update, failure_message(error)
 
     def say_cancelled(_cancels, stored, clicks, token):
-        services.jobs.record(study_job_id(token, job, clicks), "cancelled")
+        services.jobs.set_status(study_job_id(token, job, clicks), "cancelled")
         try:
             shown = describe(stored_state(stored)) if stored else "nothing has finished yet"
         except measures.ProcrustesLabError:  # a store this page never wrote: nothing to name

@@ -75,7 +75,7 @@ def _method_controls(shown, upload=None):
                                             tooltip={"placement": "bottom", "always_visible": True}),
                  catalogue.NEIGHBORS.help),
         html.Div(shown["algorithm_params"], id=ids.ALGORITHM_PARAMS),
-        labelled("Extra Procrustes refinement", dcc.Input(
+        labelled("Post-refinement sweeps", dcc.Input(
             id=ids.ALGORITHM_POST_REFINEMENT, type="number", value=shown["controls"]["post_refinement"], step=1,
             debounce=True, className="number-input"),
                  f"{catalogue.POST_REFINEMENT.help} {_range(catalogue.POST_REFINEMENT)}"),

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from measures.errors import DatasetError, ProcrustesLabWarning, SeedError
-from measures.parameters import DEFAULT_RANDOM_STATE, NOT_GIVEN, Parameter, deprecated_keyword, validate_parameters
+from measures.parameters import Parameter, validate_parameters
 from measures.seeding import check_random_state
 
 from . import images, surfaces
@@ -467,7 +467,7 @@ def available():
 
 
 def load(name: str, n: int | None = None, *, noise: float = 0.0,
-         random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, seed=NOT_GIVEN, **params) -> Dataset:
+         random_state: int | np.random.Generator = 0, **params) -> Dataset:
     """Draw a sample of a registered data set.
 
     Parameters
@@ -485,8 +485,6 @@ def load(name: str, n: int | None = None, *, noise: float = 0.0,
         stays that of the noiseless points.
     random_state : int or numpy.random.Generator, default=0
         Seeds ``numpy.random.default_rng``; a Generator is used as it is and advanced.
-    seed : int or numpy.random.Generator, optional
-        Deprecated alias of ``random_state`` (a ``DeprecationWarning``); giving both is an error.
     **params
         The set's own parameters (see ``spec(name).parameters``), ``chart`` where the set offers
         several, and ``stretch`` (factor c on the first input coordinate, SPEC §1; default 1);
@@ -500,9 +498,10 @@ def load(name: str, n: int | None = None, *, noise: float = 0.0,
     Raises
     ------
     DatasetError
-        On an unknown name, an unknown parameter, a value out of its declared range, a negative or
-        non-finite noise, a ``random_state`` that is not a non-negative int or a Generator, or
-        both ``seed`` and ``random_state``.
+        On an unknown name, an unknown parameter (also a TypeError, as Python's own unexpected
+        keyword is: the old ``seed=`` among them, now ``random_state=``), a value out of its declared
+        range, a negative or non-finite noise, or a ``random_state`` that is not a non-negative int or
+        a Generator.
 
     Notes
     -----
@@ -534,8 +533,6 @@ def load(name: str, n: int | None = None, *, noise: float = 0.0,
     """
     entry = spec(name)
     values = validate_parameters(entry.all_parameters, {"n": n, "noise": noise, **params}, name, DatasetError)
-    random_state = deprecated_keyword(name, "seed", seed, "random_state", random_state, DEFAULT_RANDOM_STATE,
-                                      DatasetError)
     try:
         rng = check_random_state(random_state)
     except SeedError as error:

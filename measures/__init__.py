@@ -98,11 +98,8 @@ from .normalization import (
     normalization_cost,
 )
 from .parameters import (
-    DEFAULT_RANDOM_STATE,
-    NOT_GIVEN,
     Parameter,
     check_integer,
-    deprecated_keyword,
     is_integer,
     validate_parameters,
 )
@@ -127,9 +124,7 @@ from .similarity import SimilarityFit, similarity_procrustes
 __all__ = [
     "COINCIDENCE_TOLERANCE",
     "COLLAPSE_THRESHOLD",
-    "DEFAULT_RANDOM_STATE",
     "NIEQA",
-    "NOT_GIVEN",
     "SHORT_CIRCUIT_RATIO",
     "AsimFit",
     "CorankingCurves",
@@ -170,7 +165,6 @@ __all__ = [
     "classical_mds",
     "collapse_score",
     "continuity",
-    "deprecated_keyword",
     "distance_spearman",
     "evaluate",
     "geodesic_graph",

@@ -109,13 +109,13 @@ def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.Arr
     patch = neighbors[index]
     Xc = X[patch] - X[patch].mean(axis=0)
     Yc = Y[patch] - Y[patch].mean(axis=0)
-    input_size = float(np.sum(Xc**2))
-    if coincident(np.array([input_size]), X, len(patch))[0]:
+    input_sq_norm = float(np.sum(Xc**2))
+    if coincident(np.array([input_sq_norm]), X, len(patch))[0]:
         raise MeasureError(f"the {len(patch)} points of neighbourhood {index} coincide: there is nothing to align.")
     A = procrustes_rotation(Xc, Yc)
     rigid = Yc @ A.T
-    output_size = float(np.sum(Yc**2))
-    scale = float(np.sum(rigid * Xc) / output_size) if output_size > 0.0 else 0.0
+    output_sq_norm = float(np.sum(Yc**2))
+    scale = float(np.sum(rigid * Xc) / output_sq_norm) if output_sq_norm > 0.0 else 0.0
     fit = asim_fit(X[patch], Y[patch])
     anisotropic = fit.transform(Y[patch]) - X[patch].mean(axis=0)
     # The patch's top-d principal axes V_d: the rows of Xc V_d are its local PCA coordinates (GR Eq. 6).
@@ -123,8 +123,8 @@ def inspect_neighbourhood(X: npt.ArrayLike, Y: npt.ArrayLike, neighbors: npt.Arr
     return NeighbourhoodView(
         index=int(index), neighbors=patch.copy(), input_local=Xc @ axes, rigid=rigid @ axes,
         conformal=scale * rigid @ axes, anisotropic=anisotropic @ axes,
-        normalized=float(np.sum((Xc - rigid) ** 2) / input_size),
-        conformal_value=float(np.sum((Xc - scale * rigid) ** 2) / input_size),
+        normalized=float(np.sum((Xc - rigid) ** 2) / input_sq_norm),
+        conformal_value=float(np.sum((Xc - scale * rigid) ** 2) / input_sq_norm),
         asim_value=fit.value,
         lower_bound=float(local_pca_residual(X, neighbors[[index]], d)[0]),
         scale=scale, axis_scales=fit.scales)

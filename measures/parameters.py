@@ -7,12 +7,11 @@ dashboard's controls, and enters cache keys, so a range is written once (the rol
 """
 
 import dataclasses
+import functools
 import math
 import numbers
-import warnings
 
-__all__ = ["DEFAULT_RANDOM_STATE", "NOT_GIVEN", "Parameter", "check_integer", "deprecated_keyword", "is_integer",
-           "validate_parameters"]
+__all__ = ["Parameter", "check_integer", "is_integer", "validate_parameters"]
 
 _KINDS = ("int", "float", "choice", "bool")
 
@@ -133,6 +132,18 @@ class Parameter:
         return value
 
 
+# Keywords renamed in the Python API, named in the refusal only: the API takes the new names alone (old
+# links are the one place an old spelling is still read: lab/view/links.py).
+_RENAMED = {"seed": "random_state", "output_scale": "rescale"}
+
+
+@functools.cache
+def _unknown_keyword_error(error):
+    """``error`` that is also a TypeError, the builtin Python raises for an unexpected keyword."""
+    return type(error.__name__, (error, TypeError), {"__module__": error.__module__, "__doc__": error.__doc__,
+                                                     "__qualname__": error.__qualname__})
+
+
 def validate_parameters(declared, given, owner, error):
     """Check keyword arguments against their declarations and fill in defaults.
 
@@ -155,69 +166,21 @@ def validate_parameters(declared, given, owner, error):
     Raises
     ------
     error
-        On an unknown name or a value of the wrong type or out of range.
+        On a value of the wrong type or out of range.
+    error and TypeError
+        On an unknown name: Python reports an unexpected keyword as a TypeError, so the error is
+        both (``except EmbeddingError`` and ``except TypeError`` catch it alike). A keyword renamed
+        since (``seed=``, now ``random_state=``) is refused like any other, its message naming the
+        new keyword.
     """
     by_name = {p.name: p for p in declared}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        raise error(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
-                    f"its parameters are {sorted(by_name) or 'none'}.")
+        renamed = "".join(f" {old}= is now {_RENAMED[old]}=." for old in unknown if old in _RENAMED)
+        raise _unknown_keyword_error(error)(f"{owner} has no parameter {', '.join(map(repr, unknown))}; "
+                                            f"its parameters are {sorted(by_name) or 'none'}.{renamed}")
     values = {}
     for name, parameter in by_name.items():
         value = given.get(name)
         values[name] = parameter.default if value is None else parameter.check(value, owner, error)
     return values
-
-
-class _Given(int):
-    """The type of a default the caller did not pass: equal to its value, but told apart by identity."""
-
-    def __repr__(self):
-        return repr(int(self))
-
-
-# The default ``random_state`` of the entry points that still accept the old ``seed=``: the int 0, which
-# a caller's explicit ``random_state=0`` is not (so that ``seed=`` beside it is refused, not ignored).
-DEFAULT_RANDOM_STATE = _Given(0)
-# What an old keyword holds when the caller did not pass it.
-NOT_GIVEN = object()
-
-
-def deprecated_keyword(where, old, given, new, value, default, error):
-    """The one rule for a renamed keyword: ``value`` of ``new``, or ``given`` of the old name ``old``.
-
-    Parameters
-    ----------
-    where : str
-        The entry point, for the messages (``"embed"``, ``"strip"``).
-    old, new : str
-        The keyword's old and current names (``"seed"``, ``"random_state"``).
-    given : object
-        What the caller passed as ``old``, or :data:`NOT_GIVEN`.
-    value : object
-        What the call holds for ``new``.
-    default : object
-        ``new``'s default (:data:`DEFAULT_RANDOM_STATE` for ``random_state``): ``value is default``
-        when the caller did not pass ``new``.
-    error : type
-        The entry point's error type (a subclass of ValueError).
-
-    Returns
-    -------
-    object
-        ``given`` (with a DeprecationWarning at the entry point's caller) when only the old name was
-        passed, else ``value``.
-
-    Raises
-    ------
-    error
-        When both names were passed: the call would be ambiguous.
-    """
-    if given is NOT_GIVEN:
-        return value
-    if value is not default:
-        raise error(f"{where}: {old}= is a deprecated alias of {new}=; pass only {new}= (got {old}={given!r} and "
-                    f"{new}={value!r}).")
-    # stacklevel 3: this function <- the entry point <- its caller.
-    warnings.warn(f"{where}: {old}= is deprecated; use {new}= (same meaning).", DeprecationWarning, stacklevel=3)
-    return given

@@ -57,11 +57,11 @@ class LocalProcrustes:
         ``G(X_i, Y_i) / ||H X_i||_F^2``; its mean is R_N (Eq. 4). Unbounded above.
     conformal : ndarray of shape (n_samples,)
         ``G_C(X_i, Y_i) / ||H X_i||_F^2`` in [0, 1]; its mean is R_C (Eq. 7).
-    input_size : ndarray of shape (n_samples,)
-        ``||H X_i||_F^2``, the neighbourhood's squared size (not a scale convention: those are the
-        algorithms' ``output_scale``).
-    output_size : ndarray of shape (n_samples,)
-        ``||H Y_i||_F^2``.
+    input_sq_norm : ndarray of shape (n_samples,)
+        ``||H X_i||_F^2``, the squared Frobenius norm of the centred input neighbourhood (not a
+        scale convention: those are the algorithms' ``output_scale``).
+    output_sq_norm : ndarray of shape (n_samples,)
+        ``||H Y_i||_F^2``, the same of the output neighbourhood.
     nuclear_norm : ndarray of shape (n_samples,)
         ``nuc(X_i' H Y_i)``, the sum of singular values of the cross-covariance.
     coincident : ndarray of shape (n_samples,), bool
@@ -72,8 +72,8 @@ class LocalProcrustes:
     raw: np.ndarray
     normalized: np.ndarray
     conformal: np.ndarray
-    input_size: np.ndarray
-    output_size: np.ndarray
+    input_sq_norm: np.ndarray
+    output_sq_norm: np.ndarray
     nuclear_norm: np.ndarray
     coincident: np.ndarray
 
@@ -86,8 +86,8 @@ class LocalProcrustes:
         the output's arbitrary overall scale (a normalized method's) is set fairly.
         """
         defined = ~self.coincident
-        weight = 1.0 / self.input_size[defined]
-        denominator = (self.output_size[defined] * weight).sum()
+        weight = 1.0 / self.input_sq_norm[defined]
+        denominator = (self.output_sq_norm[defined] * weight).sum()
         if denominator == 0:
             raise MeasureError("every neighbourhood of the embedding collapsed to a point: no scale helps.")
         return float((self.nuclear_norm[defined] * weight).sum() / denominator)
@@ -146,28 +146,28 @@ def local_procrustes(X: np.ndarray, Y: np.ndarray, neighbors: np.ndarray) -> Loc
     """
     n_samples, width = neighbors.shape
     q, d = X.shape[1], Y.shape[1]
-    x_scale = np.empty(n_samples)
-    y_scale = np.empty(n_samples)
+    x_sq_norm = np.empty(n_samples)
+    y_sq_norm = np.empty(n_samples)
     nu = np.empty(n_samples)
     # Work per point: the two stacks, M, and for d = 2 the Gram-Schmidt residual column.
     bytes_per_point = 8 * (width * (q + d) + 2 * q * d + q)
     for part, (Xc, Yc) in centred_chunks(neighbors, (X, Y), bytes_per_point):
         xx = np.einsum("nkq,nkq->n", Xc, Xc)
         yy = np.einsum("nkd,nkd->n", Yc, Yc)
-        x_scale[part] = xx
-        y_scale[part] = yy
+        x_sq_norm[part] = xx
+        y_sq_norm[part] = yy
         nu[part] = normalized_nuclear_norm(np.einsum("nkq,nkd->nqd", Xc, Yc), np.sqrt(xx), np.sqrt(yy))
-    undefined = coincident(x_scale, X, width)
-    ratio = np.sqrt(divide_where_defined(y_scale, x_scale, undefined))
+    undefined = coincident(x_sq_norm, X, width)
+    ratio = np.sqrt(divide_where_defined(y_sq_norm, x_sq_norm, undefined))
     conformal = 1.0 - nu * nu
-    x_norm, y_norm = np.sqrt(x_scale), np.sqrt(y_scale)
+    x_norm, y_norm = np.sqrt(x_sq_norm), np.sqrt(y_sq_norm)
     nuclear = nu * x_norm * y_norm
     return LocalProcrustes(
-        raw=x_scale + y_scale - 2.0 * nuclear,
+        raw=x_sq_norm + y_sq_norm - 2.0 * nuclear,
         normalized=conformal + (ratio - nu) ** 2,
         conformal=np.where(undefined, np.nan, conformal),
-        input_size=x_scale,
-        output_size=y_scale,
+        input_sq_norm=x_sq_norm,
+        output_sq_norm=y_sq_norm,
         nuclear_norm=nuclear,
         coincident=undefined,
     )

@@ -66,9 +66,9 @@ RANDOM_STATE = measures.Parameter(
     "random_state", "random state", "int", 0, low=0, high=2**32 - 1,
     help="Seeds the sample, the noise and every random step of the algorithm.")
 POST_REFINEMENT = measures.Parameter(
-    "post_refinement", "extra Procrustes refinement", "int", 0, low=REFINE_ITERATIONS.low,
+    "post_refinement", "post-refinement sweeps", "int", 0, low=REFINE_ITERATIONS.low,
     high=REFINE_ITERATIONS.high,
-    help="Iterations of GR §4.4's refinement (exact Y-step, Eq. 11) after any algorithm; 0 is off. Each "
+    help="Sweeps of GR §4.4's Procrustes refinement (exact Y-step, Eq. 11) after any algorithm; 0 is off. Each "
          "never raises R; the output ends at the input's scale.")
 RESCALE = measures.Parameter(
     "rescale", "rescale output", "choice", "authors", choices=tuple(algorithms.RESCALE_OPTIONS),

@@ -362,7 +362,7 @@ class MethodChoice:
             if self.params:
                 problems.append(f"The uploaded output has no parameters; got {sorted(dict(self.params))}.")
             return MethodChoice(catalogue.UPLOADED_OUTPUT, problems.check(catalogue.NEIGHBORS, self.n_neighbors, "k"),
-                                (), problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
+                                (), problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "post-refinement"),
                                 problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
         try:
             entry = algorithms.spec(self.algorithm)
@@ -376,7 +376,7 @@ class MethodChoice:
                             f"{entry.label} needs k >= {lowest}; got {n_neighbors}.")
         params = _parameters(entry.parameters, self.params, entry.name, measures.EmbeddingError, problems)
         return MethodChoice(entry.name, n_neighbors, params,
-                            problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "extra refinement"),
+                            problems.check(catalogue.POST_REFINEMENT, self.post_refinement, "post-refinement"),
                             problems.check(catalogue.RESCALE, self.rescale, "rescale output"), random_state)
 
 

@@ -388,7 +388,7 @@ def output_of(X, method, *, random_state, uploaded=None, neighbors=None, progres
         if neighbors is None:
             neighbors = measures.nearest_neighbors(X, method.n_neighbors)
         if method.post_refinement:
-            Y, _ = algorithms.refine(X, Y, neighbors, n_iterations=method.post_refinement)
+            Y, _ = algorithms.refine(X, Y, neighbors, refine_iterations=method.post_refinement)
         return rescale_output(Y, method.rescale, X, neighbors)
     return rescale_output(Y, method.rescale)
 

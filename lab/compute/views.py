@@ -120,7 +120,7 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
     method = request.method
     scale = catalogue.method_output_scale(method.algorithm) if method.rescale == "authors" else method.rescale
     if method.post_refinement:
-        scale = f"{scale}, {method.post_refinement} refinement sweeps"
+        scale = f"{scale}, {method.post_refinement} post-refinement sweeps"
     projected = "" if dimensions <= 3 else f", first 3 of {dimensions} dimensions by PCA"
     drawn = "" if inputs.rows is None else f" ({len(inputs.rows)} drawn)"
     notes = [*result.notes]

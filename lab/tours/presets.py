@@ -25,10 +25,12 @@ from .steps import Claim, Panel, Step, Tour
 __all__ = ["FORMER_PRESETS", "PRESETS", "STEPS", "TOURS", "Preset", "applied", "locate", "preset"]
 
 
-def _run(dataset, algorithm, k, *, n=None, random_state=0, noise=0.0, rescale="authors", refine=0, **params):
+def _run(dataset, algorithm, k, *, n=None, random_state=0, noise=0.0, rescale="authors", post_refinement=0,
+         **params):
     """A validated run request; ``params`` are the data set's own parameters."""
     return RunRequest.create(dataset, algorithm, n=n, noise=noise, random_state=random_state,
-                             dataset_params=params or None, n_neighbors=k, post_refinement=refine, rescale=rescale)
+                             dataset_params=params or None, n_neighbors=k, post_refinement=post_refinement,
+                             rescale=rescale)
 
 
 def _state(request, *, color="normalized", view="3d", tab="explore", sweep=None, compare=None, normalization=None):
@@ -65,7 +67,7 @@ SWISS = {"n": 1600, "random_state": 2}
 _fig1 = {key: _run("swissroll", key, 12, **SWISS) for key, _ in FIVE}
 _short = {f"k{k}": _run("swissroll", "isomap", k, n=1600) for k in (9, 12)}
 _refine = {"lle": _fig1["lle"], "scaled": _run("swissroll", "lle", 12, rescale="best_global_scale", **SWISS),
-           "refined": _run("swissroll", "lle", 12, refine=20, **SWISS)}
+           "refined": _run("swissroll", "lle", 12, post_refinement=20, **SWISS)}
 _hemisphere = {key: _run("hemisphere", key, 12, n=2500) for key, _ in FIVE}
 _cylinder = {key: _run("cylinder", key, 12, n=800) for key, _ in FIVE}
 GR_KS = (6, 9, 12, 15, 18)

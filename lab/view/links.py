@@ -20,7 +20,9 @@ data set, the algorithm and k, so a link reads as what it shows):
 Values are parsed by the type their declaration gives (a digit class ``"2"`` stays text), then the
 state is validated: a link out of range is refused with the controls' message. An uploaded file is
 private to its session, so a link says ``dataset=upload`` and the page supplies its own file. Links
-written before this scheme (``seed``, ``refine``) still open.
+written before this scheme (``seed``, ``refine``) still open: this module is the one place an old
+spelling is read (the Python API takes ``random_state`` and ``post_refinement`` only), since a link is
+a shared address that must keep working.
 """
 
 import urllib.parse

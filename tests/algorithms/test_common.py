@@ -149,7 +149,7 @@ def catalogue():
     """One small sample of every registered data set, by name."""
     import datasets
 
-    return {name: datasets.load(name, None if datasets.spec(name).population else 200, seed=0,
+    return {name: datasets.load(name, None if datasets.spec(name).population else 200, random_state=0,
                                 **CATALOGUE_SAMPLES.get(name, {}))
             for name in datasets.available()}
 
@@ -361,7 +361,7 @@ LIBRARY_FILES = [path for library in LIBRARIES for path in sorted((ROOT / librar
 ALLOWED_PROJECT_IMPORTS = {"algorithms": {"measures"}, "datasets": {"measures"}, "measures": set()}
 # Third-party packages a library may import: the numerical stack; threadpoolctl, scikit-learn's own
 # dependency for limiting its OpenMP threads (algorithms/tsne.py says why); and the neighbour-embedding
-# packages of issue 14 (imported inside their fits: algorithms/tsne.py, algorithms/neighbour_embeddings.py).
+# packages of issue 14 (imported inside their fits: algorithms/tsne.py, algorithms/neighbor_embeddings.py).
 THIRD_PARTY = {"numpy", "scipy", "sklearn", "threadpoolctl", "openTSNE", "umap", "pacmap", "numba", "faiss"}
 NEIGHBOUR_EMBEDDING_PACKAGES = {"openTSNE", "umap", "pacmap", "numba"}
 

@@ -313,30 +313,16 @@ def test_progress_and_cancel_hooks_reach_the_long_algorithms_only():
     assert calls == []
 
 
-# --- deprecated keywords ------------------------------------------------------------------------------
+# --- renamed keywords --------------------------------------------------------------------------------
 
 
-def test_seed_is_a_deprecated_alias_of_random_state(points):
-    expected = algorithms.embed("isomap", points, n_neighbors=6, random_state=5)
-    with pytest.warns(DeprecationWarning, match=r"embed: seed= is deprecated; use random_state="):
-        Y = algorithms.embed("isomap", points, n_neighbors=6, seed=5)
-    assert np.array_equal(Y, expected)
-    with pytest.raises(EmbeddingError, match=r"seed= is a deprecated alias of random_state=; pass only random_state= "
-                                             r"\(got seed=5 and random_state=4\)"):
-        algorithms.embed("isomap", points, n_neighbors=6, seed=5, random_state=4)
-    # An explicit random_state=0 is a choice too, not the default: beside seed= it is refused.
-    with pytest.raises(EmbeddingError, match=r"got seed=5 and random_state=0\)"):
-        algorithms.embed("isomap", points, n_neighbors=6, seed=5, random_state=0)
-
-
-def test_output_scale_is_a_deprecated_alias_of_rescale(ltsa_roll):
-    X, _ = ltsa_roll
-    expected = algorithms.embed("ltsa", X, n_neighbors=8, rescale="unit_variance")
-    with pytest.warns(DeprecationWarning, match=r"embed: output_scale= is deprecated; use rescale="):
-        Y = algorithms.embed("ltsa", X, n_neighbors=8, output_scale="unit_variance")
-    assert np.array_equal(Y, expected)
-    with pytest.raises(EmbeddingError, match=r"output_scale= is a deprecated alias of rescale="):
-        algorithms.embed("ltsa", X, n_neighbors=8, output_scale="unit_norm", rescale="unit_variance")
+@pytest.mark.parametrize(("old", "new", "value"),
+                         [("seed", "random_state", 5), ("output_scale", "rescale", "unit_norm")])
+def test_renamed_keywords_are_refused_with_a_type_error_naming_the_new_one(points, old, new, value):
+    # The Python API takes the new names only; old links are read by lab/view/links.py alone.
+    with pytest.raises(TypeError, match=rf"isomap has no parameter '{old}'; .* {old}= is now {new}=\.$") as info:
+        algorithms.embed("isomap", points, n_neighbors=6, **{old: value})
+    assert isinstance(info.value, EmbeddingError)
 
 
 def test_options_are_keyword_only(points):

@@ -197,7 +197,7 @@ def test_curve_is_embedded_by_its_arc_length(helix):
 
 @pytest.mark.slow
 def test_above_isomaps_limit_landmark_isomap_embeds_the_same_sample():
-    roll = datasets.load("swissroll", algorithms.spec("isomap").sample_limit(10) + 1, seed=0)
+    roll = datasets.load("swissroll", algorithms.spec("isomap").sample_limit(10) + 1, random_state=0)
     with pytest.raises(SampleLimitError):
         algorithms.embed("isomap", roll.X, n_neighbors=10)
     Y = algorithms.embed("landmark_isomap", roll.X, n_neighbors=10, n_landmarks=60)

@@ -572,8 +572,8 @@ def test_dataset_error_is_the_measures_class():
     ("strip", {"random_state": None}, r"random_state must be a non-negative int .*; got None"),
     ("strip", {"random_state": 1.5}, r"random_state must be a non-negative int .*; got 1.5"),
     ("strip", {"random_state": True}, r"random_state must be a non-negative int .*; got True"),
-    ("strip", {"seed": 3, "random_state": 0}, (r"^strip: seed= is a deprecated alias of random_state=; pass only "
-                                              r"random_state= \(got seed=3 and random_state=0\)\.$")),
+    ("strip", {"seed": 3}, (r"^strip has no parameter 'seed'; its parameters are \[.*\]\. "
+                            r"seed= is now random_state=\.$")),
     ("swissroll", {"stretch": 0.0}, r"swissroll: parameter 'stretch' must lie in \[0.1, 10.0\]; got 0.0"),
     ("hemisphere", {"chart": "mercator"}, (r"hemisphere: parameter 'chart' must be one of "
                                           r"\['equidistant', 'stereographic'\]; got 'mercator'")),
@@ -593,6 +593,12 @@ def test_dataset_error_is_the_measures_class():
 def test_bad_request_raises_dataset_error(name, kwargs, match):
     with pytest.raises(datasets.DatasetError, match=match):
         datasets.load(name, **kwargs)
+
+
+def test_the_old_seed_keyword_is_a_type_error():
+    # load takes random_state only; old links are read by lab/view/links.py alone.
+    with pytest.raises(TypeError, match=r"seed= is now random_state="):
+        datasets.load("strip", seed=3)
 
 
 def test_bad_seed_error_keeps_its_cause():

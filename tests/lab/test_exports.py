@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import measures
 from lab import (DataChoice, MethodChoice, ResultCache, RunRequest, StateError, SweepChoice, SweepRequest, ViewState,
-                 to_query)
+                 from_query, to_query)
 from lab.compute import compute
 from lab.store.cache import CODE_VERSION
 from lab.view.exports import NOT_A_VIEW_FILE, nesting_depth, points_csv, read_view_file, sweep_files, view_json
@@ -85,9 +85,17 @@ def test_a_saved_view_carries_every_measure_of_its_run(run):
 
 def test_a_view_saved_by_the_previous_format_still_opens():
     legacy = {"format": "procrustes-lab-run/1", "request": {},
-              "view": {"dataset": "strip", "n": 300, "algorithm": "lle", "k": 9, "d.length": 4.5, "seed": 2}}
+              "view": {"dataset": "strip", "n": 300, "algorithm": "lle", "k": 9, "d.length": 4.5, "seed": 2,
+                       "refine": 3}}
     state = read_view_file(json.dumps(legacy).encode())
     assert (state.data.dataset, state.data.n, state.data.random_state, state.method.n_neighbors) == ("strip", 300, 2, 9)
+    assert state.method.post_refinement == 3  # its old keys are read by the link layer, the one place they are
+
+
+def test_a_view_file_keeps_the_refinement_it_was_saved_with():
+    state = from_query("?dataset=strip&algorithm=lle&k=9&post_refinement=4")
+    text, _ = view_json(state)
+    assert read_view_file(text.encode()).method.post_refinement == 4
 
 
 @pytest.mark.parametrize("content", [b"", b"\xff\xfe", b"[1, 2]", b'{"view": {"k": 8}}',

@@ -94,7 +94,7 @@ def test_two_random_states_rerun_the_algorithm_on_the_same_points(cache, monkeyp
     embed = algorithms.embed
 
     def recording(name, X, **options):
-        seed = options.get("random_state", options.get("seed"))  # embed's keyword, old or new
+        seed = options["random_state"]
         seeds.append((seed, X.copy()))
         # A stand-in whose output depends on the seed (many algorithms here do not, on a strip).
         return embed(name, X, **options) + 0.05 * np.random.default_rng(seed).normal(size=(len(X), 2))

@@ -133,7 +133,7 @@ def test_matches_naive_orthogonal_procrustes_loop(n_features, n_components, n_ne
     np.testing.assert_allclose(result.raw, raw, rtol=0, atol=1e-10 * scale)
     np.testing.assert_allclose(result.normalized, normalized, rtol=0, atol=1e-10)
     np.testing.assert_allclose(result.conformal, conformal, rtol=0, atol=1e-10)
-    np.testing.assert_allclose(result.input_size,
+    np.testing.assert_allclose(result.input_sq_norm,
                                np.sum((X[neighbors] - X[neighbors].mean(1, keepdims=True)) ** 2, axis=(1, 2)))
     # The public entry returns the same per-point arrays on the same neighbourhoods.
     np.testing.assert_array_equal(procrustes(X, Y, n_neighbors, variant="conformal", per_point=True)[1],
@@ -322,7 +322,7 @@ def test_convergence_rates_against_neighbourhood_radius(swiss_roll):
     for n_samples in sizes:
         X, arc_length_chart, _ = swiss_roll(n_samples, seed=1)
         result = local_procrustes(X, arc_length_chart, nearest_neighbors(X, n_neighbors))
-        radius.append(np.median(np.sqrt(result.input_size / (n_neighbors + 1))))  # RMS distance to the centroid
+        radius.append(np.median(np.sqrt(result.input_sq_norm / (n_neighbors + 1))))  # RMS distance to the centroid
         for variant in VARIANTS:
             medians[variant].append(np.median(result.per_point(variant)))
     log_radius = np.log(radius)
@@ -380,7 +380,7 @@ def test_results_do_not_depend_on_chunk_size(monkeypatch, smooth_embedding):
 
     assert len(chunks_seen) == 3 and min(chunks_seen) >= 50, chunks_seen
     # Identical, not merely close: every value is computed from its own neighbourhood only.
-    for variant in (*VARIANTS, "input_size"):
+    for variant in (*VARIANTS, "input_sq_norm"):
         for big, small in zip(default[:2], tiny[:2]):
             np.testing.assert_array_equal(getattr(small, variant), getattr(big, variant))
     np.testing.assert_array_equal(tiny[2], default[2])

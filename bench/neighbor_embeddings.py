@@ -10,7 +10,7 @@ timed in the same run; its own row compares it with itself.
 
 ``rows(quick=True)``: n = 5 000 only. Run from the repo root:
 
-    python bench/neighbour_embeddings.py [--quick]   (or: python -m bench --only neighbour_embeddings)
+    python bench/neighbor_embeddings.py [--quick]   (or: python -m bench --only neighbor_embeddings)
 
 Nothing here asserts a time; the numbers are for reading (STYLE: speed lives in bench/).
 """
@@ -23,7 +23,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from bench.algorithm_runs import run_fresh  # noqa: E402
 from bench.harness import Row, run_standalone  # noqa: E402
 
-SUITE = "neighbour_embeddings"
+SUITE = "neighbor_embeddings"
 N_NEIGHBORS = 12
 NAMES = ("tsne_sklearn", "tsne", "umap", "pacmap")
 SIZES = (5_000, 20_000)

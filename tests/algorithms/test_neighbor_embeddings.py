@@ -1,4 +1,4 @@
-"""Tests of ``algorithms/neighbour_embeddings.py`` (UMAP, PaCMAP) and of the "neighbour_embedding" output
+"""Tests of ``algorithms/neighbor_embeddings.py`` (UMAP, PaCMAP) and of the "neighbour_embedding" output
 convention: each equals its library's call with the seeded random state (UMAP on exactly our kNN graph),
 a seed changes the output and the same seed reproduces it in another process, neighbourhoods are kept
 (trustworthiness), UMAP lays out a disconnected graph, and the registry says which measures to read.
@@ -94,7 +94,7 @@ def test_umap_lays_out_a_disconnected_graph(two_clusters):
     assert gap > 2 * max(first.std(axis=0).max(), second.std(axis=0).max())
 
 
-def test_neighbour_embeddings_are_read_by_scale_free_measures():
+def test_neighbor_embeddings_are_read_by_scale_free_measures():
     read = algorithms.MEASURES_TO_READ
     assert set(read) == set(algorithms.OUTPUT_SCALES)
     assert all(set(names) <= set(measures.available()) for names in read.values())
