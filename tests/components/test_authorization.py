@@ -96,7 +96,7 @@ FORGED = {
     "compare-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
     "compare-grid#<lambda>": lambda f, state, record: f({"state": state}, "mallory"),
     "pair-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
-    "pair-a-graph#draw_pair": lambda f, state, record: f({"state": state}, None, None, "mallory"),
+    "pair-a-graph#draw_pair": lambda f, state, record: f({"state": state}, None, None, None, "mallory"),
     "pair-selection-text#summarize_selection": lambda f, state, record: _triggered(
         f"{ids.PAIR_A_GRAPH}.selectedData", f, CLICK, None, {"state": state}, "mallory"),
     "stability-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
