@@ -6,6 +6,7 @@ them; adding a data set means adding its sampler and one entry here.
 """
 
 import dataclasses
+import typing
 import warnings
 
 import numpy as np
@@ -15,6 +16,9 @@ from measures.parameters import Parameter, validate_parameters
 from measures.seeding import check_random_state
 
 from . import images, surfaces
+
+if typing.TYPE_CHECKING:  # datasets.upload imports this module: the type is named, not imported, at run time
+    from .upload.description import UploadDescription
 
 __all__ = ["Chart", "Dataset", "DatasetSpec", "available", "load", "spec", "specs"]
 
@@ -222,8 +226,7 @@ class Dataset:
     image_shape: tuple = None
     Y: np.ndarray = None
     output_labels: tuple = ()
-    # Typed in the docstring only: datasets.upload imports this module, so this one cannot import it.
-    upload: object = None
+    upload: "UploadDescription | None" = None
 
     def __post_init__(self):
         for field in ("X", "truth", "color", "Y"):
