@@ -2,7 +2,8 @@
 serving/ (the jobs' managers and the HTTP side) knows no page piece, and components/ reaches the
 computations only through their public faces: libraries < lab < serving < components < app.
 
-Inside ``lab/``, the rooms import one way too (store <- compute <- view <- tours), without circles:
+Across the project no import circle runs (TYPE_CHECKING-only imports aside). Inside ``lab/``, the rooms
+import one way too (store <- compute <- view <- tours), without circles:
 every ``.py`` file of ``lab/`` is parsed (no import runs), and each of its imports of a ``lab``
 module is read, absolute or relative, at the top or inside a function. ``lab/__init__.py`` is the
 front door above the rooms (it re-exports their public names) and belongs to none of them; so does
@@ -91,15 +92,22 @@ def _module_name(path):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def lab_imports(path):
-    """``(line, imported module)`` of every import in ``path``, relative ones resolved to absolute names.
+def module_imports(path, known):
+    """``(line, imported module)`` of every import in ``path`` of a module ``known(name)`` finds, relative
+    ones resolved to absolute names; imports that run only for type checkers (``if TYPE_CHECKING:``) left out.
 
-    ``from package import name`` yields ``package.name`` when that is a module of ``lab``, else ``package``.
+    ``from package import name`` yields ``package.name`` when that is a known module, else ``package``.
     """
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(), str(path))
+    typing_only = {id(node) for block in ast.walk(tree)
+                   if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+                   for child in block.body for node in ast.walk(child)}
     found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -111,8 +119,13 @@ def lab_imports(path):
                 source = node.module
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
-                found.append((node.lineno, submodule if _lab_module_path(submodule) else source))
-    return found
+                found.append((node.lineno, submodule if known(submodule) else source))
+    return [(line, name) for line, name in found if known(name)]
+
+
+def lab_imports(path):
+    """``(line, imported lab module)`` of every import of a ``lab`` module in ``path`` (:func:`module_imports`)."""
+    return module_imports(path, _lab_module_path)
 
 
 def _lab_module_path(name):
@@ -136,7 +149,7 @@ def _lab_graph():
     """``{module: [(line, imported lab module), ...]}`` over every module of ``lab``."""
     graph = {}
     for path in sorted((ROOT / "lab").rglob("*.py")):
-        graph[_module_name(path)] = [(line, name) for line, name in lab_imports(path) if _lab_module_path(name)]
+        graph[_module_name(path)] = lab_imports(path)
     return graph
 
 
@@ -164,23 +177,64 @@ def test_no_room_imports_a_higher_one():
     assert not upward, "imports that run back up (store <- compute <- view <- tours):\n" + "\n".join(upward)
 
 
-def test_no_import_circles_in_lab():
-    graph = {module: sorted({name for _, name in imports} - {module})
-             for module, imports in _lab_graph().items()}
-    lines = {(module, name): line for module, imports in _lab_graph().items() for line, name in imports}
+def _circles(graph):
+    """Every import circle a depth-first walk of ``graph`` (``{module: [(line, module), ...]}``) meets, as
+    ``[(module, line, imported module), ...]`` (none when the graph has no circle)."""
+    targets = {module: sorted({name for _, name in imports} - {module}) for module, imports in graph.items()}
+    lines = {(module, name): line for module, imports in graph.items() for line, name in imports}
     state, circles = {}, []
 
     def visit(module, path):
         state[module] = "open"
-        for name in graph.get(module, ()):
+        for name in targets.get(module, ()):
             if state.get(name) == "open":
                 cycle = path[path.index(name):] + [name]
-                circles.append(" -> ".join(f"{_where(a)}:{lines[a, b]} imports {b}" for a, b in zip(cycle, cycle[1:])))
+                circles.append([(a, lines[a, b], b) for a, b in zip(cycle, cycle[1:])])
             elif name not in state:
                 visit(name, [*path, name])
         state[module] = "done"
 
-    for module in graph:
+    for module in targets:
         if module not in state:
             visit(module, [module])
-    assert not circles, "import circles among lab's modules:\n" + "\n".join(circles)
+    return circles
+
+
+def test_the_circle_finder_reports_a_circle_and_its_lines():
+    graph = {"a": [(3, "b")], "b": [(5, "c")], "c": [(7, "a"), (8, "d")], "d": []}
+    assert _circles(graph) == [[("a", 3, "b"), ("b", 5, "c"), ("c", 7, "a")]]
+    assert _circles({**graph, "c": [(8, "d")]}) == []
+
+
+def test_no_import_circles_in_lab():
+    circles = _circles(_lab_graph())
+    assert not circles, "import circles among lab's modules:\n" + "\n".join(
+        " -> ".join(f"{_where(a)}:{line} imports {b}" for a, line, b in circle) for circle in circles)
+
+
+# The project's own modules: the libraries, lab/, the server side, the page, and the top-level scripts.
+PROJECT = ("datasets", "algorithms", "measures", "lab", "serving", "components", "settings.py", "app.py",
+           "worker.py")
+
+
+def _project_module_path(name):
+    """The file of the project's module ``name`` (a module or a package), or None."""
+    if name.split(".")[0] not in {entry.removesuffix(".py") for entry in PROJECT}:
+        return None
+    base = ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def test_no_import_circles_in_the_project():
+    """Across every package and script (what runs, not what a type checker reads), no module imports one
+    that imports it back, directly or through others."""
+    paths = [path for entry in PROJECT
+             for path in ([ROOT / entry] if entry.endswith(".py") else sorted((ROOT / entry).rglob("*.py")))]
+    graph = {_module_name(path): module_imports(path, _project_module_path) for path in paths}
+    assert len(graph) > 100  # every package read
+    circles = _circles(graph)
+    assert not circles, "import circles:\n" + "\n".join(
+        " -> ".join(f"{a}:{line} imports {b}" for a, line, b in circle) for circle in circles)
