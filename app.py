@@ -50,7 +50,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         Request size cap in MiB (see :func:`max_request_bytes`).
     start : dict, optional
         What every page opens on (:func:`components.layout.make_layout`): a notebook's upload
-        session, its upload record and link (:func:`components.notebook.show`).
+        session, its upload record and link (:func:`notebook.show`).
     """
     directory = cache_directory(cache_dir)
     # Unforeseen callback failures are logged and told on the page instead of answered 500; every callback

@@ -25,7 +25,7 @@ def make_layout(start=None):
     """The whole page (a function, so each page load gets fresh components and tokens).
 
     Every control starts at the default view state; the URL's state is applied when the page loads.
-    ``start`` (a notebook's page, :mod:`components.notebook`): ``{"session": ..., "upload": ...,
+    ``start`` (a notebook's page, :mod:`notebook`): ``{"session": ..., "upload": ...,
     "search": ...}``, the upload session, its chosen upload record and the link the page opens on.
     """
     start = start or {}

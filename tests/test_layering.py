@@ -82,6 +82,13 @@ def test_components_reach_computations_only_through_public_faces(path):
 
 
 @pytest.mark.parametrize("path", files("components"), ids=lambda path: str(path.relative_to(ROOT)))
+def test_page_pieces_import_nothing_above_them(path):
+    """app.py wires the pieces, and worker.py and notebook.py start the app: no piece imports them back."""
+    for module, _ in imports(path):
+        assert module.split(".")[0] not in {"app", "worker", "notebook"}, f"{path.relative_to(ROOT)} imports {module}"
+
+
+@pytest.mark.parametrize("path", files("components"), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_component_module_grows_past_four_hundred_lines(path):
     assert len(path.read_text().splitlines()) <= 400
 
@@ -214,7 +221,7 @@ def test_no_import_circles_in_lab():
 
 # The project's own modules: the libraries, lab/, the server side, the page, and the top-level scripts.
 PROJECT = ("datasets", "algorithms", "measures", "lab", "serving", "components", "settings.py", "app.py",
-           "worker.py")
+           "worker.py", "notebook.py")
 
 
 def _project_module_path(name):

@@ -4,12 +4,12 @@
 or their ground truth, as one uploaded file of a fresh upload session, parses it back as every run
 will (so a bad array is refused here, with the upload parser's message), and returns that session,
 the record the page keeps for the upload and the view the page opens on. The Dash side,
-:func:`components.notebook.show`, serves the page on them with Dash's ``jupyter_mode`` (lab/ stays
+:func:`notebook.show`, serves the page on them with Dash's ``jupyter_mode`` (lab/ stays
 free of Dash, so the call itself lives there).
 
 Example (in a notebook)::
 
-    from components.notebook import show
+    from notebook import show
     show(X, umap.UMAP().fit_transform(X))   # the dashboard, measuring that output
 """
 

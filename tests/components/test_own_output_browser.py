@@ -12,7 +12,7 @@ import umap  # umap-learn, pinned in requirements.txt with the UMAP algorithm (i
 import datasets
 import measures
 from components import ids
-from components.notebook import notebook_app
+from notebook import notebook_app
 
 from .test_app_browser import (
     WAIT,

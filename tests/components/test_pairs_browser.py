@@ -12,7 +12,7 @@ import measures
 from app import create_app
 from components import ids
 from components.figures.pairs import MORPH_FRAMES, MORPH_SECONDS
-from components.notebook import notebook_app
+from notebook import notebook_app
 from lab import ViewState
 from lab.compute import compute
 from lab.compute.choices import DataChoice, MethodChoice
