@@ -136,7 +136,7 @@ def test_gr_table2_marks_the_cells_that_match_gr_as_its_claims_say(tour_cache):
     """The table's marks and the step's claims read the same numbers: LLE's and LTSA's roll match GR, our
     cylinder's LLE does not, and a mark needs both R_N and R_C within the tolerance."""
     step = STEPS["gr-table2"]
-    cells = step.values(compute(step.request(), cache=tour_cache).result)["step"]
+    cells = step.panel_values(compute(step.request(), cache=tour_cache).result)["step"]
     assert step.cell_match("swissroll_lle", cells["swissroll_lle"]) is (
         abs(cells["swissroll_lle"]["conformal"] - 0.23) <= step.tolerance)
     assert step.cell_match("swissroll_ltsa", {**cells["swissroll_ltsa"], "conformal": 0.22})
