@@ -1,5 +1,6 @@
-"""``python -m lab evaluate INPUT OUTPUT… -k K`` (:func:`lab.compute.judge.main`)."""
+"""``python -m lab evaluate INPUT OUTPUT… -k K`` and ``python -m lab run DATASET ALGORITHM -k K``
+(:func:`lab.compute.commands.main`)."""
 
-from .compute.judge import main
+from .compute.commands import main
 
 raise SystemExit(main())

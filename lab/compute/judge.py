@@ -3,16 +3,12 @@
 :func:`judge_files` reads one input file and one or many output files (any format the upload reads,
 :func:`datasets.parse_upload`, with the page's limits and messages) and evaluates each output with
 the measures a run computes (:func:`lab.compute.runs.run_measures`); :func:`verdict_rows` lays the
-verdicts out one row per output. ``python -m lab evaluate`` (:mod:`lab.__main__`) is its command line.
+verdicts out one row per output. ``python -m lab evaluate`` (:mod:`lab.compute.commands`) is its command line.
 """
 
-import argparse
-import csv
 import dataclasses
-import json
 import math
 import pathlib
-import sys
 import warnings
 
 import datasets
@@ -20,7 +16,7 @@ import measures
 
 from .runs import run_measures
 
-__all__ = ["Verdict", "judge_files", "main", "output_files", "verdict_rows"]
+__all__ = ["Verdict", "judge_files", "output_files", "verdict_rows"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,57 +118,3 @@ def verdict_rows(verdicts):
             row["notes"] = " ".join(evaluation.notes)
         rows.append(row)
     return rows
-
-
-def _write(rows, stream, form):
-    """``rows`` as CSV (one header of every column met, in order) or JSON (a list of objects)."""
-    if form == "json":
-        json.dump(rows, stream, indent=1, allow_nan=True)
-        stream.write("\n")
-        return
-    columns = list(dict.fromkeys(column for row in rows for column in row))
-    writer = csv.DictWriter(stream, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: repr(value) if isinstance(value, float) else value for key, value in row.items()}
-                     for row in rows)
-
-
-def main(argv=None, stdout=None):
-    """``python -m lab evaluate INPUT OUTPUT… -k K``: exit status 0, 1 (an output refused), 2 (usage).
-
-    Every output is judged; a refused one's message goes to standard error, and its row says it.
-    """
-    parser = argparse.ArgumentParser(prog="python -m lab", description="Judge embeddings made elsewhere against "
-                                     "their input, with every measure the dashboard computes.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    command = commands.add_parser("evaluate", help="judge output files (or folders of them) against one input file")
-    command.add_argument("input", metavar="INPUT", help="the points: a table (.csv, .tsv, .txt), .npy or .npz")
-    command.add_argument("outputs", nargs="+", metavar="OUTPUT", help="an embedding of INPUT's rows, row for row, "
-                         "or a folder of them")
-    command.add_argument("-k", "--n-neighbors", type=int, required=True, help="k of every measure")
-    command.add_argument("--measures", help="comma-separated names (default: every measure a run computes)")
-    command.add_argument("--truth", help="comma-separated columns of INPUT holding a ground-truth chart")
-    command.add_argument("--labels", help="a column of INPUT holding class labels")
-    command.add_argument("--format", choices=("csv", "json"), default="csv")
-    args = parser.parse_args(argv)
-    which = None if args.measures is None else [name.strip() for name in args.measures.split(",") if name.strip()]
-    unknown = sorted(set(which or ()) - set(measures.available()))
-    if unknown:
-        parser.error(f"unknown measure {', '.join(unknown)}; measures: {', '.join(measures.available())}")
-    try:
-        verdicts = list(judge_files(args.input, args.outputs, args.n_neighbors, which=which,
-                                    truth_columns=_columns(args.truth), color_column=args.labels))
-    except OSError as error:  # a file that is not there or cannot be read: a usage error
-        parser.error(f"cannot read {pathlib.Path(error.filename).name!r}" if error.filename else str(error))
-    for verdict in verdicts:
-        if verdict.error:
-            print(f"{verdict.output}: {verdict.error}", file=sys.stderr)
-    _write(verdict_rows(verdicts), stdout or sys.stdout, args.format)
-    return 1 if any(verdict.error for verdict in verdicts) else 0
-
-
-def _columns(text):
-    """Comma-separated columns: 0-based indices where they are whole numbers, else names."""
-    if text is None:
-        return None
-    return [int(part) if part.strip().isdigit() else part.strip() for part in text.split(",") if part.strip()]

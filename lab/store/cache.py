@@ -39,9 +39,9 @@ SOURCES = ("datasets", "algorithms", "measures", "lab/compute/catalogue.py", "la
            "lab/compute/stability.py", "lab/compute/studies.py", "lab/compute/study.py", "lab/store/serialization.py",
            "lab/tours/steps.py", "lab/view/state.py")
 # lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw,
-# the command line's judging of files (it caches nothing), and the rooms' docstrings.
-PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__init__.py", "lab/compute/judge.py",
-                        "lab/compute/views.py", "lab/store/__init__.py",
+# the command line (it caches through the computing modules) and its judging of files, and the rooms' docstrings.
+PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__init__.py", "lab/compute/commands.py",
+                        "lab/compute/judge.py", "lab/compute/views.py", "lab/store/__init__.py",
                         "lab/store/cache.py", "lab/store/stores.py", "lab/store/uploads.py", "lab/tours/__init__.py",
                         "lab/tours/__main__.py", "lab/tours/prepare.py", "lab/tours/presets.py", "lab/view/__init__.py",
                         "lab/view/exports.py", "lab/view/links.py", "lab/view/notebook.py")

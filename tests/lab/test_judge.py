@@ -12,7 +12,9 @@ import pytest
 import algorithms
 import datasets
 import measures
-from lab.compute.judge import main
+from lab import ResultCache, RunRequest
+from lab.compute import compute
+from lab.compute.commands import main
 from lab.compute.runs import run_measures
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
@@ -97,3 +99,45 @@ def test_the_command_line_runs_as_python_m_lab_and_names_a_missing_file_without_
                            str(files / "missing.csv"), "-k", "10"], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 2 and "'missing.csv'" in done.stderr and str(files) not in done.stderr
+
+
+# ------------------------------------------------------------------ python -m lab run
+
+
+def test_a_run_is_computed_into_the_page_s_cache_with_the_page_s_numbers_and_read_back_the_second_time(tmp_path,
+                                                                                                     capsys):
+    argv = ["run", "strip", "ltsa", "-k", "8", "--n", "300", "--data-param", "length=3", "--cache-dir", str(tmp_path)]
+    status, text = judged(argv)
+    assert status == 0, capsys.readouterr().err
+    row = next(csv.DictReader(io.StringIO(text)))
+    request = RunRequest.create("strip", "ltsa", n=300, n_neighbors=8, dataset_params={"length": 3.0})
+    expected = compute(request, cache=None).result
+    assert (row["dataset"], row["algorithm"], row["k"], row["n"], row["cached"]) == ("strip", "ltsa", "8", "300",
+                                                                                      "False")
+    for name, (mean, median) in expected.summary.items():  # the page's run, exactly (floats written by repr)
+        assert float(row[name]) == mean or (mean is None and row[name] == "nan"), name
+        if median is not None:
+            assert float(row[f"{name} median"]) == median, name
+    # The page's own result cache holds it now: the page opens it at once, and a second call reads it.
+    assert ResultCache(tmp_path / "results").holds(request)
+    err = capsys.readouterr().err
+    assert "computed into the result cache" in err and "measuring" in err  # the progress, on standard error
+    status, text = judged([*argv, "--format", "json"])
+    assert status == 0 and json.loads(text)[0]["cached"] is True
+
+
+@pytest.mark.parametrize("arguments, says", [
+    (["--n", "1000000000"], "n must lie in"),
+    (["--data-param", "length=-4"], "length"),
+    (["--algorithm-param", "nonsense"], "NAME=VALUE"),
+])
+def test_a_bad_value_exits_1_with_the_page_s_message_and_no_traceback(tmp_path, capsys, arguments, says):
+    status, text = judged(["run", "strip", "pca", "-k", "8", "--cache-dir", str(tmp_path), *arguments])
+    err = capsys.readouterr().err
+    assert status == 1 and text == "" and says in err and "Traceback" not in err
+    assert str(tmp_path) not in err  # no server path in a message
+
+
+def test_an_unknown_algorithm_exits_1_naming_the_available_ones(tmp_path, capsys):
+    assert judged(["run", "strip", "umapp", "-k", "8", "--cache-dir", str(tmp_path)])[0] == 1
+    assert "isomap" in capsys.readouterr().err

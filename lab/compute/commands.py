@@ -1,0 +1,152 @@
+"""The command line, ``python -m lab``: judge embeddings made elsewhere, or compute a run into the page's cache.
+
+- ``python -m lab evaluate INPUT OUTPUT… -k K``: every output file judged against the input file
+  (:func:`lab.compute.judge.judge_files`), one row per output.
+- ``python -m lab run DATASET ALGORITHM -k K [--n N] …``: one run of the dashboard computed into the
+  result cache the page reads (:func:`lab.store.cache.host_results`), so the page then opens it at
+  once; one row with its measures. The same validation and messages as the page (a value out of its
+  range is refused with the control's words).
+
+Rows go to standard output as CSV or JSON; progress and refusals to standard error. Exit status 0,
+1 (bad input: a file, a value, a run that failed, with its message) or 2 (usage).
+"""
+
+import argparse
+import csv
+import json
+import math
+import pathlib
+import sys
+
+import measures
+
+from ..store.cache import host_results
+from .choices import StateError
+from .judge import judge_files, verdict_rows
+from .runs import RunRequest, failure_message
+from .study import compute
+
+__all__ = ["main", "run_row"]
+
+
+def _write(rows, stream, form):
+    """``rows`` as CSV (one header of every column met, in order) or JSON (a list of objects)."""
+    if form == "json":
+        json.dump(rows, stream, indent=1, allow_nan=True)
+        stream.write("\n")
+        return
+    columns = list(dict.fromkeys(column for row in rows for column in row))
+    writer = csv.DictWriter(stream, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({key: repr(value) if isinstance(value, float) else value for key, value in row.items()}
+                     for row in rows)
+
+
+def _columns(text):
+    """Comma-separated columns: 0-based indices where they are whole numbers, else names."""
+    if text is None:
+        return None
+    return [int(part) if part.strip().isdigit() else part.strip() for part in text.split(",") if part.strip()]
+
+
+def _parameters(pairs, option):
+    """``NAME=VALUE`` pairs as a dict of numbers (or text where a value is not one); the registry validates them."""
+    values = {}
+    for pair in pairs or ():
+        name, equals, text = pair.partition("=")
+        if not equals or not name:
+            raise StateError([f"{option} takes NAME=VALUE; got {pair!r}."])
+        try:
+            values[name] = float(text) if any(mark in text for mark in ".eE") else int(text)
+        except ValueError:
+            values[name] = text
+    return values
+
+
+def run_row(request, result, cached):
+    """One row of a computed run: what it is, where it came from, each measure's mean and median, its notes."""
+    row = {"dataset": request.data.dataset, "n": int(result.n_samples), "algorithm": request.method.algorithm,
+           "k": request.method.n_neighbors, "cached": cached, "seconds": float(result.seconds)}
+    for name, (mean, median) in result.summary.items():
+        row[name] = float("nan") if mean is None else float(mean)
+        if median is not None and not math.isnan(median):
+            row[f"{name} median"] = float(median)
+    row["notes"] = " ".join(result.notes)
+    return row
+
+
+def _progress(stream):
+    """``progress(fraction, stage)`` writing a line when the stage changes (a log, not a redrawn bar)."""
+    last = [None]
+
+    def report(fraction, stage):
+        if stage != last[0]:
+            last[0] = stage
+            print(f"{100 * fraction:5.1f} %  {stage}", file=stream, flush=True)
+
+    return report
+
+
+def _evaluate(args, parser, stdout):
+    which = None if args.measures is None else [name.strip() for name in args.measures.split(",") if name.strip()]
+    unknown = sorted(set(which or ()) - set(measures.available()))
+    if unknown:
+        parser.error(f"unknown measure {', '.join(unknown)}; measures: {', '.join(measures.available())}")
+    try:
+        verdicts = list(judge_files(args.input, args.outputs, args.n_neighbors, which=which,
+                                    truth_columns=_columns(args.truth), color_column=args.labels))
+    except OSError as error:  # a file that is not there or cannot be read: a usage error
+        parser.error(f"cannot read {pathlib.Path(error.filename).name!r}" if error.filename else str(error))
+    for verdict in verdicts:
+        if verdict.error:
+            print(f"{verdict.output}: {verdict.error}", file=sys.stderr)
+    _write(verdict_rows(verdicts), stdout, args.format)
+    return 1 if any(verdict.error for verdict in verdicts) else 0
+
+
+def _run(args, stdout):
+    try:
+        request = RunRequest.create(args.dataset, args.algorithm, n=args.n, noise=args.noise,
+                                    random_state=args.random_state,
+                                    dataset_params=_parameters(args.data_param, "--data-param"),
+                                    n_neighbors=args.n_neighbors,
+                                    algorithm_params=_parameters(args.algorithm_param, "--algorithm-param"))
+        result, cached = compute(request, cache=host_results(args.cache_dir), progress=_progress(sys.stderr))
+    except Exception as error:  # a value out of range, a run that fails: its message, never a traceback
+        print(failure_message(error), file=sys.stderr)
+        return 1
+    print(f"{request.describe()}: {'read from' if cached else 'computed into'} the result cache", file=sys.stderr)
+    _write([run_row(request, result, cached)], stdout, args.format)
+    return 0
+
+
+def main(argv=None, stdout=None):
+    """``python -m lab evaluate …`` or ``python -m lab run …``: exit status 0, 1 (bad input) or 2 (usage)."""
+    parser = argparse.ArgumentParser(prog="python -m lab", description="Procrustes Lab without the page: judge "
+                                     "embeddings made elsewhere, or compute runs into the page's result cache.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    evaluate = commands.add_parser("evaluate", help="judge output files (or folders of them) against one input file")
+    evaluate.add_argument("input", metavar="INPUT", help="the points: a table (.csv, .tsv, .txt), .npy or .npz")
+    evaluate.add_argument("outputs", nargs="+", metavar="OUTPUT", help="an embedding of INPUT's rows, row for row, "
+                          "or a folder of them")
+    evaluate.add_argument("-k", "--n-neighbors", type=int, required=True, help="k of every measure")
+    evaluate.add_argument("--measures", help="comma-separated names (default: every measure a run computes)")
+    evaluate.add_argument("--truth", help="comma-separated columns of INPUT holding a ground-truth chart")
+    evaluate.add_argument("--labels", help="a column of INPUT holding class labels")
+    evaluate.add_argument("--format", choices=("csv", "json"), default="csv")
+    run = commands.add_parser("run", help="compute one run into the dashboard's result cache (the page then "
+                              "opens it at once)")
+    run.add_argument("dataset", metavar="DATASET", help="a data set of the registry, e.g. swissroll")
+    run.add_argument("algorithm", metavar="ALGORITHM", help="an algorithm of the registry, e.g. isomap")
+    run.add_argument("-k", "--n-neighbors", type=int, required=True, help="k of the algorithm and every measure")
+    run.add_argument("--n", type=int, help="points (default: the data set's default size)")
+    run.add_argument("--noise", type=float, default=0.0, help="Gaussian noise σ added to the points")
+    run.add_argument("--random-state", type=int, default=0, help="seeds the sample and the noise")
+    run.add_argument("--data-param", action="append", metavar="NAME=VALUE", help="a data-set parameter (repeat)")
+    run.add_argument("--algorithm-param", action="append", metavar="NAME=VALUE",
+                     help="an algorithm parameter (repeat)")
+    run.add_argument("--cache-dir", help="the dashboard's cache directory (default: PROCRUSTES_CACHE_DIR, as app.py)")
+    run.add_argument("--format", choices=("csv", "json"), default="csv")
+    args = parser.parse_args(argv)
+    stdout = stdout or sys.stdout
+    return _evaluate(args, parser, stdout) if args.command == "evaluate" else _run(args, stdout)
