@@ -11,6 +11,7 @@
   const HEIGHT = 1080;
   const TITLE_SIZE = 34;
   const CLAIM_SIZE = 22;
+  const FIGURE_SIZE = 20;
   const LINE = 1.5; // line height, in font sizes
   const CLAIM_CHARACTERS = 130; // a claim's line at CLAIM_SIZE fits the slide's width
 
@@ -37,6 +38,11 @@
     return lines;
   }
 
+  // A text's font at FIGURE_SIZE at least: the panels' titles and captions carry their own small sizes.
+  function readable(font) {
+    return Object.assign({}, font, {size: Math.max(FIGURE_SIZE, (font && font.size) || 0)});
+  }
+
   function slideLayout(layout, title, claims, link) {
     claims = claims.flatMap(wrapped);
     const header = 40 + LINE * TITLE_SIZE + claims.length * LINE * CLAIM_SIZE + 30;
@@ -51,8 +57,16 @@
     const added = [line(title, TITLE_SIZE, true), ...claims.map((claim) => line(claim, CLAIM_SIZE, false)),
                    {text: escaped(link), font: {size: 16, color: '#555'}, showarrow: false, xref: 'paper', x: 0,
                     xanchor: 'left', yref: 'paper', y: 0, yanchor: 'top', yshift: -(margin.b - 30)}];
-    return Object.assign({}, layout, {width: WIDTH, height: HEIGHT, margin: margin, title: {text: ''},
-                                      annotations: (layout.annotations || []).concat(added)});
+    // The panels' titles (annotations) and captions (axis titles) at a size a room reads.
+    const axes = {};
+    for (const [key, axis] of Object.entries(layout)) {
+      if (/^[xy]axis\d*$/.test(key) && axis && axis.title) {
+        axes[key] = Object.assign({}, axis, {title: Object.assign({}, axis.title, {font: readable(axis.title.font)})});
+      }
+    }
+    const panels = (layout.annotations || []).map((note) => Object.assign({}, note, {font: readable(note.font)}));
+    return Object.assign({}, layout, axes, {width: WIDTH, height: HEIGHT, margin: margin, title: {text: ''},
+                                            font: readable(layout.font), annotations: panels.concat(added)});
   }
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
