@@ -14,6 +14,13 @@ import pytest
 
 import settings
 
+# The suite calls umap-learn and PaCMAP directly too (references the algorithms are compared with), and the
+# page's jobs fork from the pytest process: under numba's GNU OpenMP layer a child forked after such a call
+# is killed ("Terminating: fork() called from a process already using GNU OpenMP"). The algorithms set the
+# fork-safe layer before their own runs (algorithms/neighbor_embeddings.py); the suite's direct calls get it
+# here, before numba loads. The test of the algorithms' own setting runs in a child without this variable.
+os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")
+
 
 @pytest.fixture(autouse=True)
 def settings_follow_the_environment(monkeypatch):
