@@ -72,10 +72,10 @@ PRIOR_VIEWS = ("?dataset=cylinder&n=900&noise=0.02&k=7&algorithm=pca&d.radius=2&
                "?dataset=grid&d.half_width=20&k=5&algorithm=laplacian&tab=sweep&sweep.k_step=4&norm.shape=grid")
 
 
-# Other data sets (with their own parameter controls), algorithms and tabs than the views above and
-# than each other: the normalization tab on a strip and the globe (the digits, an image manifold, are
-# opened in a browser by the catalogue's hover test; every preset is checked at callback level).
-BROWSER_PRESETS = ("pn-fig5-random-grid", "pn-fig9-globe")
+# Another data set (with its own parameter controls), algorithm and tab than the views above: the globe,
+# an image manifold (the normalization tab's preset opens in test_tabs_browser's PN Fig. 5 test; every
+# preset is checked at callback level, tests/components/test_tours.py).
+BROWSER_PRESETS = ("pn-fig9-globe",)
 
 
 def test_a_preset_sets_every_control_whatever_was_shown_before(dash_duo, tour_app_directory, choose):
