@@ -3,9 +3,9 @@ one result cache of the papers' tours, settings that follow a test's environment
 pytest-xdist's workers run side by side.
 
 Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
-the Celery and load tests carry their markers in their modules. Under ``pytest -n N`` each worker's
-dash servers take ports of their own, and a tour run that one worker computes the others wait for
-and read (the result cache computes each key once).
+the Celery and load tests carry their markers in their modules. Under ``pytest -n N --dist loadgroup``
+each file is one work unit, the tours' files one together, the heaviest first; each worker's dash
+servers take ports of their own.
 """
 
 import os
@@ -57,10 +57,9 @@ def computed_tours(tour_cache):
     from lab.tours.presets import STEPS
     from lab.compute import compute
 
-    # Workers computing at once share each run and step: the cache computes a key once while the others
-    # wait for it (ResultCache.get_or_compute). This walks the steps from the end and the lab test of
-    # the claims from the start, so two workers doing both split the work instead of queueing on it.
-    for step in reversed(STEPS.values()):
+    # The tours' test files run on one worker (TOUR_FILES); another process reading the same cache folder
+    # would wait for a key being computed rather than compute it twice (ResultCache.get_or_compute).
+    for step in STEPS.values():
         compute(step.request(), cache=tour_cache).result
     return tour_cache
 
@@ -78,10 +77,32 @@ def pytest_configure(config):
         BaseDashRunner._next_port += 1000 * (int(worker[2:]) + 1)
 
 
+# The files whose tests read the tours' runs (``computed_tours``, ``steps_app_directory``): one xdist
+# group, so one worker computes the 190 runs once, its per-process memos (measures.memo) serving every
+# step of an input, where two workers would each wait on the other's runs and recompute each input's side.
+TOUR_FILES = ("tests/lab/test_tours.py", "tests/components/test_tours.py", "tests/components/test_tours_browser.py",
+              "tests/components/test_state_browser.py")
+# The heaviest work units first (``--dist loadgroup --no-loadscope-reorder`` keeps this order): a long
+# unit left for the end would run alone on one worker while the other idles.
+_HEAVY_MARKERS = ("browser", "celery", "load", "slow")
+
+
+def _work_unit(item):
+    """The xdist group of ``item``: the tours' files together, any other test with its file (so a
+    module-scoped fixture is set up on one worker only)."""
+    path = item.nodeid.split("::")[0]
+    return "tours" if path in TOUR_FILES else path
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items):
     for item in items:
         if "dash_duo" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+        item.add_marker(pytest.mark.xdist_group(_work_unit(item)))
+    heavy = {_work_unit(item) for item in items if any(item.get_closest_marker(name) for name in _HEAVY_MARKERS)}
+    # A stable sort: the tours first, then every unit holding a browser, Celery, load or slow test.
+    items.sort(key=lambda item: (_work_unit(item) != "tours", _work_unit(item) not in heavy))
 
 
 def pytest_setup_options():

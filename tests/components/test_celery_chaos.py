@@ -124,12 +124,12 @@ def start_page(dash_duo, broker, worker):
 def test_a_killed_pool_process_costs_a_restart_not_the_job(dash_duo, chaos):
     broker, worker = chaos
     start_page(dash_duo, broker, worker)
-    type_number(dash_duo, ids.DATASET_SIZE, 6000)
+    type_number(dash_duo, ids.DATASET_SIZE, 3000)
     dash_duo.wait_for_class_to_equal(f"#{ids.job_controls(ids.EXPLORE_JOB)['box']}", "job running", timeout=WAIT)
     pid = until(worker.running_task_process, timeout=WAIT)
     os.kill(pid, signal.SIGKILL)
     # Late acknowledgement and reject-on-worker-lost: the job goes back to the queue and runs again.
-    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 6000", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 3000", timeout=WAIT)
     assert worker.alive() and "card-mean" in dash_duo.find_element(f"#{ids.card_value('normalized')}").get_attribute(
         "innerHTML")
     assert severe_logs(dash_duo) == []
