@@ -182,13 +182,11 @@ def progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
 def job_failure_message(error):
     """The page's words for a job's failure that reached Dash: its deadline, its loss, a store; else a pointer
     to the log (a job's exception may name server paths, and Dash adds its traceback)."""
-    if isinstance(error, measures.ProcrustesLabError):  # raised while the page polled: our own words
-        return str(error)
     said = str(error).partition(_DASH_JOB_ERROR)[2].partition("\n")[0]
     if said.startswith(DEADLINE_MESSAGE_START) or said == LOST_JOB:
         return said
-    logger.error("background job failed: %s", error)
-    return JOB_FAILED
+    # Raised while the page polled, a library error is in our own words; anything else is logged.
+    return failure_message(error, otherwise=JOB_FAILED, logged_as="background job failed")
 
 
 def report_job_failure(job, error):

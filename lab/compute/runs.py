@@ -440,12 +440,21 @@ def display_indices(n_samples, cap=catalogue.DISPLAY_CAP, keep=()):
     return np.union1d(drawn, np.asarray(keep, dtype=int))
 
 
-def failure_message(error):
+def failure_message(error, *, otherwise=None, logged_as="computation failed"):
     """The page's message for an exception: a library error as it is, a bug as a pointer to the log.
+
+    Parameters
+    ----------
+    error : BaseException
+    otherwise : str, optional
+        The words for anything but a :class:`measures.ProcrustesLabError` (a bug, whose text may name
+        server paths); by default "Internal error (its type); the server log has the details."
+    logged_as : str
+        The server log's line for such an error, with its traceback.
 
     Tracebacks stay in the server log; the page never shows one.
     """
     if isinstance(error, measures.ProcrustesLabError):
         return str(error)
-    logger.error("computation failed", exc_info=error)
-    return f"Internal error ({type(error).__name__}); the server log has the details."
+    logger.error(logged_as, exc_info=error)
+    return otherwise or f"Internal error ({type(error).__name__}); the server log has the details."
