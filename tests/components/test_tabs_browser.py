@@ -96,15 +96,17 @@ def test_a_shared_link_restores_the_view(dash_duo, tmp_path):
 def test_a_paper_preset_sets_the_controls_and_shows_its_caption(dash_duo, tmp_path, choose):
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
-    chosen = preset("pn-fig4-grid39")
+    # A step of a moment (NQ's 100-point rectangle), whose explore run sets a data set's parameter, another
+    # algorithm and another rescaling.
+    chosen = preset("nq-3a-rectangle")
     choose(ids.TOUR_INDEX, chosen.name)
-    dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "aspect 2", timeout=WAIT)
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Diffusion maps, k = 8", timeout=WAIT)
-    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 3159", timeout=WAIT)  # 81 x 39
-    height = dash_duo.find_element(
-        f"[id='{json.dumps(ids.dataset_param('grid', 'half_height'), sort_keys=True, separators=(',', ':'))}']")
-    assert height.get_attribute("value") == "19"
-    assert "half_height=19" in dash_duo.driver.current_url or "d.half_height=19" in dash_duo.driver.current_url
+    dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "100 points of a 2 × 1 rectangle", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "PCA, k = 10", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 100", timeout=WAIT)
+    length = dash_duo.find_element(
+        f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']")
+    assert length.get_attribute("value") == "2"
+    assert "d.length=2" in dash_duo.driver.current_url and "rescale=unit_norm" in dash_duo.driver.current_url
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
 
 
