@@ -20,6 +20,10 @@ from algorithms import DisconnectedGraphError, EmbeddingError, SampleLimitError,
 from algorithms.errors import format_bytes
 from algorithms.scaling import apply_output_scale
 
+# One pytest-xdist worker runs this module (pytest.ini's --dist loadgroup): its module fixtures (every
+# algorithm's default embedding of the roll) and numba's compilation of UMAP's kernels (10-15 s) are paid once.
+pytestmark = pytest.mark.xdist_group("umap")
+
 NAMES = algorithms.available()
 GRAPH_NAMES = [entry.name for entry in algorithms.specs() if entry.uses_neighbors and entry.requires_connected]
 GLOBAL_NAMES = [entry.name for entry in algorithms.specs() if not entry.uses_neighbors]
