@@ -52,18 +52,27 @@ SPEC_OUTPUT_SCALES = {
 
 
 @pytest.fixture(scope="module")
-def roll_embeddings(small_roll):
-    """Each algorithm's default embedding of the 400-point roll at k = 8, computed once."""
-    return {name: algorithms.embed(name, small_roll.X, n_neighbors=K) for name in NAMES}
+def roll_embedding(default_embedding):
+    """``roll_embedding(name)``: the algorithm's default embedding of the 400-point roll at k = 8 (= K), computed
+    once, by the first test that asks for it (so that each test's time is its own algorithm's)."""
+    return default_embedding
 
 
 @pytest.fixture(scope="module")
-def quick_roll_embeddings(small_roll, roll_embeddings):
-    """As ``roll_embeddings``, with the iterative layouts' shortest runs (``QUICK_PARAMETERS``): the
-    reference of the tests that compare ways of passing the same arguments (a full t-SNE run costs
-    about 3 s; which seed or integer type reaches the optimizer shows as well after 250 iterations)."""
-    return {name: (algorithms.embed(name, small_roll.X, n_neighbors=K, **QUICK_PARAMETERS[name])
-                   if name in QUICK_PARAMETERS else roll_embeddings[name]) for name in NAMES}
+def quick_roll_embedding(small_roll, roll_embedding):
+    """As ``roll_embedding``, with the iterative layouts' shortest runs (``QUICK_PARAMETERS``): the reference
+    of the tests that compare ways of passing the same arguments (a full t-SNE run costs about 3 s; which
+    seed or integer type reaches the optimizer shows as well after 250 iterations)."""
+    computed = {}
+
+    def embedding(name):
+        if name not in QUICK_PARAMETERS:
+            return roll_embedding(name)
+        if name not in computed:
+            computed[name] = algorithms.embed(name, small_roll.X, n_neighbors=K, **QUICK_PARAMETERS[name])
+        return computed[name]
+
+    return embedding
 
 
 def _bad_value(parameter):
@@ -81,8 +90,8 @@ def _bad_value(parameter):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_output_is_finite_float64_with_one_row_per_point(name, small_roll, roll_embeddings):
-    Y = roll_embeddings[name]
+def test_output_is_finite_float64_with_one_row_per_point(name, small_roll, roll_embedding):
+    Y = roll_embedding(name)
     assert Y.dtype == np.float64
     assert Y.shape == (small_roll.X.shape[0], 2)
     assert np.isfinite(Y).all()
@@ -91,23 +100,23 @@ def test_output_is_finite_float64_with_one_row_per_point(name, small_roll, roll_
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_same_seed_gives_identical_output(name, small_roll, quick_roll_embeddings):
+def test_same_seed_gives_identical_output(name, small_roll, quick_roll_embedding):
     quick = QUICK_PARAMETERS.get(name, {})
     again = algorithms.embed(name, small_roll.X, n_neighbors=K, random_state=0, **quick)
-    assert np.array_equal(again, quick_roll_embeddings[name])
+    assert np.array_equal(again, quick_roll_embedding(name))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_generator_seed_acts_like_the_int_that_seeds_it(name, small_roll, quick_roll_embeddings):
+def test_generator_seed_acts_like_the_int_that_seeds_it(name, small_roll, quick_roll_embedding):
     quick = QUICK_PARAMETERS.get(name, {})
     from_generator = algorithms.embed(name, small_roll.X, n_neighbors=K, random_state=np.random.default_rng(0),
                                       **quick)
-    assert np.array_equal(from_generator, quick_roll_embeddings[name])
+    assert np.array_equal(from_generator, quick_roll_embedding(name))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_output_follows_the_declared_scale(name, small_roll, roll_embeddings):
-    Y = roll_embeddings[name]
+def test_output_follows_the_declared_scale(name, small_roll, roll_embedding):
+    Y = roll_embedding(name)
     convention = algorithms.spec(name).output_scale
     if convention == "unit_variance":
         np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-12)
@@ -130,17 +139,17 @@ def test_output_follows_the_declared_scale(name, small_roll, roll_embeddings):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_each_column_has_its_largest_entry_positive(name, roll_embeddings):
-    Y = roll_embeddings[name]
+def test_each_column_has_its_largest_entry_positive(name, roll_embedding):
+    Y = roll_embedding(name)
     largest = np.argmax(np.abs(Y), axis=0)
     assert (Y[largest, np.arange(Y.shape[1])] > 0).all()
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_numpy_integer_arguments_are_accepted_like_ints(name, small_roll, quick_roll_embeddings):
+def test_numpy_integer_arguments_are_accepted_like_ints(name, small_roll, quick_roll_embedding):
     Y = algorithms.embed(name, small_roll.X, n_neighbors=np.int64(K), n_components=np.int32(2),
                          random_state=np.uint8(0), **QUICK_PARAMETERS.get(name, {}))
-    assert np.array_equal(Y, quick_roll_embeddings[name])
+    assert np.array_equal(Y, quick_roll_embedding(name))
 
 
 # Where two more default runs on the 400 points cost seconds (t-SNE's 1 000 iterations, about 3 s each), the
@@ -150,13 +159,13 @@ DEFAULTS_SUBSET = {"tsne": 150, "tsne_sklearn": 150}
 
 
 @pytest.mark.parametrize("name", sorted({name for name, _ in PARAMETERS}))
-def test_explicit_defaults_and_none_give_the_default_embedding(name, small_roll, roll_embeddings):
+def test_explicit_defaults_and_none_give_the_default_embedding(name, small_roll, roll_embedding):
     parameters = algorithms.spec(name).parameters
     if name in DEFAULTS_SUBSET:
         X = small_roll.X[:DEFAULTS_SUBSET[name]]
         default = algorithms.embed(name, X, n_neighbors=K)
     else:
-        X, default = small_roll.X, roll_embeddings[name]
+        X, default = small_roll.X, roll_embedding(name)
     explicit = algorithms.embed(name, X, n_neighbors=K, **{p.name: p.default for p in parameters})
     unset = algorithms.embed(name, X, n_neighbors=K, **{p.name: None for p in parameters})
     assert np.array_equal(explicit, default)
