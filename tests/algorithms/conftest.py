@@ -23,6 +23,22 @@ def small_roll():
     return datasets.load("swissroll", 400, random_state=0)
 
 
+@pytest.fixture(scope="session")
+def default_embedding(small_roll):
+    """``default_embedding(name)``: the algorithm's default embedding of ``small_roll`` at k = 8, computed once
+    per process and read-only (test_common.py checks every entry's; test_tsne.py judges t-SNE's, a few seconds
+    each, on the same pytest-xdist worker: their xdist_group)."""
+    computed = {}
+
+    def embedding(name):
+        if name not in computed:
+            computed[name] = algorithms.embed(name, small_roll.X, n_neighbors=8)
+            computed[name].flags.writeable = False
+        return computed[name]
+
+    return embedding
+
+
 @pytest.fixture
 def replace_entry(monkeypatch):
     """Factory ``replace_entry(name, **changes) -> AlgorithmSpec``: a modified copy of a registry entry,

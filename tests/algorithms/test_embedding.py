@@ -146,6 +146,7 @@ def test_other_exceptions_are_not_swallowed(points, replace_entry):
         algorithms.embed("isomap", points, n_neighbors=6)
 
 
+@pytest.mark.xdist_group("umap")  # it runs UMAP: on the worker that has compiled its kernels (test_common.py)
 def test_input_is_not_modified(points):
     X = points.copy()
     for name in algorithms.available():

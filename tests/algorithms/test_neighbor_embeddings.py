@@ -19,6 +19,10 @@ import algorithms
 import measures
 from algorithms.scaling import fix_signs
 
+# With tests/algorithms/test_common.py on one pytest-xdist worker (pytest.ini's --dist loadgroup): numba compiles
+# UMAP's kernels once per process.
+pytestmark = pytest.mark.xdist_group("umap")
+
 STOCHASTIC = ["tsne", "tsne_sklearn", "umap", "pacmap"]
 SHORT = {"tsne": {"max_iter": 300}, "tsne_sklearn": {"max_iter": 300}, "umap": {"n_epochs": 100},
          "pacmap": {"num_iters": 250}}

@@ -28,9 +28,10 @@ def test_opentsne_matches_its_library_with_the_seeded_random_state(small_roll):
     np.testing.assert_allclose(Y, fix_signs(np.asarray(reference)), rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.xdist_group("umap")  # with test_common.py, which computes the same default embeddings
 @pytest.mark.parametrize("name", ["tsne", "tsne_sklearn"])
-def test_keeps_neighbourhoods(name, small_roll):
-    Y = algorithms.embed(name, small_roll.X, n_neighbors=8)
+def test_keeps_neighbourhoods(name, small_roll, default_embedding):
+    Y = default_embedding(name)
     assert trustworthiness(small_roll.X, Y, n_neighbors=8) > 0.95
 
 

@@ -225,6 +225,7 @@ def test_swisshole_draws_alike_whatever_the_hole():
 CONTINUA = [entry.name for entry in datasets.specs() if entry.population is None]
 
 
+@pytest.mark.slow  # the claim is about n = 10^6 itself: about 1 s a data set, 8 s for all
 @pytest.mark.parametrize("name", CONTINUA)
 def test_a_million_points_can_be_drawn(name):
     entry = datasets.spec(name)

@@ -41,20 +41,19 @@ def brute_force_asim(X_patch, Y_patch, rng, n_starts=12):
     """Oracle: BFGS over an unconstrained q x d matrix A, P = the Q factor of A, from many starts.
 
     Given P, D and t are fitted by ordinary least squares on the explicit residual
-    ``X - Y D P' - t`` (one column of D at a time: ``X P = Y D + t`` separates), independently of
-    the module's closed forms.
+    ``X - Y D P' - t`` (one column of D at a time: ``X P = Y D + t`` separates, and the fit of column j
+    on ``[y_j, 1]`` is the simple regression slope of the centred columns, t taking the means),
+    independently of the module's closed forms.
     """
     Xc = X_patch - X_patch.mean(axis=0)
     Yc = Y_patch - Y_patch.mean(axis=0)
     q, d = Xc.shape[1], Yc.shape[1]
-    design = np.column_stack([Y_patch, np.ones(len(Y_patch))])
+    total = np.sum(Xc**2)
 
     def residual(flat):
         P = np.linalg.qr(flat.reshape(q, d))[0]
-        D = np.array([np.linalg.lstsq(design[:, [j, d]], X_patch @ P[:, j], rcond=None)[0][0] for j in range(d)])
-        fitted = (Y_patch * D) @ P.T
-        t = (X_patch - fitted).mean(axis=0)
-        return np.sum((X_patch - fitted - t) ** 2) / np.sum(Xc**2)
+        D = np.sum(Yc * (Xc @ P), axis=0) / np.sum(Yc**2, axis=0)
+        return np.sum((Xc - (Yc * D) @ P.T) ** 2) / total
 
     return min(minimize(residual, rng.normal(size=q * d), method="BFGS").fun for _ in range(n_starts))
 

@@ -47,12 +47,14 @@ def test_without_a_signal_the_block_leaves_the_handlers_as_they_were():
 def test_alarms_that_raise_during_kd_tree_queries_stop_them_without_a_crash():
     """SciPy's threaded queries crashed (SIGSEGV) when a deadline's exception unwound the joining frame.
 
-    Eight alarms, each at a random moment of a 200 000-point ``query_ball_point`` (SciPy's own query
-    crashed here in 3 runs of 3): every one stops the query with the handler's exception, and the
-    process lives.
+    Eight alarms, each at a random moment of a 50 000-point ``query_ball_point`` (SciPy's own query
+    crashed here in 4 runs of 4; at 20 000 points it did not): every one stops the query with the
+    handler's exception, and the process lives. The alarms fall in the first half of the query's own
+    measured time (the shorter of two uninterrupted runs), so each lands inside a query on any machine.
     """
     script = textwrap.dedent("""
         import signal
+        import time
         import numpy as np
         from measures.neighbors import OrderedTree
 
@@ -64,13 +66,19 @@ def test_alarms_that_raise_during_kd_tree_queries_stop_them_without_a_crash():
 
         signal.signal(signal.SIGALRM, expired)
         rng = np.random.default_rng(0)
-        X = rng.normal(size=(200_000, 3))
+        X = rng.normal(size=(50_000, 3))
+        radii = np.full(len(X), 0.08)
         tree = OrderedTree(X)
+        durations = []
+        for _ in range(2):
+            start = time.perf_counter()
+            tree.count(X, radii)
+            durations.append(time.perf_counter() - start)
         stops = 0
         for _ in range(8):
-            signal.setitimer(signal.ITIMER_REAL, 0.005 + 0.05 * rng.random())
+            signal.setitimer(signal.ITIMER_REAL, min(durations) * (0.05 + 0.45 * rng.random()))
             try:
-                tree.count(X, np.full(len(X), 0.08))
+                tree.count(X, radii)
             except Stop:
                 stops += 1
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -166,7 +166,10 @@ def tie_cases():
     from sklearn.datasets import load_digits
     from sklearn.decomposition import PCA
 
-    digits = load_digits().data
+    # 500 of the 1 797 images: ties as dense (integer pixels), a twelfth of the quadratic cost. Scikit-learn's
+    # tie order replaced by the index order, or its neighbour sets by ours, fails every digits case at each
+    # k here, as at 1 797.
+    digits = load_digits().data[:500]
     rng = np.random.default_rng(0)
     lattice = np.stack(np.meshgrid(np.arange(30), np.arange(20)), -1).reshape(-1, 2).astype(float)
     grid = np.vstack([lattice, lattice[::7]])  # 86 points twice
