@@ -88,10 +88,12 @@ _HEAVY_MARKERS = ("browser", "celery", "load", "slow")
 
 
 def _work_unit(item):
-    """The xdist group of ``item``: the tours' files together, any other test with its file (so a
-    module-scoped fixture is set up on one worker only)."""
+    """The xdist group of ``item``: the tours' files together, a test that names its group (the UMAP tests,
+    one started server's tests) in it, any other test with its file (so a module-scoped fixture is set up
+    on one worker only)."""
     path = item.nodeid.split("::")[0]
-    return "tours" if path in TOUR_FILES else path
+    named = item.get_closest_marker("xdist_group")
+    return "tours" if path in TOUR_FILES else named.args[0] if named else path
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
@@ -99,7 +101,8 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "dash_duo" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-        item.add_marker(pytest.mark.xdist_group(_work_unit(item)))
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(_work_unit(item)))
     heavy = {_work_unit(item) for item in items if any(item.get_closest_marker(name) for name in _HEAVY_MARKERS)}
     # A stable sort: the tours first, then every unit holding a browser, Celery, load or slow test.
     items.sort(key=lambda item: (_work_unit(item) != "tours", _work_unit(item) not in heavy))
