@@ -123,7 +123,6 @@ def served(tmp_path_factory):
         server.wait(timeout=60)
 
 
-@pytest.mark.xdist_group("served")  # one server process (about 3 s to start) for these tests: one xdist worker
 def test_an_oversize_request_gets_413_and_the_server_keeps_serving(served):
     oversize = requests.post(f"{served}/_dash-update-component", data=b"x" * (2 * MiB),
                              headers={"Content-Type": "application/json"}, timeout=60)
@@ -132,7 +131,6 @@ def test_an_oversize_request_gets_413_and_the_server_keeps_serving(served):
     assert layout.status_code == 200 and "Procrustes Lab" in layout.text
 
 
-@pytest.mark.xdist_group("served")  # one server process (about 3 s to start) for these tests: one xdist worker
 @pytest.mark.parametrize("path", ["/", "/_dash-layout", "/_dash-dependencies", "/assets/style.css", "/nowhere"])
 def test_every_response_carries_the_security_headers_and_no_version(served, path):
     response = requests.get(served + path, timeout=60)
@@ -144,7 +142,6 @@ def test_every_response_carries_the_security_headers_and_no_version(served, path
     assert "Python" not in response.headers["Server"] and "Werkzeug" not in response.headers["Server"]
 
 
-@pytest.mark.xdist_group("served")  # one server process (about 3 s to start) for these tests: one xdist worker
 def test_the_page_states_no_software_version(served):
     page = requests.get(served + "/", timeout=60).text
     config = json.loads(html.unescape(re.search(r'id="_dash-config" type="application/json">(.*?)</script>',

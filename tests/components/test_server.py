@@ -64,14 +64,12 @@ def gunicorn_url(tmp_path_factory):
         _stop(server)
 
 
-@pytest.mark.xdist_group("gunicorn")  # one gunicorn (about 3 s to start) for these tests: one xdist worker
 def test_gunicorn_names_no_server_software(gunicorn_url):
     response = requests.get(f"{gunicorn_url}/_dash-layout", timeout=30)
     assert response.headers["Server"] == SERVER_NAME
     assert "gunicorn" not in str(response.headers).lower()
 
 
-@pytest.mark.xdist_group("gunicorn")  # one gunicorn (about 3 s to start) for these tests: one xdist worker
 def test_slow_request_bodies_do_not_block_page_loads(gunicorn_url):
     """Three clients sending a request body a byte at a time hold three of the worker's threads, not the worker."""
     port = int(gunicorn_url.rsplit(":", 1)[1])
