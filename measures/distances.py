@@ -301,15 +301,47 @@ def spearman_sources(n_samples, *, random_state=0):
     return np.sort(check_random_state(random_state).choice(n_samples, count, replace=False))
 
 
+def ascending_order(values):
+    """An order that sorts a 1-D float array ascending: ``values[order]`` is sorted (ties in any order).
+
+    ``numpy.sort`` of 64-bit integers is vectorized (SIMD) where ``numpy.argsort`` is not, and about
+    four times faster on the million distances of 1 600 points. So each value's IEEE-754 bits, as an
+    unsigned key in the floats' order, keep their high bits and carry the value's index in the low
+    ones; one ``sort`` then gives the order. Values equal in the kept bits (within a relative 2^-42
+    of each other at a million values) come out by index: those few runs are sorted again exactly.
+    """
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    size = values.size
+    index_bits = max(1, (size - 1).bit_length())
+    if size < 2 or index_bits > 32:  # nothing to order, or too few bits left for the values
+        return np.argsort(values)
+    keys = values.view(np.uint64)
+    if np.signbit(values).any():  # negative numbers' bits run backwards: flip them; the rest get the sign bit
+        keys = np.where(keys >> np.uint64(63), ~keys, keys | np.uint64(1 << 63))
+    low = np.uint64((1 << index_bits) - 1)
+    packed = (keys & ~low) | np.arange(size, dtype=np.uint64)
+    packed.sort()
+    order = (packed & low).astype(np.intp)
+    kept = packed >> np.uint64(index_bits)
+    same = kept[1:] == kept[:-1]
+    if same.any():
+        # Positions inside runs of equal kept bits, each run numbered; sorted by (run, value) in place.
+        inside = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+        run = np.cumsum(np.r_[True, ~same[inside[1:] - 1]])
+        members = order[inside]
+        order[inside] = members[np.lexsort((values[members], run))]
+    return order
+
+
 def average_ranks(values):
     """Ranks from 1 of a 1-D array, ties given their average rank (``scipy.stats.rankdata``'s default).
 
-    The same ranks as SciPy's from numpy's unstable sort, about three times faster on the million
-    pairs of 1 600 points: an average over each run of equal values cannot depend on the order
-    inside the run, so a stable sort buys nothing.
+    The same ranks as SciPy's from :func:`ascending_order`, about twice as fast as numpy's argsort on
+    the million pairs of 1 600 points: an average over each run of equal values cannot depend on the
+    order inside the run, so a stable sort buys nothing.
     """
     values = np.asarray(values)
-    order = np.argsort(values)
+    order = ascending_order(values)
     ordered = values[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
     ends = np.r_[starts[1:], values.size]

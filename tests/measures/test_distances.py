@@ -98,6 +98,24 @@ def test_average_ranks_are_scipys_with_and_without_ties(levels):
     np.testing.assert_array_equal(average_ranks(values), rankdata(values))
 
 
+NEAR_TIES = {
+    # Values that agree in the high bits the packed sort keeps, so only its exact pass orders them.
+    "one ulp apart": 1.0 + np.random.default_rng(1).integers(0, 1000, 100_000) * 2.0**-52,
+    "negative, one ulp apart": -1.0 - np.random.default_rng(2).integers(0, 1000, 100_000) * 2.0**-52,
+    "signed zeros, infinities and subnormals": np.array([0.0, -0.0, 1.0, 1.0 + 2**-52, -5.0, np.inf, -np.inf,
+                                                         -1e-300, 1e-300, 5e-324, 0.0, -0.0]),
+    "the distances of a small grid": pdist(np.random.default_rng(3).integers(0, 4, size=(300, 2)).astype(float)),
+}
+
+
+@pytest.mark.parametrize("case", list(NEAR_TIES))
+def test_average_ranks_are_scipys_where_values_differ_in_the_last_bits(case):
+    values = NEAR_TIES[case]
+    order = distances_module.ascending_order(values)
+    assert np.all(np.diff(values[order]) >= 0) and np.array_equal(np.sort(order), np.arange(values.size))
+    np.testing.assert_array_equal(average_ranks(values), rankdata(values))
+
+
 def test_average_ranks_worked_by_hand():
     np.testing.assert_array_equal(average_ranks(np.array([2.0, 1.0, 2.0, 5.0, 2.0])), [3.0, 1.0, 3.0, 5.0, 3.0])
 
