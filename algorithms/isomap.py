@@ -13,7 +13,7 @@ References
 import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from measures import SolverError, all_geodesics, check_random_state, geodesic_graph
+from measures import SolverError, all_geodesics, check_random_state, geodesic_graph, power_of_two_scaled
 
 from .errors import ConvergenceError
 from .registry import AlgorithmSpec, register
@@ -112,7 +112,11 @@ def isomap(X, neighbors, n_components, random_state):
     O(n²) for the geodesic matrix: where :func:`isomap_memory_bytes` exceeds the memory budget the input is refused,
     naming Landmark Isomap (:mod:`algorithms.landmark_isomap`), which needs O(m n) for m landmarks.
     """
-    geodesics = all_geodesics(geodesic_graph(X, neighbors, both_directions=True))
+    # The graph of the points scaled by a power of two, as the measures scale them (measures.evaluate):
+    # the same graph, bit for bit, so they read this pass's rows instead of running Dijkstra again
+    # (measures.all_geodesics). Scaling by 2**e is exact, so the geodesics are those of X.
+    scaled, exponent = power_of_two_scaled(np.asarray(X, dtype=float))
+    geodesics = np.ldexp(all_geodesics(geodesic_graph(scaled, neighbors, both_directions=True)), exponent)
     return classical_scaling(np.square(geodesics, out=geodesics), n_components, random_state)
 
 

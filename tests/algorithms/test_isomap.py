@@ -130,3 +130,32 @@ def test_two_way_graph_stores_both_directions_and_keeps_the_geodesics(small_roll
     assert graph.nnz > one_way.nnz  # the one-way graph lacks the reverse of non-mutual edges
     np.testing.assert_array_equal(shortest_path(graph, method="D", directed=True),
                                   shortest_path(one_way, method="D", directed=False))
+
+
+@pytest.mark.parametrize("scale", [1.0, 3.0e-5])
+def test_isomap_and_the_measures_of_its_output_share_one_dijkstra_pass(monkeypatch, scale):
+    """Isomap's geodesics are the graph measures' rows (M_G, residual variance, DEMaP): one pass of
+    Dijkstra serves both, and every number equals what two separate passes give, bit for bit."""
+    X = scale * datasets.load("swissroll", 400, random_state=5).X
+    neighbors = measures.nearest_neighbors(X, 10)
+    graph = measures.geodesic_graph(X, neighbors, both_directions=True)
+    separate_geodesics = shortest_path(graph, method="D", directed=True)
+    geodesics_module = measures.geodesics
+    geodesics_module._sweeps.clear()
+    Y = algorithms.embed("isomap", X, n_neighbors=10)
+    names = ["nieqa_global", "residual_variance", "distance_spearman"]
+    together = measures.evaluate(X, Y, 10, which=names)
+    geodesics_module._sweeps.clear()
+    apart = measures.evaluate(X, Y, 10, which=names)
+    assert together.mean == apart.mean
+    sources = []
+    real = geodesics_module.dijkstra
+    monkeypatch.setattr(geodesics_module, "dijkstra",
+                        lambda *a, **k: sources.append(len(k["indices"])) or real(*a, **k))
+    geodesics_module._sweeps.clear()
+    again = algorithms.embed("isomap", X, n_neighbors=10)
+    assert measures.evaluate(X, again, 10, which=names).mean == together.mean
+    assert sum(sources) == len(X)  # every source once: the measures read the algorithm's rows
+    # The geodesics Isomap scaled are one all-pairs call's, bit for bit (the power-of-two scaling is exact).
+    monkeypatch.setattr(isomap_module, "classical_scaling", lambda squared, d, seed: np.sqrt(squared))
+    np.testing.assert_array_equal(isomap_module.isomap(X, neighbors, 2, 0), separate_geodesics)
