@@ -287,7 +287,8 @@ def _strip_layout(figure, presentation):
                          # On a projector the strip is short: its legend goes beside it, not over its titles.
                          legend=dict(orientation="v", x=1.01, y=1.0, xanchor="left", yanchor="top",
                                      font=dict(size=font)) if presentation
-                         else dict(orientation="h", y=1.18, font=dict(size=font)))
+                         # Above, from the left: clear of the mode bar at the right.
+                         else dict(orientation="h", x=0, xanchor="left", y=1.18, font=dict(size=font)))
     return figure
 
 

@@ -303,6 +303,22 @@ def test_nq_s_bar_plots_chart_each_panel_s_own_m_l_m_g_m_t_under_the_figure(tmp_
     assert all(set(bars) == {panel.label for panel in step.drawn if panel.key != "lle"} for bars in charts.values())
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["nq-fig2-swissroll", "nq-fig3-swisshole"])
+def test_a_computed_nq_step_opens_with_bars_of_its_runs_measures(steps_app_directory, name):
+    services, step = Services.in_directory(steps_app_directory(name)), STEPS[name]
+    out = show_step(services, step.state.to_dict(), None, "token")
+    assert out["request"] is no_update  # computed: drawn at once, the bars with the figure
+    values = compute(step.request(), cache=services.results).result.values
+    charts, _ = bars_by_chart(out["curve"])
+    for measure in step.bars:
+        heights = {label: height for label, (height, _, _) in charts[measures.spec(measure).label].items()}
+        assert heights == {panel.label: values[panel.key][measure] for panel in step.drawn}
+    # NQ's reading of Figs. 2–3: M_L ranks LTSA best and LE worst, as M_t does, and the bars show it.
+    asim = charts[measures.spec("asim").label]
+    assert min(asim, key=lambda label: asim[label][0]) == "LTSA" and max(asim, key=lambda label: asim[label][0]) == "LE"
+
+
 def test_gr_fig5_s_curve_draws_gr_s_published_r_c_dashed_beside_ours(tmp_path):
     step = STEPS["gr-fig5-cylinder-lle"]
     values = made_up_values(step, ("conformal",), seed=5)
