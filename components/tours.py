@@ -14,6 +14,8 @@ import secrets
 
 from dash import ClientsideFunction, Input, Output, State, ctx, dcc, html, no_update
 
+import algorithms
+
 from lab import StateError, ViewState, failure_message
 from lab.compute import compute
 from lab.compute.studies import align_to_reference
@@ -24,7 +26,7 @@ from lab.tours.steps import StepResult, Values, value_label
 
 from . import ids
 from .figures import empty_figure
-from .figures.tours import curve_figure, step_figure
+from .figures.tours import bar_figure, curve_figure, step_figure
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
 __all__ = ["header_controls", "index_options", "mark_ready", "register", "render_step", "show_step", "step_target",
@@ -91,7 +93,8 @@ def tour_box():
 
 
 def tour_figures():
-    """The open step's figure (the paper's panels, recomputed), its curve, or its table beside the paper's."""
+    """The open step's figure (the paper's panels, recomputed) with its curve or its bars, or its table beside
+    the paper's."""
     return html.Section([
         dcc.Graph(id=ids.TOUR_FIGURE, className="tour-figure", config=_CONFIG, style=_HIDDEN,
                   figure=empty_figure("")),
@@ -182,12 +185,23 @@ def _outputs(services, step, values, presentation):
 
 
 def _curve(step, values, presentation):
+    """Our measures against the step's ``curve_x``, one line per panel series, and the paper's published one."""
     series = {}
     for panel in step.panels:
         if panel.key in values:
             series.setdefault(panel.series or "", []).append((panel.position(step.curve_x), values[panel.key]))
+    published = {f"{step.published.name} (published)": step.published.points()} if step.published else None
     return curve_figure(series, [(name, value_label(name)) for name in step.curve],
-                        "k" if step.curve_x == "k" else step.curve_x, presentation=presentation)
+                        "k" if step.curve_x == "k" else step.curve_x, published=published, presentation=presentation)
+
+
+def _bars(step, values, presentation):
+    """The step's ``bars`` measures of each drawn panel, its bar coloured by its algorithm's kind of output."""
+    panels = [{"label": panel.label, "output": algorithms.spec(panel.request.method.algorithm).output,
+               "summary": {name: (values[panel.key].get(name), values[panel.key].get(f"{name}_median"))
+                           for name in step.bars}}
+              for panel in step.drawn if panel.key in values]
+    return bar_figure(panels, [(name, value_label(name)) for name in step.bars], presentation=presentation)
 
 
 def _table(step, values):
@@ -229,21 +243,25 @@ def render_step(services, step, result, presentation):
         table = _table(step, values)
     else:
         figure, figure_style = _outputs(services, step, values, presentation), {}
+        # The curve or the bars (a step has one of them) in the one graph under the figure.
         if step.curve:
             curve, curve_style = _curve(step, values, presentation), {}
+        elif step.bars:
+            curve, curve_style = _bars(step, values, presentation), {}
     return {"text": _text(text, presentation, notice), "claims": _claims(step, checked), "figure": figure,
             "figure_style": figure_style, "curve": curve, "curve_style": curve_style, "table": table}
 
 
 def _pending(step, presentation):
-    """The step's text and claims before its numbers are computed: each number a dash, no claim checked.
+    """The step's text and claims before its numbers are computed: each of ours a dash (the paper's, known,
+    quoted), no claim checked.
 
-    A predicate needs numbers; on none it would only say "does not hold" (or fail), so the claims'
+    A predicate needs our numbers; on none it would only say "does not hold" (or fail), so the claims'
     texts are shown marked pending instead.
     """
-    empty = Values({})
-    claims = _claims(step, [(empty.fill(claim.text), None) for claim in step.claims])
-    return {"text": _text(empty.fill(step.text), presentation), "claims": claims, "figure": _BLANK,
+    known = Values(step.paper_values())
+    claims = _claims(step, [(known.fill(claim.text), None) for claim in step.claims])
+    return {"text": _text(known.fill(step.text), presentation), "claims": claims, "figure": _BLANK,
             "figure_style": _HIDDEN, "curve": no_update, "curve_style": _HIDDEN, "table": None}
 
 

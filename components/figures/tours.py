@@ -1,4 +1,5 @@
-"""Figures of a tour step: a paper's panels side by side, and measures against k (or an aspect ratio).
+"""Figures of a tour step: a paper's panels side by side; under them, measures against k (or an aspect ratio)
+beside the paper's own series, or a bar per panel.
 
 Pure builders: plain dicts and arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
 """
@@ -10,9 +11,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .marks import class_colors, class_name
+from .studies import measure_bars
 from .views import COLORSCALE, robust_color_range
 
-__all__ = ["INPUT_VIEW", "PRESENTATION_FONT", "curve_figure", "oblique_view", "panel_grid", "step_figure"]
+__all__ = ["INPUT_VIEW", "PRESENTATION_FONT", "bar_figure", "curve_figure", "oblique_view", "panel_grid", "step_figure"]
 
 # Presentation mode: labels at least this large (px), for a projector.
 PRESENTATION_FONT = 18
@@ -201,8 +203,8 @@ def _wrapped(text, fits):
     return "<br>".join(line for piece in pieces for line in textwrap.wrap(piece, fits, break_long_words=False))
 
 
-def curve_figure(series, measures, x_title, *, presentation=False):
-    """Measures against a parameter, one line per series, one subplot per measure.
+def curve_figure(series, measures, x_title, *, published=None, presentation=False):
+    """Measures against a parameter, one line per series, one subplot per measure; a paper's own series beside ours.
 
     Parameters
     ----------
@@ -211,38 +213,85 @@ def curve_figure(series, measures, x_title, *, presentation=False):
     measures : list of (str, str)
         ``(key, label)`` of each plotted measure.
     x_title : str
+    published : dict of str to list of (float, dict), optional
+        The paper's printed series in the same form (:meth:`lab.tours.steps.Published.points`), legend
+        name -> points: each drawn dashed, in black with open markers, in the subplots of the measures
+        it gives (GR Fig. 5's R_C beside ours).
     presentation : bool
 
     Returns
     -------
     plotly.graph_objects.Figure
+        Our series first, then the paper's; each line named once in the legend, which is shown when
+        there is more than one line.
     """
     font = PRESENTATION_FONT if presentation else _FONT
     figure = make_subplots(rows=1, cols=len(measures), subplot_titles=[label for _, label in measures],
                            horizontal_spacing=0.08)
+    lines = [(name, points, dict(color=_SERIES_COLORS[index % len(_SERIES_COLORS)], width=3), "circle")
+             for index, (name, points) in enumerate(series.items())]
+    lines += [(name, points, dict(color=_PUBLISHED_COLOR, width=2, dash="dash"), "circle-open")
+              for name, points in (published or {}).items()]
+    named = set()
     for column, (key, label) in enumerate(measures, start=1):
-        for index, (name, points) in enumerate(series.items()):
-            xs = [x for x, _ in points]
-            ys = [values.get(key) for _, values in points]
-            figure.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, legendgroup=name,
-                                        showlegend=column == 1 and len(series) > 1,
-                                        line=dict(color=_SERIES_COLORS[index % len(_SERIES_COLORS)], width=3),
-                                        marker=dict(size=9 if presentation else 7),
+        for name, points, line, symbol in lines:
+            if not any(key in values for _, values in points):  # a paper's series gives only the measures it printed
+                continue
+            figure.add_trace(go.Scatter(x=[x for x, _ in points], y=[values.get(key) for _, values in points],
+                                        mode="lines+markers", name=name, legendgroup=name,
+                                        showlegend=len(lines) > 1 and name not in named, line=line,
+                                        marker=dict(size=9 if presentation else 7, symbol=symbol),
                                         hovertemplate=f"{name}<br>{x_title} %{{x}}<br>{label} %{{y:.4g}}"
                                                       "<extra></extra>"),
                              row=1, col=column)
-    for annotation in figure.layout.annotations:
-        annotation.font = dict(size=font + 1)
+            named.add(name)
     figure.update_xaxes(title_text=x_title, gridcolor="#eee", title_font=dict(size=font))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
+    return _strip_layout(figure, presentation)
+
+
+def bar_figure(panels, measures, *, presentation=False):
+    """A step's measures as bars under its figure: one chart per measure, one bar per panel (NQ Figs. 2–4 (h)–(n)).
+
+    Parameters
+    ----------
+    panels : list of dict
+        One per drawn output, in the paper's order, as :func:`components.figures.measure_bars` takes them:
+        ``label``, ``output`` (its algorithm's kind of output, which colours its bar) and ``summary``
+        (measure -> ``(mean, median)``); a bar is the mean, its hover gives the median too.
+    measures : list of (str, str)
+        ``(key, label)`` of each charted measure.
+    presentation : bool
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The bars in the panels' order (as the figure above them), whatever their kinds.
+    """
+    figure = measure_bars(panels, measures)
+    # One trace per kind of output: overlaid, each bar takes its category's whole width (grouped, it
+    # would share it with the other kinds' empty slots).
+    figure.update_layout(barmode="overlay")
+    figure.update_xaxes(categoryorder="array", categoryarray=[panel["label"] for panel in panels])
+    return _strip_layout(figure, presentation)
+
+
+def _strip_layout(figure, presentation):
+    """The layout of the graph under a step's figure (a curve or bars): the tours' type, a short strip's height."""
+    font = PRESENTATION_FONT if presentation else _FONT
+    for annotation in figure.layout.annotations:
+        annotation.font = dict(size=font + 1)
     figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
                          # Room above the subplot titles for the mode bar, as in step_figure.
                          margin=dict(l=50, r=10, t=75 if presentation else 40, b=50),
-                         # On a projector the curve is a short strip: its legend goes beside it, not over its titles.
+                         # On a projector the strip is short: its legend goes beside it, not over its titles.
                          legend=dict(orientation="v", x=1.01, y=1.0, xanchor="left", yanchor="top",
                                      font=dict(size=font)) if presentation
-                         else dict(orientation="h", y=1.18, font=dict(size=font)))
+                         # Above, from the left: clear of the mode bar at the right.
+                         else dict(orientation="h", x=0, xanchor="left", y=1.18, font=dict(size=font)))
     return figure
 
 
 _SERIES_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+# A paper's published series: black, apart from ours.
+_PUBLISHED_COLOR = "#222222"

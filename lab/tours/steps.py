@@ -10,7 +10,8 @@ A :class:`Tour` is an ordered sequence of :class:`Step` objects. A step is
   :class:`Claim` objects: each qualitative statement of the step (an ordering, a threshold,
   "collapses", "keeps the hole") is a plain predicate of the computed values, evaluated where the
   step is shown and in the tests. Nothing a step says about our numbers is typed in by hand; a
-  paper's own numbers are (``Step.paper``), beside ours.
+  paper's own numbers are, beside ours: a table's cells (``Step.paper``), a figure's series
+  (:class:`Published`, drawn beside our curve and quoted by the text from that one declaration).
 
 :func:`lab.compute.study.compute` of a step's :meth:`Step.request` computes it: every panel's run,
 then :func:`run_values`, the numbers a step may quote. Their names are the measures' registry
@@ -36,8 +37,8 @@ from ..compute.runs import RunRequest, failure_message
 from ..compute.study import compute, register
 from ..view.state import ViewState
 
-__all__ = ["CHARTS", "VALUE_LABELS", "Claim", "Panel", "Step", "StepRequest", "StepResult", "Tour", "Values",
-           "run_values", "value_label"]
+__all__ = ["CHARTS", "VALUE_LABELS", "Claim", "Panel", "Published", "Step", "StepRequest", "StepResult", "Tour",
+           "Values", "run_values", "value_label"]
 
 # How a step draws its panels: each output in its own frame (a figure of the paper, with its curve
 # of a measure against k if it has one), or the paper's table beside ours.
@@ -233,6 +234,61 @@ class Panel:
 
 
 @dataclasses.dataclass(frozen=True)
+class Published:
+    """A paper's own series of measures against a step's ``curve_x``, as the paper prints them.
+
+    The one place a figure's published numbers are written: the step's curve draws them beside ours
+    and its text and claims quote them as ``values.published`` (:meth:`values`).
+
+    Attributes
+    ----------
+    name : str
+        The figure, as the legend names the paper's line: ``"GR Fig. 5"``.
+    citation : str
+        Where the numbers are printed, e.g. ``"Goldberg & Ritov (2009), caption of Fig. 5"``.
+    x : tuple of float
+        The positions on the step's ``curve_x`` (its k's).
+    y : tuple of (str, tuple of float)
+        ``(measure, values at x)`` per published measure (registry names).
+
+    Raises
+    ------
+    ValueError
+        A series without one value per x.
+
+    Examples
+    --------
+    >>> fig5 = Published("GR Fig. 5", "GR", (6, 9), (("conformal", (0.25, 0.15)),))
+    >>> Values({"published": fig5.values()}).fill("{published.conformal[9]:.2f} at k = {published.conformal_argmin}")
+    '0.15 at k = 9'
+    """
+
+    name: str
+    citation: str
+    x: tuple
+    y: tuple
+
+    def __post_init__(self):
+        for measure, values in self.y:
+            if len(values) != len(self.x):
+                raise ValueError(f"{self.name}'s {measure} has {len(values)} values for {len(self.x)} x positions; "
+                                 "give one value per position.")
+
+    def points(self):
+        """The series as a curve's points: ``[(x, {measure: value}), ...]``, in order."""
+        return [(x, {measure: values[index] for measure, values in self.y}) for index, x in enumerate(self.x)]
+
+    def values(self):
+        """What a template quotes: ``{measure: {x: value}}`` and each measure's ``<measure>_argmin``, the x
+        of its smallest value (``{published.conformal[12]:.2f}``, ``{published.conformal_argmin}``)."""
+        quoted = {}
+        for measure, values in self.y:
+            quoted[measure] = dict(zip(self.x, values, strict=True))
+            quoted[f"{measure}_argmin"] = self.x[min(range(len(values)), key=values.__getitem__)]
+        return quoted
+
+
+@dataclasses.dataclass(frozen=True)
 class Step:
     """One figure or table of a paper as a view state, its panels, a text and claims.
 
@@ -264,6 +320,12 @@ class Step:
         Measures drawn against the panels' ``curve_x``, one line per panel series (nothing when empty).
     curve_x : str
         ``"k"``, or a data-set parameter of the panels' runs (a strip's ``"length"``).
+    published : Published, optional
+        The paper's own values of (some of) the ``curve`` measures, drawn beside ours and quoted by the
+        templates as ``published``.
+    bars : tuple of str
+        Measures drawn as bars, one chart per measure and one bar per drawn panel (NQ Figs. 2–4 (h)–(n)),
+        where a curve would be: a step has a curve or bars, not both.
     rows, columns : tuple of (str, str)
         For a table: ``(key, label)`` of its rows and columns; cell ``<column>_<row>`` of
         ``values.step`` holds our numbers.
@@ -290,11 +352,21 @@ class Step:
     outputs: tuple = ()
     curve: tuple = ()
     curve_x: str = "k"
+    published: Published | None = None
+    bars: tuple = ()
     rows: tuple = ()
     columns: tuple = ()
     paper: tuple = ()
     tolerance: float = 0.05
     derive: typing.Callable | None = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self):
+        # Both are drawn in the one graph under the step's figure (components.tours).
+        if self.curve and self.bars:
+            raise ValueError(f"Step {self.name!r} has a curve and bars; it may draw one of them.")
+        if self.published is not None and not {measure for measure, _ in self.published.y} <= set(self.curve):
+            raise ValueError(f"Step {self.name!r}: {self.published.name}'s measures are drawn on its curve, so they "
+                             f"must be among curve={self.curve}.")
 
     @property
     def drawn(self):
@@ -307,15 +379,21 @@ class Step:
         return StepRequest(self.name, tuple(panel.key for panel in self.panels),
                            tuple(panel.request for panel in self.panels))
 
+    def paper_values(self):
+        """The numbers the step knows before any run: ``"published"``, its paper's series (:meth:`Published.values`)."""
+        return {} if self.published is None else {"published": self.published.values()}
+
     def panel_values(self, result):
-        """Each panel's numbers of a computed ``result`` and, when every run succeeded, ``"step"``: ``derive``'s.
+        """Each panel's numbers of a computed ``result``, :meth:`paper_values` and, when every run succeeded,
+        ``"step"``: ``derive``'s.
 
         The step-wide values are derived here, where the step is shown, not kept with the runs' numbers:
         they belong to the tour's text (:mod:`lab.tours.presets`), which the cached values must not depend on.
         """
+        values = {**result.values, **self.paper_values()}
         if self.derive is None or result.errors:
-            return dict(result.values)
-        return {**result.values, "step": self.derive(Values(result.values))}
+            return values
+        return {**values, "step": self.derive(Values(result.values))}
 
     def values(self, result):
         """The step's :class:`Values` (:meth:`panel_values`)."""

@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 from dash import no_update
 
+import algorithms
+import measures
+
 from components import ids
 from components.compare import readable_bars
 from components.figures import measure_bars
 from components.figures.marks import (EDGES_TRACE, NEIGHBOURS_TRACE, class_colors, color_by_class, neighbour_traces,
                                       presentation_style)
-from components.figures.tours import panel_grid, step_figure
+from components.figures.tours import curve_figure, panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
@@ -253,6 +256,99 @@ def test_the_compare_bars_labels_stay_readable_with_thirteen_algorithms():
     assert figure.layout.yaxis.showticklabels and not figure.layout.yaxis2.showticklabels  # names written once
     assert figure.layout.height >= 24 * 13 and "%{y}" in figure.data[0].hovertemplate
     assert readable_bars(measure_bars(panels[:3], [("normalized", "R_N")]), 3).data[0].orientation is None
+
+
+def made_up_values(step, names, seed):
+    """Distinct made-up numbers of ``names`` (and their medians) for every panel of ``step``, as a computed
+    step's values read: the figures must draw exactly these."""
+    rng = np.random.default_rng(seed)
+    return {panel.key: {"k": panel.request.method.n_neighbors,
+                        **{key: float(rng.uniform(0.01, 0.9)) for name in names for key in (name, f"{name}_median")}}
+            for panel in step.panels}
+
+
+def bars_by_chart(figure):
+    """Each bar chart's title -> ``{bar label: (height, hover median, kind of output)}``, and the charts' bar order."""
+    charts, orders = {}, []
+    for index, annotation in enumerate(figure.layout.annotations):
+        axis = "x" if index == 0 else f"x{index + 1}"
+        charts[annotation.text] = {label: (height, median, trace.name) for trace in figure.data if trace.xaxis == axis
+                                   for label, height, median in zip(trace.x, trace.y, trace.customdata, strict=True)}
+        orders.append(tuple(figure.layout[f"xaxis{'' if index == 0 else index + 1}"].categoryarray))
+    return charts, orders
+
+
+@pytest.mark.parametrize("name, shown", [("nq-fig2-swissroll", ("asim", "nieqa_global", "truth_match")),
+                                         ("nq-fig3-swisshole", ("asim", "truth_match"))])
+def test_nq_s_bar_plots_chart_each_panel_s_own_m_l_m_g_m_t_under_the_figure(tmp_path, name, shown):
+    """NQ Figs. 2–3 (h)–(n): one chart per assessment (no M_G for the holed roll, as NQ), one bar per algorithm
+    in the figure's order, its height the panel's mean, its hover its median, its colour its kind of output."""
+    step = STEPS[name]
+    assert step.bars == shown
+    values = made_up_values(step, shown, seed=len(name))
+    for presentation in (False, True):
+        out = render_step(Services.in_directory(tmp_path), step, StepResult(values, {}), presentation)
+        assert out["curve_style"] == {} and out["curve"].layout.font.size == (18 if presentation else 12)
+        charts, orders = bars_by_chart(out["curve"])
+        assert list(charts) == [measures.spec(measure).label for measure in shown]
+        assert set(orders) == {tuple(panel.label for panel in step.drawn)}  # the figure's order, LLE first
+        for measure in shown:
+            assert charts[measures.spec(measure).label] == {
+                panel.label: (values[panel.key][measure], values[panel.key][f"{measure}_median"],
+                              algorithms.spec(panel.request.method.algorithm).output) for panel in step.drawn}
+    # A failed run has no bar; the others keep theirs.
+    failed = {key: value for key, value in values.items() if key != "lle"}
+    charts, _ = bars_by_chart(render_step(Services.in_directory(tmp_path), step, StepResult(failed, {"lle": "x"}),
+                                          False)["curve"])
+    assert all(set(bars) == {panel.label for panel in step.drawn if panel.key != "lle"} for bars in charts.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["nq-fig2-swissroll", "nq-fig3-swisshole"])
+def test_a_computed_nq_step_opens_with_bars_of_its_runs_measures(steps_app_directory, name):
+    services, step = Services.in_directory(steps_app_directory(name)), STEPS[name]
+    out = show_step(services, step.state.to_dict(), None, "token")
+    assert out["request"] is no_update  # computed: drawn at once, the bars with the figure
+    values = compute(step.request(), cache=services.results).result.values
+    charts, _ = bars_by_chart(out["curve"])
+    for measure in step.bars:
+        heights = {label: height for label, (height, _, _) in charts[measures.spec(measure).label].items()}
+        assert heights == {panel.label: values[panel.key][measure] for panel in step.drawn}
+    # NQ's reading of Figs. 2–3: M_L ranks LTSA best and LE worst, as M_t does, and the bars show it.
+    asim = charts[measures.spec("asim").label]
+    assert min(asim, key=lambda label: asim[label][0]) == "LTSA" and max(asim, key=lambda label: asim[label][0]) == "LE"
+
+
+def test_gr_fig5_s_curve_draws_gr_s_published_r_c_dashed_beside_ours(tmp_path):
+    step = STEPS["gr-fig5-cylinder-lle"]
+    values = made_up_values(step, ("conformal",), seed=5)
+    out = render_step(Services.in_directory(tmp_path), step, StepResult(values, {}), False)
+    ours, taller, gr = out["curve"].data
+    for trace, series in ((ours, "radius 1, height 1"), (taller, "radius 1, height 2")):
+        panels = [panel for panel in step.panels if panel.series == series]
+        assert trace.name == series and trace.line.dash is None
+        assert list(trace.x) == [panel.request.method.n_neighbors for panel in panels]
+        assert list(trace.y) == [values[panel.key]["conformal"] for panel in panels]
+    # GR's line: the caption's numbers exactly, named as GR's, dashed with open markers, in the legend.
+    assert gr.name == "GR Fig. 5 (published)" and gr.showlegend and gr.line.dash == "dash"
+    assert list(gr.x) == [6, 9, 12, 15, 18] and list(gr.y) == [0.25, 0.15, 0.13, 0.19, 0.17]
+    assert gr.marker.symbol == "circle-open" and gr.line.color not in {ours.line.color, taller.line.color}
+    assert out["curve"].layout.annotations[0].text == measures.spec("conformal").label
+    assert "GR's R_C are 0.25, 0.15, 0.13, 0.19, 0.17, smallest at k = 12" in text_of(out["text"])
+    # Before our numbers: GR's are quoted already (they are known), ours are dashes.
+    pending = text_of(show_step(Services.in_directory(tmp_path), step.state.to_dict(), None, "token")["text"])
+    assert "GR's R_C are 0.25, 0.15, 0.13, 0.19, 0.17, smallest at k = 12" in pending and "1 × 1 cylinder: —" in pending
+
+
+def test_a_published_series_is_drawn_only_beside_the_measures_it_gives():
+    ours = {"LLE": [(6, {"normalized": 0.8, "conformal": 0.3}), (9, {"normalized": 0.7, "conformal": 0.2})]}
+    figure = curve_figure(ours, [("normalized", "R_N"), ("conformal", "R_C")], "k",
+                          published={"GR Fig. 5 (published)": [(6, {"conformal": 0.25}), (9, {"conformal": 0.15})]})
+    assert [(trace.name, trace.xaxis, trace.showlegend) for trace in figure.data] == [
+        ("LLE", "x", True), ("LLE", "x2", False), ("GR Fig. 5 (published)", "x2", True)]
+    assert list(figure.data[2].y) == [0.25, 0.15] and list(figure.data[1].y) == [0.3, 0.2]
+    alone = curve_figure(ours, [("conformal", "R_C")], "k")  # one line: no legend to read
+    assert [trace.showlegend for trace in alone.data] == [False]
 
 
 @pytest.mark.parametrize("component", [ids.TOUR_INDEX, ids.PRESENTATION, ids.SWEEP_LOG])

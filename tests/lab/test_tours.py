@@ -15,7 +15,7 @@ import pytest
 from lab import RunRequest, ViewState, from_query, to_query
 from lab.compute import compute
 from lab.tours.presets import STEPS, TOURS, applied, locate
-from lab.tours.steps import Claim, Values, run_values
+from lab.tours.steps import Claim, Published, Values, run_values
 
 
 # ------------------------------------------------------------------ the numbers a step quotes
@@ -72,7 +72,7 @@ def test_a_step_is_a_valid_state_that_a_link_opens_and_its_explore_run_is_one_of
 @pytest.mark.parametrize("name", STEP_NAMES)
 def test_a_step_s_templates_name_only_its_panels_and_the_values_they_have(name):
     step = STEPS[name]
-    keys = {panel.key for panel in step.panels} | {"step"}
+    keys = {panel.key for panel in step.panels} | {"step"} | set(step.paper_values())
     for template in (step.text, *(claim.text for claim in step.claims)):
         for _, field, _, _ in string.Formatter().parse(template):
             if field:
@@ -111,6 +111,40 @@ def test_the_readme_lists_every_step_with_whether_it_reproduces():
         assert row.group(1) == step.reproduced, step.title
 
 
+# GR Fig. 5's caption, as printed (papers/local-procrustes-goldberg-ritov-2009.txt).
+GR_FIG5_CAPTION = ("(B)-(F) show the output of LLE for k=6,9,12,15 and 18, respectively. The respective values of "
+                   "$R_C(X,Y)$ are 0.25, 0.15, 0.13, 0.19, 0.17. While qualitatively the results are similar, "
+                   "$R_C(X,Y)$ indicates that k=12 is optimal")
+
+
+def test_gr_fig5_declares_gr_s_published_r_c_and_its_text_quotes_them_from_there():
+    step = STEPS["gr-fig5-cylinder-lle"]
+    ks = [int(k) for k in re.findall(r"\d+", re.search(r"k=(.*?), respectively", GR_FIG5_CAPTION).group(1))]
+    printed = [float(value) for value in re.findall(r"0\.\d+", re.search(r"are (.*?)\. ", GR_FIG5_CAPTION).group(1))]
+    best = re.search(r"k=(\d+) is optimal", GR_FIG5_CAPTION).group(1)
+    assert step.published.x == tuple(ks) == tuple(panel.position("k") for panel in step.drawn)
+    assert step.published.y == (("conformal", tuple(printed)),) and step.curve == ("conformal",)
+    assert step.published.name == "GR Fig. 5" and "Goldberg & Ritov" in step.published.citation
+    # The text quotes the declaration, before any run: the same numbers in the caption's order and its best k.
+    quoted = Values(step.paper_values()).fill(step.text)
+    assert f"GR's R_C are {', '.join(f'{value:.2f}' for value in printed)}, smallest at k = {best} " in quoted
+    assert not re.search(r"0\.(25|15|13|19|17)\b", step.text)  # typed once: in the declaration, not the text
+    # A changed declaration changes the text: nothing of it is typed twice.
+    changed = dataclasses.replace(step.published, y=(("conformal", (0.3, 0.2, 0.1, 0.05, 0.4)),))
+    assert "GR's R_C are 0.30, 0.20, 0.10, 0.05, 0.40, smallest at k = 15 " in Values(
+        {"published": changed.values()}).fill(step.text)
+
+
+def test_a_published_series_needs_a_value_per_x_and_a_curve_that_draws_it():
+    with pytest.raises(ValueError, match="has 2 values for 3 x positions"):
+        Published("GR Fig. 5", "GR", (6, 9, 12), (("conformal", (0.25, 0.15)),))
+    step = STEPS["gr-fig5-cylinder-lle"]
+    with pytest.raises(ValueError, match=r"must be among curve=\('normalized',\)"):
+        dataclasses.replace(step, curve=("normalized",))
+    with pytest.raises(ValueError, match="has a curve and bars"):
+        dataclasses.replace(step, bars=("asim",))
+
+
 # ------------------------------------------------------------------ every step computed
 
 @pytest.mark.slow
@@ -124,7 +158,9 @@ def test_every_claim_of_the_step_holds_on_its_computed_runs(name, tour_cache):
         for _, field, _, _ in string.Formatter().parse(template):
             if field:
                 found = values
-                for part in field.split("."):
+                # Attributes and items alike ("published.conformal[12]"), a digit item an int as Formatter reads it.
+                for part in re.findall(r"[^.\[\]]+", field):
+                    part = int(part) if part.isdigit() else part
                     assert part in found, (name, field)
                     found = found[part]
     failing = [claim for claim, holds in step.render(result)[1] if not holds]
