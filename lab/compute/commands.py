@@ -75,15 +75,36 @@ def run_row(request, result, cached):
     return row
 
 
+PROGRESS_WIDTH = 30  # characters of the terminal bar
+
+
 def _progress(stream):
-    """``progress(fraction, stage)`` writing a line when the stage changes (a log, not a redrawn bar)."""
+    """``progress(fraction, stage)`` for a run: on a terminal one bar redrawn in place, else a line per stage.
+
+    A terminal (``stream.isatty()``) shows ``[#########.....]  31.0 %  stage``, redrawn with a carriage
+    return at each report and ended with a newline by ``report.finish()``; a file or a pipe gets one
+    plain line each time the stage changes, a log a script can read.
+    """
     last = [None]
+    on_terminal = getattr(stream, "isatty", lambda: False)()
 
     def report(fraction, stage):
-        if stage != last[0]:
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        if on_terminal:
+            filled = round(PROGRESS_WIDTH * fraction)
+            line = f"[{'#' * filled}{'.' * (PROGRESS_WIDTH - filled)}] {100 * fraction:5.1f} %  {stage}"
+            # Pad over a longer previous line: \r returns to its start without clearing it.
+            print(f"\r{line:<{len(last[0] or '')}}", end="", file=stream, flush=True)
+            last[0] = line
+        elif stage != last[0]:
             last[0] = stage
             print(f"{100 * fraction:5.1f} %  {stage}", file=stream, flush=True)
 
+    def finish():
+        if on_terminal and last[0] is not None:
+            print(file=stream, flush=True)
+
+    report.finish = finish
     return report
 
 
@@ -105,16 +126,20 @@ def _evaluate(args, parser, stdout):
 
 
 def _run(args, stdout):
+    progress = _progress(sys.stderr)
     try:
         request = RunRequest.create(args.dataset, args.algorithm, n=args.n, noise=args.noise,
                                     random_state=args.random_state,
                                     dataset_params=_parameters(args.data_param, "--data-param"),
                                     n_neighbors=args.n_neighbors,
                                     algorithm_params=_parameters(args.algorithm_param, "--algorithm-param"))
-        result, cached = compute(request, cache=host_results(args.cache_dir), progress=_progress(sys.stderr))
+        result, cached = compute(request, cache=host_results(args.cache_dir), progress=progress)
     except Exception as error:  # a value out of range, a run that fails: its message, never a traceback
+        progress.finish()
         print(failure_message(error), file=sys.stderr)
         return 1
+    progress(1.0, "done")
+    progress.finish()
     print(f"{request.describe()}: {'read from' if cached else 'computed into'} the result cache", file=sys.stderr)
     _write([run_row(request, result, cached)], stdout, args.format)
     return 0

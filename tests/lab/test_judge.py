@@ -141,3 +141,33 @@ def test_a_bad_value_exits_1_with_the_page_s_message_and_no_traceback(tmp_path, 
 def test_an_unknown_algorithm_exits_1_naming_the_available_ones(tmp_path, capsys):
     assert judged(["run", "strip", "umapp", "-k", "8", "--cache-dir", str(tmp_path)])[0] == 1
     assert "isomap" in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_is_a_bar_redrawn_in_place_on_a_terminal_and_a_line_per_stage_in_a_file():
+    from lab.compute.commands import PROGRESS_WIDTH, _progress
+
+    reports = [(0.0, "loading the data"), (0.1, "searching the neighbours"), (0.4, "embedding with LTSA"),
+               (0.4, "embedding with LTSA"), (1.0, "measuring: done")]
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        progress = _progress(stream)
+        for fraction, stage in reports:
+            progress(fraction, stage)
+        progress.finish()
+    # On a terminal: one line, each report drawn over the last after a carriage return, a newline at the end.
+    drawn = terminal.getvalue()
+    assert drawn.count("\n") == 1 and drawn.endswith("\n") and drawn.count("\r") == len(reports)
+    frames = drawn.rstrip("\n").split("\r")[1:]
+    assert frames[2].rstrip() == f"[{'#' * round(0.4 * PROGRESS_WIDTH)}{'.' * (PROGRESS_WIDTH - 12)}]  40.0 %  " \
+                                 "embedding with LTSA"
+    assert frames[-1].startswith("[" + "#" * PROGRESS_WIDTH + "] 100.0 %")
+    # Each frame covers the longer one before it: no tail of "searching the neighbours" is left on the line.
+    assert all(len(frame) >= len(before.rstrip()) for before, frame in zip(frames, frames[1:]))
+    # In a file or a pipe: a plain line each time the stage changes, no carriage return.
+    assert log.getvalue().splitlines() == ["  0.0 %  loading the data", " 10.0 %  searching the neighbours",
+                                           " 40.0 %  embedding with LTSA", "100.0 %  measuring: done"]
