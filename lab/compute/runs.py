@@ -111,15 +111,37 @@ class RunRequest:
     Build one from a state (:meth:`from_state`) or from plain values (:meth:`create`), which
     validates them against the registries; two requests that differ only in omitted defaults are
     equal and share one cache entry.
+
+    ``measures``: None for every measure the run defines (:func:`run_measures`, what Explore shows),
+    or the names of the only ones to compute, possibly none (:meth:`measuring`; a tour step's panel that
+    no one opens in Explore computes just what the step reads). A request with a subset is another
+    cache entry.
     """
 
     KIND: typing.ClassVar[str] = "run"
     RESULT: typing.ClassVar[type] = RunResult
     data: DataChoice
     method: MethodChoice
+    measures: typing.Optional[tuple] = None
 
     def __post_init__(self):
         check_run(self.data, self.method)
+        if self.measures is not None and not (
+                isinstance(self.measures, tuple)
+                and all(isinstance(name, str) and name in catalogue.RUN_MEASURES for name in self.measures)):
+            raise StateError([f"A run's measures are a list of names among {list(catalogue.RUN_MEASURES)}; "
+                              f"got {self.measures!r}."])
+
+    def measuring(self, names):
+        """This run computing only the measures ``names`` (in the registry's order, each once).
+
+        Examples
+        --------
+        >>> RunRequest.create().measuring(["conformal", "normalized", "conformal"]).measures
+        ('normalized', 'conformal')
+        """
+        chosen = set(names)
+        return dataclasses.replace(self, measures=tuple(name for name in catalogue.RUN_MEASURES if name in chosen))
 
     @classmethod
     def from_state(cls, state):
@@ -149,7 +171,9 @@ class RunRequest:
 
     def to_dict(self):
         """Plain values (JSON), the request's canonical form and its cache key's content."""
-        return {"data": self.data.to_dict(), "method": self.method.to_dict()}
+        every = {"data": self.data.to_dict(), "method": self.method.to_dict()}
+        # Absent for every measure: the key of a full run is the one it always was.
+        return every if self.measures is None else {**every, "measures": list(self.measures)}
 
     @classmethod
     def from_dict(cls, values):
@@ -161,8 +185,12 @@ class RunRequest:
         """
         if not isinstance(values, dict):
             raise StateError([f"A run request must be an object; got {type(values).__name__}."])
+        chosen = values.get("measures")
+        if chosen is not None and not isinstance(chosen, list):
+            raise StateError([f"A run's measures must be a list of names; got {type(chosen).__name__}."])
         return cls(DataChoice.from_dict(values.get("data", {})).validated(),
-                   MethodChoice.from_dict(values.get("method", {})).validated())
+                   MethodChoice.from_dict(values.get("method", {})).validated(),
+                   None if chosen is None else tuple(chosen))
 
     def slug(self):
         """The stem of this run's file names, e.g. ``swissroll_n1600_isomap_k10``."""
@@ -223,6 +251,8 @@ def _compute_run(request, report, uploads):
                       progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)))
         report(0.7, "measuring")
         which, labels = run_measures(data, Y)
+        if request.measures is not None:
+            which = [name for name in which if name in request.measures]
         evaluation = measures.evaluate(data.X, Y, k, truth=data.truth, which=which, labels=labels,
                                        neighbors=search.neighbors,
                                        progress=lambda fraction, stage: report(0.7 + 0.3 * fraction,

@@ -287,7 +287,7 @@ GR_STEPS = (
           columns=tuple((dataset, label) for dataset, label, _ in TABLE_SETS),
           paper=tuple((f"{dataset}_{row}", text) for dataset, cells in GR_TABLE2.items()
                       for row, text in cells.items()),
-          derive=_table_minima),
+          derive=_table_minima, reads=("lower_bound",)),
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -697,7 +697,8 @@ LECTURE_STEPS = (
            Claim("It beats PCA on every count: R_N, R_C and M_t.",
                  lambda v: all(v.isomap[name] < v.pca[name] for name in ("normalized", "conformal", "truth_match")))],
           [Panel("pca", "classical scaling of Euclidean distances", _isomap["pca"]),
-           Panel("isomap", "Isomap (graph geodesics), k = 10", _isomap["isomap"])], captions=("normalized", "shape")),
+           Panel("isomap", "Isomap (graph geodesics), k = 10", _isomap["isomap"])], captions=("normalized", "shape"),
+          reads=("conformal", "truth_match")),
     _step("lecture-isomap-k", "Isomap's bandwidth: k too small, k too large",
           _state(_bandwidth["k12"]),
           "Isomap on a 1600-point roll (random state 0) for k = 5 … 15. Small k: the graph's paths zigzag and "
@@ -745,8 +746,31 @@ LECTURE_STEPS = (
           captions=("normalized", "asim")),
 )
 
+def measured_as_read(tours):
+    """``tours`` with each panel's run computing only the measures its steps read (:meth:`Step.measures_read`).
+
+    A run Explore opens (a step's own view) keeps every measure: the page shows them all, and the
+    step then reads the run the page computed. A run several steps share computes what any of them
+    reads, so it stays one computation. The measures no step reads (trustworthiness, DEMaP, KL, …) were
+    most of a cold step's time: GR Table 2's 75 runs read R_N and R_C only.
+    """
+    steps = [step for tour in tours for step in tour.steps]
+    opened = {RunRequest.from_state(step.state) for step in steps}
+    read = {}
+    for step in steps:
+        for panel in step.panels:
+            read.setdefault(panel.request, set()).update(step.measures_read())
+
+    def narrowed(step):
+        return dataclasses.replace(step, panels=tuple(
+            panel if panel.request in opened else dataclasses.replace(panel, request=panel.request.measuring(
+                read[panel.request])) for panel in step.panels))
+
+    return tuple(dataclasses.replace(tour, steps=tuple(narrowed(step) for step in tour.steps)) for tour in tours)
+
+
 # ---------------------------------------------------------------------------------------------
-TOURS = (
+TOURS = measured_as_read((
     Tour("gr", "Goldberg & Ritov: local Procrustes", "Y. Goldberg and Y. Ritov, Local Procrustes for manifold "
          "embedding: a measure of embedding quality and embedding algorithms, Machine Learning 77 (2009) 1–25.",
          GR_STEPS),
@@ -758,7 +782,7 @@ TOURS = (
          "multiple weights, NIPS 19 (2007).", ML_STEPS),
     Tour("lecture", "Aamari: from MDS to manifold learning", "E. Aamari, Dimension reduction and manifold learning: "
          "from MDS to dimension reduction (lecture, Master MASH, Dauphine PSL).", LECTURE_STEPS),
-)
+))
 STEPS = {step.name: step for tour in TOURS for step in tour.steps}
 # The view states may name these steps (a link, a file, the tours' index), and a link opens from the step's state.
 register_tour_steps({name: step.state for name, step in STEPS.items()})

@@ -337,6 +337,9 @@ class Step:
     derive : callable, optional
         ``derive(panel_values) -> dict``: step-wide values (a best k, a ranking), readable as
         ``values.step.<name>``.
+    reads : tuple of str
+        Measures a claim's predicate or ``derive`` reads that no template, caption, curve or bar names
+        (:meth:`measures_read`).
     """
 
     name: str
@@ -359,6 +362,7 @@ class Step:
     paper: tuple = ()
     tolerance: float = 0.05
     derive: typing.Callable | None = dataclasses.field(default=None, compare=False)
+    reads: tuple = ()
 
     def __post_init__(self):
         # Both are drawn in the one graph under the step's figure (components.tours).
@@ -367,6 +371,21 @@ class Step:
         if self.published is not None and not {measure for measure, _ in self.published.y} <= set(self.curve):
             raise ValueError(f"Step {self.name!r}: {self.published.name}'s measures are drawn on its curve, so they "
                              f"must be among curve={self.curve}.")
+
+    def measures_read(self):
+        """The registry measures the step reads: those its text and claims quote, its captions, curve and
+        bars, and ``reads`` (what a claim's predicate or ``derive`` reads without a template quoting it).
+
+        Its panels compute only these (:func:`lab.tours.presets.measured_as_read`); a measure left out
+        reads as missing, and the claim using it does not hold (which the tours' tests would report).
+        """
+        names = {*self.curve, *self.bars, *self.captions, *self.reads}
+        for template in (self.text, *(claim.text for claim in self.claims)):
+            for _, field, _, _ in string.Formatter().parse(template):
+                parts = re.split(r"[.\[]", field or "")
+                if len(parts) > 1:  # "panel.measure", "panel.measure_median", "panel.measure[...]"
+                    names.add(parts[1].removesuffix("_median"))
+        return {name for name in names if name in catalogue.RUN_MEASURES}
 
     @property
     def drawn(self):

@@ -43,6 +43,26 @@ def test_bad_parameters_fail_when_the_request_is_made():
         request(n_neighbors=2000)
 
 
+def test_a_run_computing_some_measures_gives_the_full_run_s_values_of_them_and_no_others():
+    full = compute(request(), cache=None).result
+    chosen = request().measuring(["conformal", "asim", "normalized"])
+    assert chosen.measures == ("normalized", "conformal", "asim")  # the registry's order: one key per subset
+    some = compute(chosen, cache=None).result
+    assert set(some.summary) == {"normalized", "conformal", "asim"}
+    assert {name: full.summary[name] for name in some.summary} == some.summary  # the same numbers, bit for bit
+    np.testing.assert_array_equal(some.Y, full.Y)
+    assert set(compute(request().measuring([]), cache=None).result.summary) == set()
+    # A full run's key is the one it always was; a subset's is its own and survives JSON.
+    assert "measures" not in request().to_dict() and cache_key(chosen) != cache_key(request())
+    assert RunRequest.from_dict(json.loads(json.dumps(chosen.to_dict()))) == chosen
+
+
+@pytest.mark.parametrize("forged", ["normalized", ["no_such_measure"], [3], {"a": 1}])
+def test_a_run_s_measures_must_be_a_list_of_run_measures(forged):
+    with pytest.raises(StateError, match="measures"):
+        RunRequest.from_dict({**request().to_dict(), "measures": forged})
+
+
 def test_run_reports_the_api_values_and_its_stages():
     stages = []
     result = compute(request(), cache=None, progress=lambda fraction, stage: stages.append(fraction)).result

@@ -69,6 +69,32 @@ def test_a_step_is_a_valid_state_that_a_link_opens_and_its_explore_run_is_one_of
     assert locate(name)[0].steps[locate(name)[1]] is step
 
 
+def test_a_step_reads_the_measures_its_words_quote_and_those_its_predicates_declare():
+    # Worked from the texts: NQ Fig. 2 quotes M_L, M_t, R_N and M_G, and draws bars of M_L, M_G, M_t.
+    assert STEPS["nq-fig2-swissroll"].measures_read() == {"asim", "truth_match", "normalized", "nieqa_global"}
+    # GR Table 2 quotes nothing by name: its captions (R_N, R_C) and its minima's lower bound (declared).
+    assert STEPS["gr-table2"].measures_read() == {"normalized", "conformal", "lower_bound"}
+    assert STEPS["gr-fig5-cylinder-lle"].measures_read() == {"conformal"}  # "{h1_k6.conformal:.3f}", its curve
+
+
+def test_only_explore_s_runs_compute_every_measure_and_a_shared_run_is_computed_once():
+    steps = list(STEPS.values())
+    opened = {RunRequest.from_state(step.state) for step in steps}
+    reading = {}
+    for step in steps:
+        for panel in step.panels:
+            reading.setdefault(dataclasses.replace(panel.request, measures=None), set()).update(step.measures_read())
+    requests = {panel.request for step in steps for panel in step.panels}
+    assert len(requests) == len(reading)  # narrowing split no run in two
+    for run in requests:
+        full = dataclasses.replace(run, measures=None)
+        if full in opened:
+            assert run.measures is None, run.describe()  # Explore shows every measure of a step's own run
+        else:
+            assert set(run.measures) == reading[full], run.describe()
+    assert sum(run.measures is not None for run in requests) > 0.75 * len(requests)
+
+
 @pytest.mark.parametrize("name", STEP_NAMES)
 def test_a_step_s_templates_name_only_its_panels_and_the_values_they_have(name):
     step = STEPS[name]
