@@ -1,4 +1,5 @@
-"""The compare tab: the chosen algorithms at one k side by side, isometric outputs first, with bars.
+"""The compare tab: the chosen algorithms at one k side by side, isometric outputs first, with bars and
+the measures' agreement across them.
 
 The comparison is a :class:`lab.CompareRequest` (the view state's data, k and compare settings)
 computed by :func:`lab.compute.compute` in a background job and kept whole in the result cache; the page
@@ -11,11 +12,12 @@ import algorithms
 import measures
 from lab import CompareRequest
 from lab.compute import catalogue
+from lab.compute.studies import runs_agreement
 from lab.view.state import stored_state
 
 from . import ids
 from .controls import export_buttons, graph_config, labelled
-from .figures import comparison_grid, empty_figure, measure_bars
+from .figures import agreement_figure, comparison_grid, empty_figure, measure_bars
 from .jobs import job_box, register_study_job
 
 __all__ = ["compare_tab", "register"]
@@ -46,6 +48,8 @@ def compare_tab(shown):
         dcc.Graph(id=ids.COMPARE_BARS, className="compare-bars", config=graph_config("comparison-measures"),
                   figure=empty_figure("Press Compare.")),
         dcc.Graph(id=ids.COMPARE_GRID, config=graph_config("comparison"), figure=empty_figure("Press Compare.")),
+        dcc.Graph(id=ids.COMPARE_AGREEMENT, config=graph_config("measure_agreement"),
+                  figure=empty_figure("Press Compare.")),
         dcc.Store(id=ids.COMPARE_STORE),
     ])
 
@@ -56,25 +60,27 @@ def keep_comparison(_request, result):
 
 
 def draw_comparison(services, stored, session):
-    """Small multiples and measure bars of the comparison shown."""
+    """Small multiples, measure bars and the measures' agreement across the algorithms of the comparison shown."""
     if not stored:
         blank = empty_figure("Press Compare.")
-        return blank, blank
+        return blank, blank, blank
     try:
         request = CompareRequest.from_state(stored_state(stored))
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
     except measures.ProcrustesLabError as error:  # a store this page never wrote, or an upload not this session's
         blank = empty_figure(str(error))
-        return blank, blank
+        return blank, blank, blank
     panels = [panel for panel in (result.panels if result else ()) if "error" not in panel]
     if not panels:
         blank = empty_figure("No output to show: see the message above." if result else
                              "This comparison has left the cache: press Compare again.")
-        return blank, blank
+        return blank, blank, blank
+    names, rho, runs = runs_agreement(panels)
     return (comparison_grid(panels, result.color, result.color_title),
             readable_bars(measure_bars(panels, [(name, measures.spec(name).label) for name in catalogue.CARD_MEASURES]),
-                          len(panels)))
+                          len(panels)),
+            agreement_figure([measures.spec(name).label for name in names], rho, runs, measures.MIN_SHARED_RUNS))
 
 
 def readable_bars(figure, count):
@@ -98,5 +104,6 @@ def register(app, services):
                        CompareRequest, keep_comparison,
                        lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}")
     app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),
-                 Input(ids.COMPARE_STORE, "data"), State(ids.SESSION, "data"), prevent_initial_call=True)(
+                 Output(ids.COMPARE_AGREEMENT, "figure"), Input(ids.COMPARE_STORE, "data"), State(ids.SESSION, "data"),
+                 prevent_initial_call=True)(
         lambda stored, session: draw_comparison(services, stored, session))

@@ -122,6 +122,7 @@ SWEEP_RUN = "sweep-run"
 SWEEP_STORE = "sweep-store"
 SWEEP_GRAPH = "sweep-graph"
 SWEEP_TABLE = "sweep-table"
+SWEEP_AGREEMENT = "sweep-agreement"
 SWEEP_MESSAGE = "sweep-message"
 
 # Compare tab.
@@ -130,6 +131,7 @@ COMPARE_ALIGN = "compare-align"
 COMPARE_RUN = "compare-run"
 COMPARE_STORE = "compare-store"
 COMPARE_GRID = "compare-grid"
+COMPARE_AGREEMENT = "compare-agreement"
 COMPARE_BARS = "compare-bars"
 COMPARE_MESSAGE = "compare-message"
 

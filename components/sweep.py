@@ -1,4 +1,5 @@
-"""The sweep tab: each chosen algorithm's measures against k, its best k starred, and a table.
+"""The sweep tab: each chosen algorithm's measures against k, its best k starred, a table, and which
+measures rank the sweep's runs alike.
 
 The sweep is a :class:`lab.SweepRequest` (the view state's data and sweep settings) computed by
 :func:`lab.compute.compute` in a background job; every cell goes through the result cache, so a repeated
@@ -14,16 +15,17 @@ import algorithms
 import measures
 from lab import MethodChoice, StateError, SweepRequest, ViewState
 from lab.compute import catalogue
-from lab.compute.studies import best_cells, stored_sweep
+from lab.compute.studies import best_cells, runs_agreement, stored_sweep
 
 from . import ids
 from .controls import K_MARKS, export_buttons, graph_config, labelled
-from .figures import empty_figure, sweep_figure
+from .figures import agreement_figure, empty_figure, sweep_figure
 from .jobs import job_box, register_study_job
 
 __all__ = ["register", "sweep_tab"]
 
 NO_RESULT = "—"
+_AGREEMENT_PENDING = "Run a sweep to see which measures rank its runs alike."
 
 
 def sweep_tab(shown):
@@ -60,6 +62,8 @@ def sweep_tab(shown):
         dcc.Graph(id=ids.SWEEP_GRAPH, className="sweep-view", config=graph_config("sweep"),
                   figure=empty_figure("Run a sweep to see quality against k.")),
         html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
+        dcc.Graph(id=ids.SWEEP_AGREEMENT, className="sweep-agreement", config=graph_config("measure_agreement"),
+                  figure=empty_figure(_AGREEMENT_PENDING)),
         dcc.Store(id=ids.SWEEP_STORE),
     ])
 
@@ -78,13 +82,14 @@ def _summary_text(pair):
 
 
 def draw_sweep(stored, state):
-    """The sweep's curves, each algorithm's best k starred in the measure's own direction, and its table."""
+    """The sweep's curves, each algorithm's best k starred in the measure's own direction, its table, and
+    the measures' agreement across its runs (:func:`lab.compute.studies.runs_agreement`)."""
     if not stored or not state:
-        return empty_figure("Run a sweep to see quality against k."), None
+        return empty_figure("Run a sweep to see quality against k."), None, empty_figure(_AGREEMENT_PENDING)
     try:
         result, view = stored_sweep(stored), ViewState.from_dict(state)
     except StateError as error:
-        return empty_figure(str(error)), None
+        return empty_figure(str(error)), None, empty_figure(_AGREEMENT_PENDING)
     rows = result.rows
     measure, log_scale = view.sweep.measure, view.sweep.log_scale
     labels = {name: measures.spec(name).label for name in catalogue.CARD_MEASURES}
@@ -101,7 +106,9 @@ def draw_sweep(stored, state):
     figure = sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure))
     if log_scale:  # measures spanning decades (GP's R_N of 1e-4 beside LTSA's 0.99); values <= 0 are not drawn
         figure.update_yaxes(type="log")
-    return figure, html.Table([html.Thead(header), html.Tbody(body)])
+    names, rho, runs = runs_agreement(rows)
+    agreement = agreement_figure([measures.spec(name).label for name in names], rho, runs, measures.MIN_SHARED_RUNS)
+    return figure, html.Table([html.Thead(header), html.Tbody(body)]), agreement
 
 
 def open_sweep_point(click, state):
@@ -132,6 +139,7 @@ def register(app, services):
     register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
                        SweepRequest, keep_sweep, describe)
     app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
+                 Output(ids.SWEEP_AGREEMENT, "figure"),
                  Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(ids.SWEEP_GRAPH, "clickData"),
                  State(ids.VIEW_STATE, "data"), prevent_initial_call=True)(open_sweep_point)

@@ -47,6 +47,7 @@ Decisions (SPEC-style notes; issue 15 and 16)
   approximation is stated in ``Evaluation.approximations``.
 """
 
+from .agreement import MIN_SHARED_RUNS, measure_agreement
 from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
 from .distances import (
     distance_spearman,
@@ -124,6 +125,7 @@ from .similarity import SimilarityFit, similarity_procrustes
 __all__ = [
     "COINCIDENCE_TOLERANCE",
     "COLLAPSE_THRESHOLD",
+    "MIN_SHARED_RUNS",
     "NIEQA",
     "SHORT_CIRCUIT_RATIO",
     "AsimFit",
@@ -178,6 +180,7 @@ __all__ = [
     "local_pca_residual",
     "local_procrustes",
     "local_rotations",
+    "measure_agreement",
     "mrre",
     "nearest_neighbors",
     "neighbor_graph",

@@ -45,6 +45,9 @@ class MeasureSpec:
         P lies on St(q, d)); the others are defined for any d (SPEC §3 note).
     needs_labels : bool
         Whether it reads class labels (``evaluate(labels=...)``; computed only when given).
+    reads_output : bool
+        False for the yardsticks computed from the input alone (R_PCA, GR Eq. 6, and its lower bound,
+        GR Lemma 1): equal for every output at one k, they say nothing about an output.
     """
 
     name: str
@@ -58,6 +61,7 @@ class MeasureSpec:
     uses_neighbors: bool = True
     needs_d_at_most_q: bool = False
     needs_labels: bool = False
+    reads_output: bool = True
 
     @property
     def lower_is_better(self):
@@ -77,11 +81,12 @@ def _register(entry):
 
 
 def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, higher_is_better=False,
-             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False):
+             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False, reads_output=True):
     _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
                           higher_is_better=higher_is_better, citation=citation, description=description,
                           uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
-                          needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels))
+                          needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels,
+                          reads_output=reads_output))
 
 
 _measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
@@ -89,9 +94,10 @@ _measure("normalized", "R_N", "GR Eq. 4",
          "Rigid Procrustes residual relative to the neighbourhood's size; ~0 for an isometric embedding.")
 _measure("conformal", "R_C", "GR Eq. 7",
          "As R_N, but each neighbourhood may also be rescaled (conformal maps score ~0).")
-_measure("pca", "R_PCA", "GR Eq. 6", "As R_N, against the local PCA projection of the neighbourhood.")
+_measure("pca", "R_PCA", "GR Eq. 6", "As R_N, against the local PCA projection of the neighbourhood.",
+         reads_output=False)
 _measure("lower_bound", "lower bound", "GR Lemma 1",
-         "Local-PCA residual: no d-dimensional output can score R_N or R_C below it.")
+         "Local-PCA residual: no d-dimensional output can score R_N or R_C below it.", reads_output=False)
 _measure("asim", "ASIM (M_L)", "NQ Eqs. 7, 18",
          "Residual after rotation and a separate scale per output axis: blind to normalization.",
          needs_d_at_most_q=True)

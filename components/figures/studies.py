@@ -1,4 +1,5 @@
-"""Figures of the studies: measure-vs-k curves, small multiples of outputs, measure bars, PN's Φ ratio.
+"""Figures of the studies: measure-vs-k curves, small multiples of outputs, measure bars, PN's Φ ratio,
+the measures' agreement.
 
 Pure builders: plain rows and arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
 """
@@ -7,10 +8,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .views import COLORSCALE, robust_color_range
+from .views import COLORSCALE, empty_figure, robust_color_range
 
-__all__ = ["OUTPUT_KIND_COLORS", "PHI_RATIO_FLOOR", "comparison_grid", "measure_bars", "phi_ratio_figure",
-           "sweep_figure"]
+__all__ = ["OUTPUT_KIND_COLORS", "PHI_RATIO_FLOOR", "agreement_figure", "comparison_grid", "measure_bars",
+           "phi_ratio_figure", "sweep_figure"]
 
 
 def sweep_figure(rows, measure, measure_label, best):
@@ -136,6 +137,42 @@ def measure_bars(panels, measures):
     figure.update_layout(barmode="group", plot_bgcolor="white", height=360, margin=dict(l=40, r=10, t=70, b=60),
                          legend=dict(orientation="h", x=1, xanchor="right", y=1.3))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
+    return figure
+
+
+def agreement_figure(labels, rho, runs, least):
+    """Which measures say the same thing: Spearman's rho between them across a study's runs, as a matrix.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The measures' labels, in the order of ``rho``'s rows.
+    rho : ndarray of shape (len(labels), len(labels))
+        :func:`measures.measure_agreement`'s matrix (NaN cells are drawn blank).
+    runs : int
+        How many runs it is computed over (the title says).
+    least : int
+        The fewest runs that give an agreement (:data:`measures.MIN_SHARED_RUNS`): below, a blank
+        figure says so.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    if runs < least:
+        return empty_figure(f"Measure agreement needs {least} runs or more; this study has {runs}.")
+    labels = list(labels)
+    shown = [[None if not np.isfinite(value) else float(value) for value in row] for row in np.asarray(rho)]
+    figure = go.Figure(go.Heatmap(
+        z=shown, x=labels, y=labels, zmin=-1.0, zmax=1.0, colorscale="RdBu", reversescale=False,
+        texttemplate="%{z:.2f}", hoverongaps=False, colorbar=dict(title=dict(text="ρ"), thickness=12),
+        hovertemplate="%{y} and %{x}: ρ = %{z:.3f}<extra></extra>"))
+    size = 40 + 26 * len(labels)
+    figure.update_layout(
+        title=dict(text=f"Measure agreement: Spearman ρ across the {runs} runs (each measure turned so that "
+                        "higher is better; 1: they rank the runs alike)", font=dict(size=13)),
+        height=max(260, size + 120), plot_bgcolor="white", margin=dict(l=10, r=10, t=50, b=10))
+    figure.update_yaxes(autorange="reversed", scaleanchor="x", scaleratio=1)
     return figure
 
 

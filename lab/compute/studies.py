@@ -20,7 +20,7 @@ from .runs import RunRequest, failure_message
 from .study import compute, register
 
 __all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
-           "stored_sweep"]
+           "runs_agreement", "stored_sweep"]
 
 
 def _cell(data, algorithm, n_neighbors):
@@ -213,6 +213,47 @@ def best_cells(rows, measure):
         if current is None or (value > current[0] if higher else value < current[0]):
             best[row["algorithm"]] = (value, row)
     return {algorithm: row for algorithm, (_, row) in best.items()}
+
+
+def runs_agreement(rows):
+    """Which measures rank a study's runs alike: :func:`measures.measure_agreement` over its rows.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        A sweep's rows or a comparison's panels (each a ``summary`` of measure -> [mean, median], or
+        an ``error``; failed ones are left out).
+
+    Returns
+    -------
+    names : tuple of str
+        The measures with a direction that read the output and that some run computed, in the
+        registry's order.
+    rho : ndarray of shape (len(names), len(names))
+        Spearman's rho between them across the runs (NaN where too few runs share them).
+    runs : int
+        How many runs it is computed over.
+
+    Examples
+    --------
+    >>> rows = [{"summary": {"normalized": [r, r], "trustworthiness": [t, t]}}
+    ...         for r, t in ((0.1, 0.99), (0.2, 0.97), (0.3, 0.96), (0.4, 0.90))]
+    >>> names, rho, runs = runs_agreement([*rows, {"error": "failed"}])
+    >>> names, float(rho[0, 1]), runs
+    (('normalized', 'trustworthiness'), 1.0, 4)
+    """
+    done = [row for row in rows if "error" not in row]
+
+    def mean(row, name):
+        value = row["summary"].get(name, [None])[0]
+        return np.nan if value is None else value
+
+    names = tuple(name for name in catalogue.RUN_MEASURES
+                  if measures.spec(name).higher_is_better is not None and measures.spec(name).reads_output
+                  and any(np.isfinite(mean(row, name)) for row in done))
+    table = np.array([[mean(row, name) for name in names] for row in done], dtype=float).reshape(len(done),
+                                                                                               len(names))
+    return names, measures.measure_agreement(table, names), len(done)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -6,6 +6,7 @@ import pytest
 from components.figures import (
     HIGHLIGHT_TRACE,
     SELECTION_TRACE,
+    agreement_figure,
     color_update,
     comparison_grid,
     input_figure,
@@ -180,3 +181,39 @@ def test_inspector_draws_each_alignment_with_the_residual_segments_the_measure_s
         assert squared / scale == pytest.approx(value, rel=1e-9)  # flat input: nothing is off the plane
     np.testing.assert_array_equal([figure.data[3].x[0], figure.data[3].y[0]], view.input_local[0])
     assert figure.layout.yaxis3.scaleanchor == "x3"
+
+
+def test_the_agreement_matrix_draws_each_rho_blank_where_undefined_on_a_fixed_minus_one_to_one_scale():
+    rho = np.array([[1.0, 0.25, np.nan], [0.25, 1.0, -0.5], [np.nan, -0.5, np.nan]])
+    heatmap = agreement_figure(["R_N", "trustworthiness", "ASIM (M_L)"], rho, 7, 4).data[0]
+    assert list(heatmap.x) == list(heatmap.y) == ["R_N", "trustworthiness", "ASIM (M_L)"]
+    assert [list(row) for row in heatmap.z] == [[1.0, 0.25, None], [0.25, 1.0, -0.5], [None, -0.5, None]]
+    assert (heatmap.zmin, heatmap.zmax) == (-1.0, 1.0)
+    assert "across the 7 runs" in agreement_figure(["R_N"], np.ones((1, 1)), 7, 4).layout.title.text
+    too_few = agreement_figure(["R_N"], np.ones((1, 1)), 3, 4)
+    assert too_few.data == () and too_few.layout.annotations[0].text == ("Measure agreement needs 4 runs or more; "
+                                                                         "this study has 3.")
+
+
+def test_a_sweep_s_agreement_is_that_of_its_runs_measures_and_needs_four_runs():
+    from components.sweep import draw_sweep
+    from lab import from_query
+    from measures import measure_agreement
+
+    rng = np.random.default_rng(3)
+    uncomputed = {name: [None, None] for name in ("conformal", "asim", "nieqa_global")}
+    rows = [{"algorithm": "isomap", "label": "Isomap", "k": k, "seconds": 1.0,
+             "summary": {**uncomputed, "normalized": [r, r], "trustworthiness": [t, None], "collapse": [c, None],
+                         "lower_bound": [b, b]}}
+            for k, r, t, c, b in zip(range(6, 12), *rng.random((4, 6)))]
+    rows.append({"algorithm": "lle", "label": "LLE", "k": 6, "error": "failed"})
+    state = from_query("?tab=sweep&sweep.measure=normalized").to_dict()
+    agreement = draw_sweep({"result": {"rows": rows, "computed": 6, "cached": 0, "failed": 1}}, state)[2]
+    expected = measure_agreement([[row["summary"]["normalized"][0], row["summary"]["trustworthiness"][0]]
+                                  for row in rows[:6]], ["normalized", "trustworthiness"])
+    heatmap = agreement.data[0]
+    # Left out: measures no run computed, the collapse score (no direction), the lower bound (input alone).
+    assert list(heatmap.x) == ["R_N", "trustworthiness"]
+    np.testing.assert_allclose(np.array(heatmap.z, dtype=float), expected, rtol=1e-15)
+    few = draw_sweep({"result": {"rows": rows[:3], "computed": 3, "cached": 0, "failed": 0}}, state)[2]
+    assert few.data == () and "needs 4 runs or more; this study has 3" in few.layout.annotations[0].text

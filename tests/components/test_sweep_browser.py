@@ -11,7 +11,9 @@ import datasets
 import measures
 from app import create_app
 from components import ids
-from lab import ResultCache
+from lab import ResultCache, SweepRequest, from_query
+from lab.compute import compute
+from lab.compute.studies import runs_agreement
 
 WAIT = 180  # a sweep of 25 runs on a busy 2-core machine
 
@@ -61,6 +63,14 @@ def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_
     after = ResultCache(tmp_path / "results").stats()
     # Its 25 cells read; the sweep itself, assembled from them, is one computation and is never kept.
     assert after["computed"] == before["computed"] + 1 and after["hits"] == before["hits"] + 25
+
+    # Which measures rank the 25 runs alike: the API's agreement of the same sweep, read from the same cells.
+    request = SweepRequest.from_state(from_query("?n=400&tab=sweep"))
+    names, rho, runs = runs_agreement(compute(request, cache=ResultCache(tmp_path / "results")).result.rows)
+    heatmap = plotted(dash_duo, ids.SWEEP_AGREEMENT)[0]
+    assert runs == 25 and heatmap["x"] == [measures.spec(name).label for name in names]
+    assert {"R_N", "trustworthiness", "DEMaP ρ"} <= set(heatmap["x"]) and "lower bound" not in heatmap["x"]
+    np.testing.assert_allclose(np.array(heatmap["z"], dtype=float), rho, rtol=1e-12)  # blank cells: NaN in both
     assert dash_duo.get_logs() == []
 
 

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.keys import Keys
@@ -11,7 +12,10 @@ import datasets
 import measures
 from app import create_app
 from components import ids
+from lab import CompareRequest, ResultCache, from_query
+from lab.compute import compute
 from lab.compute.catalogue import COMPARE_DEFAULTS
+from lab.compute.studies import runs_agreement
 from lab.tours.presets import preset
 
 from .test_app_browser import type_number
@@ -47,6 +51,14 @@ def test_compare_shows_every_algorithm_with_its_rn_and_groups_outputs(dash_duo, 
         ".map(a => a.textContent);")
     kinds = ["isometric" if "(isometric)" in title else "normalized" for title in titles]
     assert kinds == sorted(kinds, key=lambda kind: kind != "isometric") and len(kinds) == len(names)
+    # Which measures rank the seven outputs alike: the API's agreement of the cached comparison.
+    result = compute(CompareRequest.from_state(from_query("?tab=compare")), cache=ResultCache(tmp_path / "results"))
+    assert result.cached  # the comparison the page computed
+    agreement = runs_agreement([panel for panel in result.result.panels if "error" not in panel])
+    heatmap = until(lambda: json.loads(dash_duo.driver.execute_script(script.replace(ids.COMPARE_BARS,
+                                                                                     ids.COMPARE_AGREEMENT))), WAIT)[0]
+    assert heatmap["x"] == [measures.spec(name).label for name in agreement[0]] and agreement[2] == len(names)
+    np.testing.assert_allclose(np.array(heatmap["z"], dtype=float), agreement[1], rtol=1e-12)
     assert dash_duo.get_logs() == []
 
 

@@ -242,8 +242,8 @@ def test_a_sweep_plot_offers_a_log_scale():
              "summary": {name: [value, value] for name in catalogue.CARD_MEASURES}}
             for k, value in ((6, 1e-4), (9, 1e-3))]
     stored = {"result": {"rows": rows, "computed": 2, "cached": 0, "failed": 0}}
-    linear, _ = draw_sweep(stored, from_query("?tab=sweep").to_dict())
-    logarithmic, _ = draw_sweep(stored, from_query("?tab=sweep&sweep.log=1").to_dict())
+    linear, _, _ = draw_sweep(stored, from_query("?tab=sweep").to_dict())
+    logarithmic, _, _ = draw_sweep(stored, from_query("?tab=sweep&sweep.log=1").to_dict())
     assert linear.layout.yaxis.type is None and logarithmic.layout.yaxis.type == "log"
 
 
