@@ -83,17 +83,31 @@ class _EveryJobAccountedFor:
 
     def __init__(self, *args, slots, **kwargs):
         self.slots = slots  # before Dash's own set-up, which already makes the job functions
+        self._polled = threading.local()  # the key the current poll read, per request thread
         super().__init__(*args, **kwargs)
 
     def make_job_fn(self, fn, progress, key=None):
         return super().make_job_fn(deadlines.bounded(self.slots.around(fn, progress)), progress, key)
 
     def get_result(self, key, job):
+        self._polled.key = key
         result = self._collect(key, job)
         if result is self.UNDEFINED and job is not None and not self._stopped(job) and not self.job_running(job):
             logger.warning("background job %s ended without a result (killed, out of memory, or its worker lost)", job)
             return {"background_callback_error": {"msg": LOST_JOB, "tb": ""}}
+        self._polled.key = key  # for Dash's own job_running after this read (the lost-job check took it)
         return result
+
+    def job_running(self, job):
+        """Whether job ``job`` runs, as this poll must see it.
+
+        A poll reads the result (not there yet), then asks whether the job runs. A job that stores its
+        result and ends in between would read as cancelled: Dash answers "no update" and the page stops
+        polling with the result stored and never shown (a Celery sweep's last poll, in the suite). So a
+        job whose result is ready for the key this poll read runs still, and the next poll collects it.
+        """
+        key, self._polled.key = getattr(self._polled, "key", None), None
+        return self._running(job) or (key is not None and self.result_ready(key))
 
     def _collect(self, key, job):
         """Dash's reading of job ``job``'s result under ``key`` (UNDEFINED while there is none)."""
@@ -133,7 +147,7 @@ class _CeleryManager(_EveryJobAccountedFor, CeleryManager):
     def _stopped(self, job):
         return self.handle.backend.get(f"procrustes-job-stopped:{job}") is not None
 
-    def job_running(self, job):
+    def _running(self, job):
         task = self.get_task(job)
         try:
             status = task.status if task else None
@@ -198,7 +212,8 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
       ``psutil.NoSuchProcess`` out of the poll (HTTP 500).
     - A poll reads the result (not there yet), then asks whether the job runs: a job that stores
       its result and exits in between read as cancelled, and the page got nothing. Such a job is
-      reported as running, so the next poll collects the result.
+      reported as running, so the next poll collects the result (:meth:`_EveryJobAccountedFor.job_running`,
+      which the Celery manager shares: a task that stores its result and succeeds in between is the same race).
     - A job is its process id, and ids are reused (32 768 of them here): a late stop of a finished
       job could kill a new job that got its id. A process is taken for the job only if it started
       when the job did.
@@ -206,7 +221,6 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
 
     def __init__(self, cache, *, slots):
         super().__init__(cache, slots=slots)
-        self._polled = threading.local()  # the key the current poll read, per request thread
 
     # A job's process start time, in the hand-over store: another web process (gunicorn's workers)
     # may answer the page's next poll.
@@ -253,22 +267,14 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
                 pass
         self.handle.delete(self._started_key(job))
 
-    def get_result(self, key, job):
-        self._polled.key = key
-        result = super().get_result(key, job)
-        self._polled.key = key  # for Dash's own job_running after this read (the lost-job check took it)
-        return result
-
     def _remember_stopped(self, job):
         self.handle.set(f"procrustes-job-stopped:{job}", True, expire=self.STOPPED_SECONDS)
 
     def _stopped(self, job):
         return self.handle.get(f"procrustes-job-stopped:{job}") is not None
 
-    def job_running(self, job):
-        key, self._polled.key = getattr(self._polled, "key", None), None
-        running = self._is_current(int(job)) and super().job_running(job)
-        return running or (key is not None and self.result_ready(key))
+    def _running(self, job):
+        return self._is_current(int(job)) and DiskcacheManager.job_running(self, job)
 
 
 # Seconds past the job deadline after which an embedded job's process ends itself, whatever it is doing.

@@ -58,6 +58,51 @@ def test_a_job_that_stored_its_result_and_exited_during_a_poll_reads_as_running(
     assert not manager.job_running(str(ended.pid))  # collected: the job is over
 
 
+class _FinishedTaskManager:
+    """The part of Dash's manager the race needs: a result store, and a task that has just succeeded."""
+
+    UNDEFINED = object()
+
+    def __init__(self):
+        self.results = {}
+
+    def get_result(self, key, job):
+        return self.results.pop(key, self.UNDEFINED)  # read once: Dash's managers clear a result they return
+
+    def result_ready(self, key):
+        return key in self.results
+
+
+class _Accounted(managers._EveryJobAccountedFor, _FinishedTaskManager):
+    def _running(self, job):
+        return False  # Celery's SUCCESS: the task stored its result and returned
+
+    def _stopped(self, job):
+        return False
+
+
+def test_both_managers_read_a_task_that_succeeded_during_a_poll_as_running_not_lost():
+    """The Celery sweep's last poll read no result, its task then stored it and succeeded: the page
+    stopped polling ("no update") with the result in the store. Both managers share the answer."""
+    assert managers._CeleryManager.job_running is managers._EveryJobAccountedFor.job_running
+    assert managers._DiskcacheManager.job_running is managers._EveryJobAccountedFor.job_running
+    manager = _Accounted(slots=None)
+
+    def task_stores_after_the_read(key, job):
+        result = _FinishedTaskManager.get_result(manager, key, job)
+        manager.results[key] = {"answer": 42}  # written by the task between the read and the check
+        return result
+
+    manager._collect = task_stores_after_the_read
+    assert manager.get_result("key", "task-1") is manager.UNDEFINED  # not reported lost
+    assert manager.job_running("task-1")  # Dash's own check after the read: poll again
+    del manager._collect
+    assert manager.get_result("key", "task-1") == {"answer": 42}
+    assert not manager.job_running("task-1")  # no poll asked: the task is over
+    # Without a result, a task that is over is lost, as before.
+    assert manager.get_result("other", "task-2") == {"background_callback_error": {"msg": managers.LOST_JOB, "tb": ""}}
+
+
 def test_a_job_that_ended_without_a_result_is_reported_lost_unless_the_page_stopped_it(manager):
     """Dash would answer "no update" and the page would say nothing (a killed tour job was never reported)."""
     for stopped in (False, True):
