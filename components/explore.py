@@ -16,6 +16,7 @@ from dash import Input, Output, Patch, State, dcc, html, no_update
 import measures
 from lab import RunRequest, StateError, ViewState, failure_message
 from lab.compute import compute
+from lab.compute.choices import json_number
 from lab.compute import catalogue
 from lab.compute.views import class_labels, coloring, explore_view
 from serving.managers import job_deadline
@@ -98,10 +99,6 @@ def _failure(error):
     return {"status": "failed", "message": failure_message(error)}
 
 
-def _number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _checked_record(record):
     """``record`` if it is one :func:`_record` or :func:`_failure` writes (the page's stores hold them, and a
     request may carry anything); a :class:`lab.StateError` otherwise."""
@@ -112,8 +109,8 @@ def _checked_record(record):
     summary = record.get("summary")
     if (record.get("status") != "done" or not isinstance(record.get("request"), dict)
             or not isinstance(record.get("cached"), bool)
-            or not _number(record.get("seconds")) or not isinstance(summary, dict)
-            or not all(isinstance(pair, list) and all(value is None or _number(value) for value in pair)
+            or not json_number(record.get("seconds")) or not isinstance(summary, dict)
+            or not all(isinstance(pair, list) and all(value is None or json_number(value) for value in pair)
                        for pair in summary.values())):
         raise StateError(["The run record is not one this page writes."])
     return record

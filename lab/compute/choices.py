@@ -23,7 +23,8 @@ from . import catalogue
 from .shapes import SHAPES, NormalizationDefaults
 
 __all__ = ["MAX_DIGITS", "DataChoice", "MethodChoice", "NormalizationChoice", "OutputRef", "Problems", "StateError",
-           "UploadRef", "algorithm_list", "among", "check_run", "json_fields", "neighbour_list", "validate_part"]
+           "UploadRef", "algorithm_list", "among", "check_run", "json_fields", "json_number", "neighbour_list",
+           "validate_part"]
 
 # The most digits a number of a view state may have: every declared bound is far below, and a longer
 # integer (a link's or a file's 400 digits) would overflow the float it is compared as.
@@ -105,6 +106,12 @@ def neighbour_list(values, where, problems):
 def _overlong(value):
     """Whether ``value`` is an integer of more than :data:`MAX_DIGITS` digits (no float holds it exactly)."""
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+
+
+def json_number(value):
+    """Whether ``value``, read back from a page's store, is a number the page wrote: an int or a float, not a
+    bool, and not an integer too long for a float (a forged 400-digit one would overflow where it is shown)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and not _overlong(value)
 
 
 def _overlong_message(name, value):

@@ -15,7 +15,8 @@ import algorithms
 import measures
 
 from . import catalogue
-from .choices import DataChoice, MethodChoice, Problems, StateError, algorithm_list, neighbour_list
+from .choices import (DataChoice, MethodChoice, Problems, StateError, algorithm_list, json_number,
+                      neighbour_list)
 from .runs import RunRequest, failure_message
 from .study import compute, register
 
@@ -105,20 +106,16 @@ class SweepRequest:
         return _sweep(self, cache, progress, uploads)
 
 
-def _number(value):
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
 def _drawable(row):
     """Whether ``row`` is a sweep row as the sweep job writes it (a failed cell, or one with its measures)."""
     if not isinstance(row, dict) or not isinstance(row.get("label"), str) or not isinstance(row.get("algorithm"), str) \
-            or not _number(row.get("k")):
+            or not json_number(row.get("k")):
         return False
     if "error" in row:
         return isinstance(row["error"], str)
     summary = row.get("summary")
-    return _number(row.get("seconds")) and isinstance(summary, dict) and all(
-        isinstance(pair, list) and len(pair) == 2 and all(value is None or _number(value) for value in pair)
+    return json_number(row.get("seconds")) and isinstance(summary, dict) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(value is None or json_number(value) for value in pair)
         for pair in summary.values()) and all(key in summary for key in catalogue.CARD_MEASURES)
 
 

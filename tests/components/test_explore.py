@@ -116,3 +116,11 @@ def test_the_measure_table_shows_every_measure_the_run_computed(services):
         assert row[1] == {True: "↑ better", False: "↓ better", None: ""}[measures.spec(name).higher_is_better]
         assert row[2] == f"{mean:.4g}"
         assert row[3] == ("—" if median is None else f"{median:.4g}")
+
+
+def test_a_record_holding_a_number_no_float_holds_is_refused_with_a_message(services):
+    state, record = computed(services, LINK)
+    forged = {**record, "summary": {**record["summary"], "normalized": [10**400, None]}}
+    outputs = show_computed(services, forged, state, None, "session")
+    assert outputs["message"] == "The run record is not one this page writes."
+    assert outputs["message_class"] == "message error"

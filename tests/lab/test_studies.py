@@ -43,7 +43,9 @@ def test_a_sweep_read_back_from_the_page_is_the_one_written_and_anything_else_is
     for forged in ({}, {"result": {"rows": "x"}}, {"result": {"rows": [{}]}},
                    {"result": {"rows": [{**good, "seconds": "1"}]}},
                    {"result": {"rows": [{**good, "summary": {"normalized": [1.0]}}]}},
-                   {"result": {"rows": [{**good, "k": True}]}}, {"result": {"rows": [{**good, "error": 3}]}}):
+                   {"result": {"rows": [{**good, "k": True}]}}, {"result": {"rows": [{**good, "error": 3}]}},
+                   # A 400-digit integer: no float holds it, and the table and agreement would overflow on it.
+                   {"result": {"rows": [{**good, "summary": {**good["summary"], "normalized": [10**400, None]}}]}}):
         with pytest.raises(StateError, match="not one this page wrote"):
             stored_sweep(forged)
 
