@@ -47,7 +47,7 @@ Decisions (SPEC-style notes; issue 15 and 16)
   approximation is stated in ``Evaluation.approximations``.
 """
 
-from .agreement import MIN_SHARED_RUNS, measure_agreement
+from .agreement import MIN_SHARED_RUNS, comparable, measure_agreement
 from .asim import AsimFit, asim, asim_fit, local_asim, truth_match
 from .distances import (
     distance_spearman,
@@ -166,6 +166,7 @@ __all__ = [
     "check_random_state",
     "classical_mds",
     "collapse_score",
+    "comparable",
     "continuity",
     "distance_spearman",
     "evaluate",

@@ -12,10 +12,17 @@ from .distances import average_ranks
 from .errors import MeasureError
 from .registry import spec
 
-__all__ = ["MIN_SHARED_RUNS", "measure_agreement"]
+__all__ = ["MIN_SHARED_RUNS", "comparable", "measure_agreement"]
 
 # Fewer runs than this give no agreement: two or three points always lie on a monotone curve.
 MIN_SHARED_RUNS = 4
+
+
+def comparable(name: str) -> bool:
+    """Whether measure ``name`` can enter :func:`measure_agreement`: it has a better direction and it reads
+    the output (R_PCA and the lower bound, of the input alone, rank no runs)."""
+    entry = spec(name)
+    return entry.higher_is_better is not None and entry.reads_output
 
 
 def measure_agreement(values: npt.ArrayLike, names) -> np.ndarray:
@@ -26,8 +33,8 @@ def measure_agreement(values: npt.ArrayLike, names) -> np.ndarray:
     values : array-like of shape (n_runs, n_measures)
         Each run's value of each measure, NaN where a run lacks it (a failed or an undefined measure).
     names : sequence of str
-        The columns' registry names. Each must have a direction (``higher_is_better`` not None) and
-        read the output (``reads_output``): a measure of the input alone ranks nothing.
+        The columns' registry names, each :func:`comparable`: a direction (``higher_is_better`` not
+        None), and it reads the output (``reads_output``).
 
     Returns
     -------
@@ -56,8 +63,8 @@ def measure_agreement(values: npt.ArrayLike, names) -> np.ndarray:
     if table.ndim != 2 or table.shape[1] != len(names):
         raise MeasureError(f"measure agreement: {len(names)} names for a table of shape {table.shape}.")
     for name in names:
-        entry = spec(name)
-        if entry.higher_is_better is None or not entry.reads_output:
+        if not comparable(name):
+            entry = spec(name)
             raise MeasureError(f"measure agreement: {entry.label} "
                                f"{'has no better direction' if entry.higher_is_better is None else 'reads no output'}"
                                "; leave it out.")

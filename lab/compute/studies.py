@@ -246,8 +246,7 @@ def runs_agreement(rows):
         return np.nan if value is None else value
 
     names = tuple(name for name in catalogue.RUN_MEASURES
-                  if measures.spec(name).higher_is_better is not None and measures.spec(name).reads_output
-                  and any(np.isfinite(mean(row, name)) for row in done))
+                  if measures.comparable(name) and any(np.isfinite(mean(row, name)) for row in done))
     table = np.array([[mean(row, name) for name in names] for row in done], dtype=float).reshape(len(done),
                                                                                                len(names))
     return names, measures.measure_agreement(table, names), len(done)
