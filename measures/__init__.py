@@ -121,6 +121,7 @@ from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
 from .similarity import SimilarityFit, similarity_procrustes
+from .yardsticks import Yardsticks, random_outputs, yardsticks
 
 __all__ = [
     "COINCIDENCE_TOLERANCE",
@@ -151,6 +152,7 @@ __all__ = [
     "ProcrustesLabWarning",
     "SeedError",
     "SimilarityFit",
+    "Yardsticks",
     "SolverError",
     "affine_residual",
     "asim",
@@ -196,6 +198,7 @@ __all__ = [
     "procrustes",
     "procrustes_lower_bound",
     "procrustes_rotation",
+    "random_outputs",
     "residual_variance",
     "scale_normalized_stress",
     "seed_int",
@@ -211,4 +214,5 @@ __all__ = [
     "trustworthiness",
     "truth_match",
     "validate_parameters",
+    "yardsticks",
 ]

@@ -48,6 +48,12 @@ class MeasureSpec:
     reads_output : bool
         False for the yardsticks computed from the input alone (R_PCA, GR Eq. 6, and its lower bound,
         GR Lemma 1): equal for every output at one k, they say nothing about an output.
+    best : float or str or None
+        The yardstick at the good end: for R_N and R_C the name of the measure whose value on this
+        input no d-dimensional output can beat (``"lower_bound"``, GR Lemma 1); for the rank measures
+        the best value they take by definition (1 for trustworthiness and continuity, 0 for the
+        rank errors), reached by an output that keeps every neighbourhood's order; None where no
+        floor is known (0 bounds stress or ASIM, but only an input that is flat reaches it).
     """
 
     name: str
@@ -62,6 +68,7 @@ class MeasureSpec:
     needs_d_at_most_q: bool = False
     needs_labels: bool = False
     reads_output: bool = True
+    best: float | str | None = None
 
     @property
     def lower_is_better(self):
@@ -81,19 +88,21 @@ def _register(entry):
 
 
 def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, higher_is_better=False,
-             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False, reads_output=True):
+             uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False, reads_output=True,
+             best=None):
     _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
                           higher_is_better=higher_is_better, citation=citation, description=description,
                           uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
                           needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels,
-                          reads_output=reads_output))
+                          reads_output=reads_output, best=best))
 
 
 _measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
 _measure("normalized", "R_N", "GR Eq. 4",
-         "Rigid Procrustes residual relative to the neighbourhood's size; ~0 for an isometric embedding.")
+         "Rigid Procrustes residual relative to the neighbourhood's size; ~0 for an isometric embedding.",
+         best="lower_bound")
 _measure("conformal", "R_C", "GR Eq. 7",
-         "As R_N, but each neighbourhood may also be rescaled (conformal maps score ~0).")
+         "As R_N, but each neighbourhood may also be rescaled (conformal maps score ~0).", best="lower_bound")
 _measure("pca", "R_PCA", "GR Eq. 6", "As R_N, against the local PCA projection of the neighbourhood.",
          reads_output=False)
 _measure("lower_bound", "lower bound", "GR Lemma 1",
@@ -105,12 +114,13 @@ _measure("nieqa_global", "M_G", "NQ Eq. 19",
          "ASIM of the landmarks' output against classical MDS of their graph geodesics.",
          per_point=False, uses_geodesics=True, needs_d_at_most_q=True)
 _measure("neighbourhood_agreement", "1 − M_LC", "NQ Eq. 2 (Chen & Buja)",
-         "Share of each point's k input neighbours missing from its k output neighbours.")
+         "Share of each point's k input neighbours missing from its k output neighbours.", best=0.0)
 _measure("trustworthiness", "trustworthiness", "Venna & Kaski (2001)",
-         "Are the output's neighbours neighbours in the input? Penalized by their input rank.", higher_is_better=True)
+         "Are the output's neighbours neighbours in the input? Penalized by their input rank.", higher_is_better=True,
+         best=1.0)
 _measure("continuity", "continuity", "Venna & Kaski (2001)",
          "Are the input's neighbours kept together in the output? Penalized by their output rank.",
-         higher_is_better=True)
+         higher_is_better=True, best=1.0)
 _measure("residual_variance", "M_RV", "NQ Eq. 3 (Tenenbaum et al. 2000)",
          "1 − ρ² between kNN-graph geodesics and output distances.", per_point=False, uses_geodesics=True)
 _measure("truth_match", "M_t", "NQ Table III", "ASIM of the whole embedding against the ground truth.",
@@ -133,9 +143,9 @@ _measure("distance_spearman", "DEMaP ρ", "Moon et al. (2019), PHATE",
          "Spearman ρ between kNN-graph geodesic distances and output distances.", per_point=False,
          higher_is_better=True, uses_geodesics=True)
 _measure("mrre_false", "MRRE (false)", "Lee & Verleysen (2009)",
-         "Mean relative rank error of the output's neighbours, ranked in the input (intrusions).")
+         "Mean relative rank error of the output's neighbours, ranked in the input (intrusions).", best=0.0)
 _measure("mrre_missing", "MRRE (missing)", "Lee & Verleysen (2009)",
-         "Mean relative rank error of the input's neighbours, ranked in the output (extrusions).")
+         "Mean relative rank error of the input's neighbours, ranked in the output (extrusions).", best=0.0)
 _measure("triplet_accuracy", "triplet accuracy", "Wang et al. (2021), PaCMAP",
          "Share of random triplets whose two distances the output orders as the input does.",
          higher_is_better=True, uses_neighbors=False)
