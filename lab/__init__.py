@@ -31,6 +31,7 @@ from .compute.pairs import PairRequest, PairResult
 from .compute.runs import RunRequest, RunResult, failure_message
 from .compute.stability import StabilityRequest, StabilityResult
 from .compute.studies import CompareRequest, CompareResult, SweepRequest, SweepResult
+from .compute.yardsticks import YardstickRequest, YardstickResult
 from .store.cache import CODE_VERSION, ResultCache, cache_key
 from .store.uploads import UploadStore
 from .tours import presets  # noqa: F401 (imported to register the tours' steps with the view state)
@@ -41,4 +42,5 @@ __all__ = ["CODE_VERSION", "CompareChoice", "CompareRequest", "CompareResult", "
            "MethodChoice", "NormalizationChoice", "NormalizationRequest", "NormalizationResult",
            "PairRequest", "PairResult", "ResultCache", "RunRequest", "RunResult", "StabilityRequest", "StabilityResult",
            "StateError", "SweepChoice", "SweepRequest", "SweepResult", "UploadRef", "UploadStore", "ViewState",
+           "YardstickRequest", "YardstickResult",
            "cache_key", "failure_message", "from_query", "to_query"]

@@ -38,6 +38,8 @@ __all__ = [
     "TABS",
     "UPLOAD",
     "UPLOADED_OUTPUT",
+    "YARDSTICK_DRAWS",
+    "YARDSTICK_MAX_SAMPLES",
     "color_choices",
     "default_size",
     "method_label",
@@ -149,6 +151,12 @@ STABILITY_RUNS = measures.Parameter(
 SUBSAMPLE_FRACTION = measures.Parameter(
     "fraction", "subsample fraction", "float", 0.8, low=0.3, high=0.95,
     help="Share of the points each subsample run keeps (drawn without replacement).")
+# The yardsticks of a run: two random outputs a draw, each evaluating every measure of the run once more.
+YARDSTICK_DRAWS = measures.Parameter(
+    "n_draws", "draws", "int", 1, low=1, high=5,
+    help="Draws of each random output (Y's rows shuffled; an isotropic Gaussian of Y's scale).")
+# Above this, one random output's trustworthiness and continuity alone take minutes (issue 22 item 6).
+YARDSTICK_MAX_SAMPLES = 10_000
 
 
 def method_label(algorithm):

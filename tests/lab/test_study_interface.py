@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from lab import (CompareRequest, DataChoice, MethodChoice, NormalizationRequest, PairRequest, ResultCache, RunRequest,
-                 StabilityRequest, StateError, SweepRequest, cache_key)
+                 StabilityRequest, StateError, SweepRequest, YardstickRequest, cache_key)
 from lab.compute import REQUESTS, compute, request_from_dict
 from lab.compute.normalization import PhiCurveRequest
 from lab.store.serialization import decode, encode
@@ -37,6 +37,7 @@ EXAMPLES = {
                   lambda values: values.update(n_runs=0)),
     "normalization": (NORMALIZATION, lambda values: values.update(shape="hexagon")),
     "phi_ratio_curve": (PhiCurveRequest.of_study(NORMALIZATION), lambda values: values.update(algorithms=["pca"])),
+    "yardsticks": (YardstickRequest(RUN), lambda values: values.update(n_draws=99)),
     "tour_step": (StepRequest("a-step", ("pca", "isomap"),
                               (RUN, RunRequest(DATA, MethodChoice("isomap", 6).validated()))),
                   lambda values: values.update(panels=[])),
