@@ -9,12 +9,13 @@ another tab: nothing, without reading the cache). Cancelling puts the controls b
 """
 
 import functools
+import logging
 import secrets
 
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
-from lab import RunRequest, StateError, ViewState, failure_message
+from lab import RunRequest, StateError, ViewState, YardstickRequest, failure_message
 from lab.compute import compute
 from lab.compute.choices import json_number
 from lab.compute import catalogue
@@ -25,9 +26,12 @@ from . import ids, point_events
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, neighbour_traces, presentation_style
-from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter, register_study_job
 
-__all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
+__all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "keep_yardsticks", "register", "show_computed",
+           "show_state", "show_yardsticks"]
+
+logger = logging.getLogger(__name__)
 
 NO_RESULT = "—"
 TIME_CARD = "time"
@@ -40,9 +44,10 @@ def direction_key(measure):
     return "" if higher is None else ("↑ better" if higher else "↓ better")
 
 
-def _card(measure, title, help_text, key=""):
+def _card(measure, title, help_text, key="", yardstick=True):
     return html.Div([html.Div([title, html.Span(key, className="card-key")], className="card-title"),
-                     html.Div("…", id=ids.card_value(measure), className="card-value")],
+                     html.Div("…", id=ids.card_value(measure), className="card-value"),
+                     *([html.Div(id=ids.card_yardstick(measure), className="card-yardstick")] if yardstick else [])],
                     className="card", title=help_text)
 
 
@@ -50,7 +55,7 @@ def _cards():
     cards = [_card(name, measures.spec(name).label,
                    f"{measures.spec(name).description} ({measures.spec(name).citation})", direction_key(name))
              for name in catalogue.CARD_MEASURES]
-    return [*cards, _card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.")]
+    return [*cards, _card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.", yardstick=False)]
 
 
 def explore_tab():
@@ -60,11 +65,23 @@ def explore_tab():
         html.Div(_cards(), id=ids.CARDS, className="cards"),
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
-        export_buttons(
-            (ids.EXPORT_POINTS, "Points and measures (CSV)",
-             "Every point: index, input and output coordinates, ground truth, every local measure; the view above."),
-            (ids.EXPORT_CONFIG, "Run configuration (JSON)",
-             "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
+        html.Div([
+            html.Div([
+                html.Button("Yardsticks: random and best values", id=ids.YARDSTICK_RUN, className="export-button",
+                            title=(f"Every measure of this run on outputs that keep nothing of the input (its rows "
+                                   f"shuffled; a Gaussian of its scale), to place each value; runs of at most "
+                                   f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points.")),
+                job_box(ids.YARDSTICK_JOB),
+                html.Div(id=ids.YARDSTICK_MESSAGE, className="message", role="status"),
+                dcc.Store(id=ids.YARDSTICK_STORE),
+            ], className="yardsticks"),
+            export_buttons(
+                (ids.EXPORT_POINTS, "Points and measures (CSV)",
+                 "Every point: index, input and output coordinates, ground truth, every local measure; the view "
+                 "above."),
+                (ids.EXPORT_CONFIG, "Run configuration (JSON)",
+                 "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
+        ], className="result-actions"),
         html.Div([
             dcc.Graph(id=ids.INPUT_GRAPH, className="view", config=graph_config("input"),
                       figure=empty_figure("Computing the first run…")),
@@ -166,20 +183,92 @@ def _card_text(pair):
             html.Span("" if median is None else f"median {median:.4g}", className="card-median")]
 
 
-def _measure_table(record):
+def _number_cell(value):
+    return html.Td(NO_RESULT if value is None or value != value else f"{value:.4g}", className="number")
+
+
+def _measure_table(summary, best, sticks):
     """Every measure the run computed, in registry order: label, direction, mean and median (the cards
-    show six; the rest, continuity, M_t, stress and the others, are read here)."""
-    if record["status"] != "done":
-        return None
-    summary = record["summary"]
-    rows = [html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                     html.Td(direction_key(name), className="direction"),
-                     *[html.Td(NO_RESULT if value is None else f"{value:.4g}", className="number")
-                       for value in (list(summary[name]) + [None, None])[:2]]])
-            for name in catalogue.RUN_MEASURES if name in summary]
-    header = html.Tr([html.Th("Measure"), html.Th(""), html.Th("mean", className="number"),
-                      html.Th("median", className="number")])
+    show six; the rest, continuity, M_t, stress and the others, are read here), then its best attainable
+    value and, once computed, its random-output value; a row no better than random is marked."""
+    rows = []
+    for name in catalogue.RUN_MEASURES:
+        if name not in summary:
+            continue
+        mean, median = (list(summary[name]) + [None, None])[:2]
+        worse = sticks is not None and sticks.verdict(name)
+        rows.append(html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
+                             html.Td(direction_key(name), className="direction"),
+                             _number_cell(mean), _number_cell(median), _number_cell(best.get(name)),
+                             _number_cell(None if sticks is None else sticks.random.get(name))],
+                            className="no-better-than-random" if worse else None,
+                            title=NO_BETTER_THAN_RANDOM if worse else None))
+    header = html.Tr([html.Th("Measure"), html.Th(""), *[html.Th(text, className="number") for text in
+                                                          ("mean", "median", "best", "random output")]])
     return html.Table([html.Thead(header), html.Tbody(rows)])
+
+
+NO_BETTER_THAN_RANDOM = "no better than a random output"
+
+
+def _yardstick_line(name, best, sticks):
+    """A card's yardsticks: its floor (R_N, R_C) or best value, and the random output's; "no better than a random
+    output" when the run's value is not."""
+    parts = [f"{'floor' if isinstance(measures.spec(name).best, str) else 'best'} {best[name]:.3g}"] \
+        if name in best else []
+    if sticks is not None and name in sticks.random:
+        parts.append(f"random {sticks.random[name]:.3g}")
+    if sticks is not None and sticks.verdict(name):
+        return html.Span(f"{NO_BETTER_THAN_RANDOM} ({sticks.random[name]:.3g})", className="worse")
+    return " · ".join(parts)
+
+
+def _shown_yardsticks(services, shown, session):
+    """The shown run's record, its best values (from its own summary) and its cached yardsticks (None
+    until the button computed them, and above the points' cap)."""
+    record = _checked_record(shown)
+    if record["status"] != "done":
+        return record, {}, None
+    request = RunRequest.from_dict(record["request"])
+    services.uploads.for_session(session).authorize(request.data)
+    summary = record["summary"]
+    floors = {name: summary[name][0] for name in ("lower_bound",) if name in summary and summary[name][0] is not None}
+    best = measures.best_values(summary, floors)
+    try:
+        sticks = services.results.get(YardstickRequest(request))
+    except StateError:  # above the yardsticks' cap: the button's job says so when clicked
+        sticks = None
+    return record, best, sticks
+
+
+def show_yardsticks(services, shown, _stored, session):
+    """Each card's yardstick line and the table of every measure, for the run shown (after a new run, and
+    when the yardstick job ends)."""
+    blank = {"lines": {name: "" for name in catalogue.CARD_MEASURES}, "table": None}
+    if not shown:
+        return blank
+    try:
+        record, best, sticks = _shown_yardsticks(services, shown, session)
+    except Exception as error:  # a forged record or an unreadable store: logged, the cards stay plain
+        logger.warning("yardsticks not shown: %s", failure_message(error))
+        return blank
+    if record["status"] != "done":
+        return blank
+    summary = record["summary"]
+    return {"lines": {name: _yardstick_line(name, best, sticks) if name in summary else ""
+                      for name in catalogue.CARD_MEASURES},
+            "table": _measure_table(summary, best, sticks)}
+
+
+def keep_yardsticks(request, result):
+    """The job's store (the run it placed) and message: how many measures, and which score the run no better
+    than a random output."""
+    worse = [measures.spec(name).label for name in result.random if result.verdict(name)]
+    said = (f"Yardsticks of {request.run.describe()}: {len(result.random)} measures on {2 * result.n_draws} random "
+            f"outputs in {result.seconds:.1f} s. "
+            + (f"No better than a random output by {', '.join(worse)}: these measures cannot tell this run from "
+               "noise." if worse else "Every measure places this run above a random output."))
+    return {"run": request.run.to_dict()}, " ".join([said, *result.notes])
 
 
 def _cards_of(record):
@@ -191,7 +280,7 @@ def _cards_of(record):
 
 def _unchanged():
     return {"input": no_update, "output": no_update, "cards": {name: no_update for name in CARDS},
-            "table": no_update, "message": no_update, "message_class": no_update, "drawn": no_update,
+            "message": no_update, "message_class": no_update, "drawn": no_update,
             "shown": no_update, "request": no_update}
 
 
@@ -244,7 +333,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     outputs = {**_unchanged(), "shown": record if new else no_update}
     if record["status"] != "done":
         blank = empty_figure("No result: see the message above.")
-        return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record), "table": None,
+        return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record),
                 "message": record["message"],
                 "message_class": "message error", "drawn": None}
     layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
@@ -288,7 +377,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
-    return {**outputs, **figures, "cards": _cards_of(record), "table": _measure_table(record), "message": view.notes,
+    return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
 
 
@@ -326,7 +415,6 @@ def register(app, services):
             input=Output(ids.INPUT_GRAPH, "figure", allow_duplicate=duplicate),
             output=Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=duplicate),
             cards={name: Output(ids.card_value(name), "children", allow_duplicate=duplicate) for name in CARDS},
-            table=Output(ids.MEASURE_TABLE, "children", allow_duplicate=duplicate),
             message=Output(ids.MESSAGE, "children", allow_duplicate=duplicate),
             message_class=Output(ids.MESSAGE, "className", allow_duplicate=duplicate),
             drawn=Output(ids.DRAWN, "data", allow_duplicate=duplicate),
@@ -355,3 +443,12 @@ def register(app, services):
                  State(ids.EXPLORE_REQUEST, "data"), prevent_initial_call=True)(
         functools.partial(report_lost, services))
     point_events.register(app, services)
+    register_study_job(app, services, ids.YARDSTICK_JOB, ids.YARDSTICK_RUN, ids.YARDSTICK_STORE, ids.YARDSTICK_MESSAGE,
+                       YardstickRequest, keep_yardsticks,
+                       lambda state: f"the yardsticks of {RunRequest.from_state(state).describe()}, if computed")
+    app.callback(output=dict(lines={name: Output(ids.card_yardstick(name), "children")
+                                    for name in catalogue.CARD_MEASURES},
+                             table=Output(ids.MEASURE_TABLE, "children")),
+                 inputs=dict(shown=Input(ids.RUN_SHOWN, "data"), _stored=Input(ids.YARDSTICK_STORE, "data"),
+                             session=session),
+                 prevent_initial_call=True)(functools.partial(show_yardsticks, services))

@@ -102,6 +102,10 @@ MESSAGE = "result-message"
 CARDS = "result-cards"
 # Every measure the run computed, one row each, under the cards.
 MEASURE_TABLE = "result-measure-table"
+# The run's yardsticks (random-output and best values): the button, its job's store and message.
+YARDSTICK_RUN = "yardstick-run"
+YARDSTICK_STORE = "yardstick-store"
+YARDSTICK_MESSAGE = "yardstick-message"
 # Downloads: the explore run's points and configuration, sweep and comparison tables.
 DOWNLOAD = "download"
 EXPORT_POINTS = "export-points"
@@ -182,7 +186,8 @@ NORMALIZATION_JOB = "normalization"
 PAIR_JOB = "pair"
 STABILITY_JOB = "stability"
 TOUR_JOB = "tour"
-JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABILITY_JOB, TOUR_JOB)
+YARDSTICK_JOB = "yardsticks"
+JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABILITY_JOB, TOUR_JOB, YARDSTICK_JOB)
 
 
 def job_controls(job):
@@ -204,6 +209,11 @@ def algorithm_param(algorithm, name):
 def card_value(measure):
     """Id of the value text of a headline card: a measure's registry name, or ``"time"``."""
     return f"card-{measure}-value"
+
+
+def card_yardstick(measure):
+    """Id of the yardstick line (best and random-output values) under a headline card's value."""
+    return f"card-{measure}-yardstick"
 
 
 def pair_card_value(name):

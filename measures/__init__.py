@@ -121,7 +121,7 @@ from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
 from .similarity import SimilarityFit, similarity_procrustes
-from .yardsticks import Yardsticks, random_outputs, yardsticks
+from .yardsticks import Yardsticks, best_values, random_outputs, yardsticks
 
 __all__ = [
     "COINCIDENCE_TOLERANCE",
@@ -158,6 +158,7 @@ __all__ = [
     "asim",
     "asim_fit",
     "available",
+    "best_values",
     "centred_stack",
     "central_share",
     "check_connected",

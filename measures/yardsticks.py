@@ -29,7 +29,7 @@ from .parameters import check_integer
 from .registry import spec
 from .seeding import check_random_state
 
-__all__ = ["RANDOM_KINDS", "Yardsticks", "random_outputs", "yardsticks"]
+__all__ = ["RANDOM_KINDS", "Yardsticks", "best_values", "random_outputs", "yardsticks"]
 
 # The two outputs that keep nothing of the input, drawn in this order in every draw.
 RANDOM_KINDS = ("shuffled rows", "isotropic Gaussian")
@@ -154,14 +154,32 @@ def yardsticks(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, which: typi
             values[name].append(evaluation.mean[name])
         if index == 0:
             floor_values = {name: evaluation.mean[name] for name in floors}
-    best = {}
-    for name in which:
-        target = spec(name).best
-        if isinstance(target, str):
-            best[name] = float(floor_values[target])
-        elif target is not None:
-            best[name] = float(target)
     return Yardsticks(
         random=types.MappingProxyType({name: float(np.mean(draws)) for name, draws in values.items()}),
         random_spread=types.MappingProxyType({name: float(np.std(draws)) for name, draws in values.items()}),
-        best=types.MappingProxyType(best), n_draws=n_draws)
+        best=types.MappingProxyType(best_values(which, floor_values)), n_draws=n_draws)
+
+
+def best_values(which: typing.Iterable[str], floors: typing.Mapping[str, float]) -> dict:
+    """The best attainable value of each measure of ``which`` that has one (:attr:`MeasureSpec.best`).
+
+    Parameters
+    ----------
+    which : iterable of str
+    floors : mapping of str to float
+        The values on this input of the measures that are floors (``"lower_bound"``, GR Lemma 1); a
+        measure whose floor is missing here is left out.
+
+    Examples
+    --------
+    >>> best_values(["normalized", "trustworthiness", "stress"], {"lower_bound": 0.02})
+    {'normalized': 0.02, 'trustworthiness': 1.0}
+    """
+    best = {}
+    for name in which:
+        target = spec(name).best
+        if isinstance(target, str) and target in floors:
+            best[name] = float(floors[target])
+        elif isinstance(target, float):
+            best[name] = target
+    return best

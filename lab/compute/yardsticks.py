@@ -34,6 +34,8 @@ class YardstickResult:
 
     Attributes
     ----------
+    values : mapping of str to float or None
+        The run's own value (its mean) of each measure, which the others place.
     random, random_spread, best : mapping of str to float
         As :class:`measures.Yardsticks`: the mean over the random outputs, its standard deviation, and
         the best attainable value where one is known.
@@ -44,6 +46,7 @@ class YardstickResult:
         The random outputs' evaluations (the run itself not counted).
     """
 
+    values: dict
     random: dict
     random_spread: dict
     best: dict
@@ -51,17 +54,19 @@ class YardstickResult:
     notes: tuple
     seconds: float
 
-    def verdict(self, name, value):
-        """Whether ``value`` of measure ``name`` is no better than a random output's (None: cannot say).
+    def verdict(self, name, value=None):
+        """Whether the run's value of measure ``name`` (or ``value``) is no better than a random output's
+        (None: cannot say).
 
         Examples
         --------
-        >>> sticks = YardstickResult({"stress": 0.6}, {"stress": 0.01}, {}, 1, (), 0.0)
-        >>> sticks.verdict("stress", 0.7), sticks.verdict("stress", 0.2), sticks.verdict("asim", 0.1)
+        >>> sticks = YardstickResult({"stress": 0.7}, {"stress": 0.6}, {"stress": 0.01}, {}, 1, (), 0.0)
+        >>> sticks.verdict("stress"), sticks.verdict("stress", 0.2), sticks.verdict("asim")
         (True, False, None)
         """
         higher = measures.spec(name).higher_is_better
         random = self.random.get(name)
+        value = self.values.get(name) if value is None else value
         if higher is None or random is None or value is None or random != random or value != value:
             return None
         return value <= random if higher else value >= random
@@ -144,5 +149,6 @@ def _compute_yardsticks(request, cache, report, uploads):
             progress=lambda fraction, stage: report(0.2 + 0.8 * fraction, stage))
     notes = tuple(dict.fromkeys(str(warning.message) for warning in caught
                                 if issubclass(warning.category, measures.ProcrustesLabWarning)))
-    return YardstickResult(dict(sticks.random), dict(sticks.random_spread), dict(sticks.best), request.n_draws,
-                           notes, time.perf_counter() - started)
+    return YardstickResult({name: result.summary[name][0] for name in names}, dict(sticks.random),
+                           dict(sticks.random_spread), dict(sticks.best), request.n_draws, notes,
+                           time.perf_counter() - started)

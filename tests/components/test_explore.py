@@ -7,9 +7,9 @@ import pytest
 
 import measures
 from components import jobs
-from components.explore import compute_record, show_computed, show_state
-from lab import RunRequest, ViewState, from_query
-from lab.compute import catalogue
+from components.explore import compute_record, keep_yardsticks, show_computed, show_state, show_yardsticks
+from lab import RunRequest, ViewState, YardstickRequest, from_query
+from lab.compute import catalogue, compute
 from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
@@ -105,17 +105,51 @@ def test_a_failed_record_blanks_the_views_and_says_why(services):
     assert outputs["shown"] == failed and outputs["drawn"] is None
 
 
-def test_the_measure_table_shows_every_measure_the_run_computed(services):
+def test_the_measure_table_shows_every_measure_the_run_computed_with_its_best_value(services):
     state, record = computed(services, LINK)
-    outputs = show_state(services, state, None, None, "session", "token")
+    shown = show_state(services, state, None, None, "session", "token")["shown"]
+    outputs = show_yardsticks(services, shown, None, "session")
     head, body = outputs["table"].children
     rows = [[cell.children for cell in row.children] for row in body.children]
     assert [row[0] for row in rows] == [measures.spec(name).label for name in record["summary"]]
     assert len(rows) > len(catalogue.CARD_MEASURES) and "continuity" in record["summary"]
+    floor = record["summary"]["lower_bound"][0]
     for row, (name, (mean, median)) in zip(rows, record["summary"].items()):
         assert row[1] == {True: "↑ better", False: "↓ better", None: ""}[measures.spec(name).higher_is_better]
         assert row[2] == f"{mean:.4g}"
         assert row[3] == ("—" if median is None else f"{median:.4g}")
+        best = {"normalized": floor, "conformal": floor, "trustworthiness": 1.0, "continuity": 1.0}.get(name)
+        assert best is None or row[4] == f"{best:.4g}"
+        assert row[5] == "—"  # no random value before the yardsticks are computed
+    assert outputs["lines"]["normalized"] == f"floor {floor:.3g}"
+    assert outputs["lines"]["trustworthiness"] == "best 1" and outputs["lines"]["asim"] == ""
+
+
+def test_computed_yardsticks_reach_the_cards_and_the_table_and_the_job_names_what_random_beats(services):
+    state, record = computed(services, LINK)
+    shown = show_state(services, state, None, None, "session", "token")["shown"]
+    request = YardstickRequest(RunRequest.from_dict(record["request"]))
+    sticks, _ = compute(request, cache=services.results)
+    outputs = show_yardsticks(services, shown, {"run": record["request"]}, "session")
+    random_t = sticks.random["trustworthiness"]
+    assert 0.45 < random_t < 0.55  # Venna & Kaski: ~1/2 for an output unrelated to the input
+    assert outputs["lines"]["trustworthiness"] == f"best 1 · random {random_t:.3g}"
+    rows = {row.children[0].children: row for row in outputs["table"].children[1].children}
+    assert rows["stress"].children[5].children == f"{sticks.random['stress']:.4g}"
+    worse = [name for name in sticks.random if sticks.verdict(name)]
+    assert [row.className for row in rows.values() if row.className] == ["no-better-than-random"] * len(worse)
+    kept, said = keep_yardsticks(request, sticks)
+    assert kept == {"run": record["request"]}
+    assert said.startswith(f"Yardsticks of {request.run.describe()}: {len(sticks.random)} measures on 2 random")
+    assert all(measures.spec(name).label in said for name in worse)
+
+
+@pytest.mark.parametrize("shown", [{"status": "done", "request": {"data": 3}}, {"status": "done"}, [1, 2], "x",
+                                   {"status": "done", "request": {}, "cached": True, "seconds": 1.0,
+                                    "summary": {"normalized": [10**400, None]}}])
+def test_a_forged_shown_record_leaves_the_yardsticks_blank_without_an_error(services, shown):
+    outputs = show_yardsticks(services, shown, {"run": [None] * 10**4}, "session")
+    assert outputs["table"] is None and set(outputs["lines"].values()) == {""}
 
 
 def test_a_record_holding_a_number_no_float_holds_is_refused_with_a_message(services):

@@ -137,7 +137,7 @@ def test_clicking_a_point_opens_its_neighbourhood_in_the_inspector(dash_duo, tmp
     assert severe_logs(dash_duo) == []
 
 
-def test_explore_s_table_shows_every_measure_of_the_run_from_an_empty_cache(dash_duo, tmp_path, default_run):
+def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo, tmp_path, default_run):
     data, Y, _ = default_run
     trustworthiness_and_continuity = measures.evaluate(data.X, Y, 10, which=["trustworthiness", "continuity"])
     dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
@@ -146,10 +146,25 @@ def test_explore_s_table_shows_every_measure_of_the_run_from_an_empty_cache(dash
                                                               row.find_elements("css selector", "td")[1:]]
             for row in dash_duo.find_elements(f"#{ids.MEASURE_TABLE} tbody tr")}
     for name in ("trustworthiness", "continuity"):
-        direction, mean, median = rows[measures.spec(name).label]
-        assert direction == "↑ better"
+        direction, mean, median, best, random = rows[measures.spec(name).label]
+        assert direction == "↑ better" and best == "1" and random == "—"
         assert float(mean) == pytest.approx(trustworthiness_and_continuity.mean[name], rel=1e-3)
         assert float(median) == pytest.approx(trustworthiness_and_continuity.median[name], rel=1e-3)
     assert rows[measures.spec("stress").label][0] == "↓ better"
     assert len(rows) > len(catalogue.CARD_MEASURES)
+    # The yardsticks, as a user asks for them: the cards and the table gain each measure's random value.
+    card = f"#{ids.card_yardstick('trustworthiness')}"
+    assert dash_duo.find_element(card).text == "best 1"
+    dash_duo.find_element(f"#{ids.YARDSTICK_RUN}").click()
+    dash_duo.wait_for_contains_text(card, "random", timeout=WAIT)
+    random_t = float(dash_duo.find_element(card).text.rsplit(" ", 1)[1])
+    n, k = len(data.X), 10  # a random output's expected trustworthiness, worked by hand in tests/measures
+    assert random_t == pytest.approx(1 - (n - 1 - k) * (n - k) / ((2 * n - 3 * k - 1) * (n - 1)), abs=0.01)
+    dash_duo.wait_for_contains_text(f"#{ids.YARDSTICK_MESSAGE}", "random outputs", timeout=WAIT)
+    row = next(row for row in dash_duo.find_elements(f"#{ids.MEASURE_TABLE} tbody tr")
+               if row.find_elements("css selector", "td")[0].text == "trustworthiness")
+    assert float(row.find_elements("css selector", "td")[5].text) == pytest.approx(random_t, abs=1e-3)
+    floor = dash_duo.find_element(f"#{ids.card_yardstick('normalized')}").text
+    assert floor.startswith("floor ") and float(floor.split()[1]) == pytest.approx(
+        float(dash_duo.find_element(f"#{ids.card_value('lower_bound')} .card-mean").text), rel=1e-2)
     assert severe_logs(dash_duo) == []

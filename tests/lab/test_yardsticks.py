@@ -22,7 +22,8 @@ def test_a_runs_yardsticks_are_measures_yardsticks_of_its_output_with_its_seed(t
     assert set(sticks.random) == {name for name in names if measures.spec(name).reads_output}
     # Isomap on the roll beats a random output on every measure with a direction but the scale-bound
     # stress, which the output's units alone can put above a random output's (SPEC §3).
-    beaten = [name for name in sticks.random if sticks.verdict(name, result.summary[name][0])]
+    assert sticks.values == {name: result.summary[name][0] for name in names}
+    beaten = [name for name in sticks.random if sticks.verdict(name)]
     assert beaten == [] or set(beaten) <= {"stress", "kl_divergence"}
 
 
@@ -44,5 +45,6 @@ def test_the_verdict_reads_the_measures_direction():
     run = RunRequest(DataChoice("strip", 120).validated(), MethodChoice("pca", 6).validated())
     sticks, _ = compute(YardstickRequest(run), cache=None)
     assert sticks.verdict("trustworthiness", 0.3) is True and sticks.verdict("trustworthiness", 0.99) is False
+    assert sticks.verdict("trustworthiness") is False  # PCA of a flat strip keeps its neighbours
     assert sticks.verdict("collapse", 0.5) is None  # no direction
     assert not np.isnan(sticks.random["trustworthiness"])
