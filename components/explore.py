@@ -9,53 +9,36 @@ another tab: nothing, without reading the cache). Cancelling puts the controls b
 """
 
 import functools
-import logging
 import secrets
 
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
-from lab import RunRequest, StateError, ViewState, YardstickRequest, failure_message
-from lab.compute import compute
-from lab.compute.choices import json_number
-from lab.compute import catalogue
+from lab import RunRequest, StateError, ViewState
+from lab.compute import catalogue, compute
 from lab.compute.views import class_labels, coloring, explore_view
 from serving.managers import job_deadline
 
-from . import ids, point_events
+from . import ids, point_events, yardsticks
+from .cards import NO_RESULT, card, card_text, direction_key
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, neighbour_traces, presentation_style
-from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter, register_study_job
+from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .records import checked_record, failure_record, run_record
+from .yardsticks import yardstick_actions
 
-__all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "keep_yardsticks", "register", "show_computed",
-           "show_state", "show_yardsticks"]
+__all__ = ["compute_record", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
 
-logger = logging.getLogger(__name__)
-
-NO_RESULT = "—"
 TIME_CARD = "time"
 CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
 
 
-def direction_key(measure):
-    """Which end of a measure is good, from its registry entry: "↓ better", "↑ better", or nothing."""
-    higher = measures.spec(measure).higher_is_better
-    return "" if higher is None else ("↑ better" if higher else "↓ better")
-
-
-def _card(measure, title, help_text, key="", yardstick=True):
-    return html.Div([html.Div([title, html.Span(key, className="card-key")], className="card-title"),
-                     html.Div("…", id=ids.card_value(measure), className="card-value"),
-                     *([html.Div(id=ids.card_yardstick(measure), className="card-yardstick")] if yardstick else [])],
-                    className="card", title=help_text)
-
-
 def _cards():
-    cards = [_card(name, measures.spec(name).label,
+    cards = [card(name, measures.spec(name).label,
                    f"{measures.spec(name).description} ({measures.spec(name).citation})", direction_key(name))
              for name in catalogue.CARD_MEASURES]
-    return [*cards, _card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.", yardstick=False)]
+    return [*cards, card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.", yardstick=False)]
 
 
 def explore_tab():
@@ -66,15 +49,7 @@ def explore_tab():
         job_box(ids.EXPLORE_JOB),
         html.Div(id=ids.MESSAGE, className="message", role="status"),
         html.Div([
-            html.Div([
-                html.Button("Yardsticks: random and best values", id=ids.YARDSTICK_RUN, className="export-button",
-                            title=(f"Every measure of this run on outputs that keep nothing of the input (its rows "
-                                   f"shuffled; a Gaussian of its scale), to place each value; runs of at most "
-                                   f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points.")),
-                job_box(ids.YARDSTICK_JOB),
-                html.Div(id=ids.YARDSTICK_MESSAGE, className="message", role="status"),
-                dcc.Store(id=ids.YARDSTICK_STORE),
-            ], className="yardsticks"),
+            yardstick_actions(),
             export_buttons(
                 (ids.EXPORT_POINTS, "Points and measures (CSV)",
                  "Every point: index, input and output coordinates, ground truth, every local measure; the view "
@@ -105,34 +80,6 @@ def explore_tab():
     ])
 
 
-def _record(request, result, cached):
-    """What the page keeps of a run: its request, cards and notes (no arrays)."""
-    return {"status": "done", "request": request.to_dict(), "cached": cached,
-            "seconds": float(result.seconds), "n": int(result.n_samples),
-            "summary": {name: list(pair) for name, pair in result.summary.items()}}
-
-
-def _failure(error):
-    return {"status": "failed", "message": failure_message(error)}
-
-
-def _checked_record(record):
-    """``record`` if it is one :func:`_record` or :func:`_failure` writes (the page's stores hold them, and a
-    request may carry anything); a :class:`lab.StateError` otherwise."""
-    if not isinstance(record, dict):
-        raise StateError(["The run record must be an object."])
-    if record.get("status") == "failed" and isinstance(record.get("message"), str):
-        return record
-    summary = record.get("summary")
-    if (record.get("status") != "done" or not isinstance(record.get("request"), dict)
-            or not isinstance(record.get("cached"), bool)
-            or not json_number(record.get("seconds")) or not isinstance(summary, dict)
-            or not all(isinstance(pair, list) and all(value is None or json_number(value) for value in pair)
-                       for pair in summary.values())):
-        raise StateError(["The run record is not one this page writes."])
-    return record
-
-
 def _job_nonce(job):
     """The job ledger's name of an explore job (:func:`show_state` writes ``{"request", "nonce", "token"}``)."""
     nonce = job.get("nonce") if isinstance(job, dict) else None
@@ -148,7 +95,7 @@ def compute_record(services, job, session, report):
     try:
         nonce = _job_nonce(job)
     except StateError as error:
-        return _failure(error)
+        return failure_record(error)
     with services.jobs.running(nonce):
         try:
             request = RunRequest.from_dict(job.get("request"))
@@ -156,8 +103,8 @@ def compute_record(services, job, session, report):
             with job_deadline():
                 result, cached = compute(request, cache=services.results, progress=report, uploads=uploads)
         except Exception as error:  # every failure is the page's message; the server keeps serving
-            return _failure(error)
-        return _record(request, result, cached)
+            return failure_record(error)
+        return run_record(request, result, cached)
 
 
 def report_lost(services, running, job):
@@ -167,114 +114,16 @@ def report_lost(services, running, job):
     try:
         nonce = _job_nonce(job)
     except StateError as error:
-        return _failure(error)
+        return failure_record(error)
     if services.jobs.ended(nonce):
         return no_update
     return {"status": "failed", "message": LOST_JOB}
 
 
-def _card_text(pair):
-    """A card's mean (the value of a global measure) with the median beneath, SPEC §0."""
-    mean, median = (list(pair) + [None, None])[:2] if pair else (None, None)
-    if mean is None:  # not computed (a quadratic measure on a large input; the message says so)
-        return [html.Span(NO_RESULT, className="card-mean"), html.Span("not computed", className="card-median")]
-    # Four significant digits: GP's R_N of 2e-5 must not read as 0.0000.
-    return [html.Span(f"{mean:.4g}", className="card-mean"),
-            html.Span("" if median is None else f"median {median:.4g}", className="card-median")]
-
-
-def _number_cell(value):
-    return html.Td(NO_RESULT if value is None or value != value else f"{value:.4g}", className="number")
-
-
-def _measure_table(summary, best, sticks):
-    """Every measure the run computed, in registry order: label, direction, mean and median (the cards
-    show six; the rest, continuity, M_t, stress and the others, are read here), then its best attainable
-    value and, once computed, its random-output value; a row no better than random is marked."""
-    rows = []
-    for name in catalogue.RUN_MEASURES:
-        if name not in summary:
-            continue
-        mean, median = (list(summary[name]) + [None, None])[:2]
-        worse = sticks is not None and sticks.verdict(name)
-        rows.append(html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                             html.Td(direction_key(name), className="direction"),
-                             _number_cell(mean), _number_cell(median), _number_cell(best.get(name)),
-                             _number_cell(None if sticks is None else sticks.random.get(name))],
-                            className="no-better-than-random" if worse else None,
-                            title=NO_BETTER_THAN_RANDOM if worse else None))
-    header = html.Tr([html.Th("Measure"), html.Th(""), *[html.Th(text, className="number") for text in
-                                                          ("mean", "median", "best", "random output")]])
-    return html.Table([html.Thead(header), html.Tbody(rows)])
-
-
-NO_BETTER_THAN_RANDOM = "no better than a random output"
-
-
-def _yardstick_line(name, best, sticks):
-    """A card's yardsticks: its floor (R_N, R_C) or best value, and the random output's; "no better than a random
-    output" when the run's value is not."""
-    parts = [f"{'floor' if isinstance(measures.spec(name).best, str) else 'best'} {best[name]:.3g}"] \
-        if name in best else []
-    if sticks is not None and name in sticks.random:
-        parts.append(f"random {sticks.random[name]:.3g}")
-    if sticks is not None and sticks.verdict(name):
-        return html.Span(f"{NO_BETTER_THAN_RANDOM} ({sticks.random[name]:.3g})", className="worse")
-    return " · ".join(parts)
-
-
-def _shown_yardsticks(services, shown, session):
-    """The shown run's record, its best values (from its own summary) and its cached yardsticks (None
-    until the button computed them, and above the points' cap)."""
-    record = _checked_record(shown)
-    if record["status"] != "done":
-        return record, {}, None
-    request = RunRequest.from_dict(record["request"])
-    services.uploads.for_session(session).authorize(request.data)
-    summary = record["summary"]
-    floors = {name: summary[name][0] for name in ("lower_bound",) if name in summary and summary[name][0] is not None}
-    best = measures.best_values(summary, floors)
-    try:
-        sticks = services.results.get(YardstickRequest(request))
-    except StateError:  # above the yardsticks' cap: the button's job says so when clicked
-        sticks = None
-    return record, best, sticks
-
-
-def show_yardsticks(services, shown, _stored, session):
-    """Each card's yardstick line and the table of every measure, for the run shown (after a new run, and
-    when the yardstick job ends)."""
-    blank = {"lines": {name: "" for name in catalogue.CARD_MEASURES}, "table": None}
-    if not shown:
-        return blank
-    try:
-        record, best, sticks = _shown_yardsticks(services, shown, session)
-    except Exception as error:  # a forged record or an unreadable store: logged, the cards stay plain
-        logger.warning("yardsticks not shown: %s", failure_message(error))
-        return blank
-    if record["status"] != "done":
-        return blank
-    summary = record["summary"]
-    return {"lines": {name: _yardstick_line(name, best, sticks) if name in summary else ""
-                      for name in catalogue.CARD_MEASURES},
-            "table": _measure_table(summary, best, sticks)}
-
-
-def keep_yardsticks(request, result):
-    """The job's store (the run it placed) and message: how many measures, and which score the run no better
-    than a random output."""
-    worse = [measures.spec(name).label for name in result.random if result.verdict(name)]
-    said = (f"Yardsticks of {request.run.describe()}: {len(result.random)} measures on {2 * result.n_draws} random "
-            f"outputs in {result.seconds:.1f} s. "
-            + (f"No better than a random output by {', '.join(worse)}: these measures cannot tell this run from "
-               "noise." if worse else "Every measure places this run above a random output."))
-    return {"run": request.run.to_dict()}, " ".join([said, *result.notes])
-
-
 def _cards_of(record):
     if record["status"] != "done":
         return {name: NO_RESULT for name in CARDS}
-    return {**{name: _card_text(record["summary"].get(name)) for name in catalogue.CARD_MEASURES},
+    return {**{name: card_text(record["summary"].get(name)) for name in catalogue.CARD_MEASURES},
             TIME_CARD: f"{record['seconds']:.2f} s" + (" (cached)" if record["cached"] else "")}
 
 
@@ -293,18 +142,18 @@ def show_state(services, state, shown, drawn, session, token):
     try:
         state_value = ViewState.from_dict(state)
         request = RunRequest.from_state(state_value)
-        if shown and _checked_record(shown)["status"] == "done" and shown["request"] == request.to_dict():
+        if shown and checked_record(shown)["status"] == "done" and shown["request"] == request.to_dict():
             return draw_run(services, shown, state_value.display, drawn, session)
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
     except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
-        return draw_run(services, _failure(error), None, drawn, session, new=True)
+        return draw_run(services, failure_record(error), None, drawn, session, new=True)
     if result is None:
         # The job receives the run's request only. A fresh nonce: two equal requests in a row are two
         # jobs (Dash keys a job by its arguments).
         return {**_unchanged(), "request": {"request": request.to_dict(), "nonce": secrets.token_hex(8),
                                             "token": token}}
-    record = _record(request, result, True)
+    record = run_record(request, result, True)
     return draw_run(services, record, state_value.display, drawn, session, loaded=(request, result), new=True)
 
 
@@ -315,11 +164,11 @@ def show_computed(services, record, state, drawn, session):
         return _unchanged()
     try:
         current = ViewState.from_dict(state)
-        record = _checked_record(record)
+        record = checked_record(record)
         if record["status"] == "done" and RunRequest.from_state(current).to_dict() != record["request"]:
             return _unchanged()
     except Exception as error:  # the current view is invalid: say why
-        return draw_run(services, _failure(error), None, drawn, session, new=True)
+        return draw_run(services, failure_record(error), None, drawn, session, new=True)
     return draw_run(services, record, current.display, drawn, session, new=True)
 
 
@@ -397,7 +246,7 @@ def revert_cancelled(services, _clicks, shown, state, job):
     try:
         if job:
             services.jobs.set_status(_job_nonce(job), "cancelled")
-        if not shown or not state or _checked_record(shown)["status"] != "done":
+        if not shown or not state or checked_record(shown)["status"] != "done":
             return no_update
         current, request = ViewState.from_dict(state), RunRequest.from_dict(shown["request"])
     except StateError:  # stores this page never wrote: there is no run to go back to
@@ -443,12 +292,4 @@ def register(app, services):
                  State(ids.EXPLORE_REQUEST, "data"), prevent_initial_call=True)(
         functools.partial(report_lost, services))
     point_events.register(app, services)
-    register_study_job(app, services, ids.YARDSTICK_JOB, ids.YARDSTICK_RUN, ids.YARDSTICK_STORE, ids.YARDSTICK_MESSAGE,
-                       YardstickRequest, keep_yardsticks,
-                       lambda state: f"the yardsticks of {RunRequest.from_state(state).describe()}, if computed")
-    app.callback(output=dict(lines={name: Output(ids.card_yardstick(name), "children")
-                                    for name in catalogue.CARD_MEASURES},
-                             table=Output(ids.MEASURE_TABLE, "children")),
-                 inputs=dict(shown=Input(ids.RUN_SHOWN, "data"), _stored=Input(ids.YARDSTICK_STORE, "data"),
-                             session=session),
-                 prevent_initial_call=True)(functools.partial(show_yardsticks, services))
+    yardsticks.register(app, services)

@@ -7,7 +7,8 @@ import pytest
 
 import measures
 from components import jobs
-from components.explore import compute_record, keep_yardsticks, show_computed, show_state, show_yardsticks
+from components.explore import compute_record, show_computed, show_state
+from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
 from lab.compute import catalogue, compute
 from tests.strategies import run_part

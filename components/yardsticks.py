@@ -1,0 +1,140 @@
+"""The yardsticks of the run shown (:mod:`lab.compute.yardsticks`): each card's line and the table of every measure.
+
+The best values come with the run (its lower bound, and the rank measures' best by definition); the
+random-output values come from the yardstick study, which the button runs as a background job and
+the result cache keeps. One callback draws the cards' lines and the table from the run shown and the
+cached yardsticks, when a run is shown and when the job ends.
+"""
+
+import functools
+import logging
+
+from dash import Input, Output, State, dcc, html
+
+import measures
+from lab import RunRequest, StateError, YardstickRequest, failure_message
+from lab.compute import catalogue
+
+from . import ids
+from .cards import NO_RESULT, direction_key
+from .jobs import job_box, register_study_job
+from .records import checked_record
+
+__all__ = ["NO_BETTER_THAN_RANDOM", "keep_yardsticks", "measure_table", "register", "show_yardsticks",
+           "yardstick_actions"]
+
+logger = logging.getLogger(__name__)
+
+NO_BETTER_THAN_RANDOM = "no better than a random output"
+
+
+def yardstick_actions():
+    """The button, its job's box and message, and the job's store."""
+    return html.Div([
+        html.Button("Yardsticks: random and best values", id=ids.YARDSTICK_RUN, className="export-button",
+                    title=(f"Every measure of this run on outputs that keep nothing of the input (its rows "
+                           f"shuffled; a Gaussian of its scale), to place each value; runs of at most "
+                           f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points.")),
+        job_box(ids.YARDSTICK_JOB),
+        html.Div(id=ids.YARDSTICK_MESSAGE, className="message", role="status"),
+        dcc.Store(id=ids.YARDSTICK_STORE),
+    ], className="yardsticks")
+
+
+def _number_cell(value):
+    return html.Td(NO_RESULT if value is None or value != value else f"{value:.4g}", className="number")
+
+
+def measure_table(summary, best, sticks):
+    """Every measure the run computed, in registry order: label, direction, mean and median (the cards
+    show six; the rest, continuity, M_t, stress and the others, are read here), then its best attainable
+    value and, once computed, its random-output value; a row no better than random is marked."""
+    rows = []
+    for name in catalogue.RUN_MEASURES:
+        if name not in summary:
+            continue
+        mean, median = (list(summary[name]) + [None, None])[:2]
+        worse = sticks is not None and sticks.verdict(name)
+        rows.append(html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
+                             html.Td(direction_key(name), className="direction"),
+                             _number_cell(mean), _number_cell(median), _number_cell(best.get(name)),
+                             _number_cell(None if sticks is None else sticks.random.get(name))],
+                            className="no-better-than-random" if worse else None,
+                            title=NO_BETTER_THAN_RANDOM if worse else None))
+    header = html.Tr([html.Th("Measure"), html.Th(""), *[html.Th(text, className="number") for text in
+                                                          ("mean", "median", "best", "random output")]])
+    return html.Table([html.Thead(header), html.Tbody(rows)])
+
+
+def yardstick_line(name, best, sticks):
+    """A card's yardsticks: its floor (R_N, R_C) or best value, and the random output's; "no better than a random
+    output" when the run's value is not."""
+    parts = [f"{'floor' if isinstance(measures.spec(name).best, str) else 'best'} {best[name]:.3g}"] \
+        if name in best else []
+    if sticks is not None and name in sticks.random:
+        parts.append(f"random {sticks.random[name]:.3g}")
+    if sticks is not None and sticks.verdict(name):
+        return html.Span(f"{NO_BETTER_THAN_RANDOM} ({sticks.random[name]:.3g})", className="worse")
+    return " · ".join(parts)
+
+
+def _shown_yardsticks(services, shown, session):
+    """The shown run's record, its best values (from its own summary) and its cached yardsticks (None
+    until the button computed them, and above the points' cap)."""
+    record = checked_record(shown)
+    if record["status"] != "done":
+        return record, {}, None
+    request = RunRequest.from_dict(record["request"])
+    services.uploads.for_session(session).authorize(request.data)
+    summary = record["summary"]
+    floors = {name: summary[name][0] for name in ("lower_bound",) if name in summary and summary[name][0] is not None}
+    best = measures.best_values(summary, floors)
+    try:
+        sticks = services.results.get(YardstickRequest(request))
+    except StateError:  # above the yardsticks' cap: the button's job says so when clicked
+        sticks = None
+    return record, best, sticks
+
+
+def show_yardsticks(services, shown, _stored, session):
+    """Each card's yardstick line and the table of every measure, for the run shown (after a new run, and
+    when the yardstick job ends)."""
+    blank = {"lines": {name: "" for name in catalogue.CARD_MEASURES}, "table": None}
+    if not shown:
+        return blank
+    try:
+        record, best, sticks = _shown_yardsticks(services, shown, session)
+    except Exception as error:  # a forged record or an unreadable store: logged, the cards stay plain
+        logger.warning("yardsticks not shown: %s", failure_message(error))
+        return blank
+    if record["status"] != "done":
+        return blank
+    summary = record["summary"]
+    return {"lines": {name: yardstick_line(name, best, sticks) if name in summary else ""
+                      for name in catalogue.CARD_MEASURES},
+            "table": measure_table(summary, best, sticks)}
+
+
+def keep_yardsticks(request, result):
+    """The job's store (the run it placed) and message: how many measures, and which score the run no better
+    than a random output."""
+    worse = [measures.spec(name).label for name in result.random if result.verdict(name)]
+    said = (f"Yardsticks of {request.run.describe()}: {len(result.random)} measures on {2 * result.n_draws} random "
+            f"outputs in {result.seconds:.1f} s. "
+            + (f"No better than a random output by {', '.join(worse)}: these measures cannot tell this run from "
+               "noise." if worse else "Every measure places this run above a random output."))
+    return {"run": request.run.to_dict()}, " ".join([said, *result.notes])
+
+
+def register(app, services):
+    """The yardstick job and the callback that draws the cards' lines and the table."""
+    session = State(ids.SESSION, "data")
+    register_study_job(app, services, ids.YARDSTICK_JOB, ids.YARDSTICK_RUN, ids.YARDSTICK_STORE, ids.YARDSTICK_MESSAGE,
+                       YardstickRequest, keep_yardsticks,
+                       lambda state: f"the yardsticks of {RunRequest.from_state(state).describe()}, if computed")
+    app.callback(output=dict(lines={name: Output(ids.card_yardstick(name), "children")
+                                    for name in catalogue.CARD_MEASURES},
+                             table=Output(ids.MEASURE_TABLE, "children")),
+                 inputs=dict(shown=Input(ids.RUN_SHOWN, "data"), _stored=Input(ids.YARDSTICK_STORE, "data"),
+                             session=session),
+                 prevent_initial_call=True)(functools.partial(show_yardsticks, services))
