@@ -106,6 +106,7 @@ CONTROLS = {
     "sweep_k_step": _control(ids.SWEEP_K_STEP, "sweep", "k_step"),
     "sweep_measure": _control(ids.SWEEP_MEASURE, "sweep", "measure"),
     "sweep_log": _flag(ids.SWEEP_LOG, "sweep", "log_scale", "log"),
+    "sweep_yardsticks": _flag(ids.SWEEP_YARDSTICKS, "sweep", "yardsticks", "yardsticks"),
     "compare_algorithms": _choices(ids.COMPARE_ALGORITHMS, "compare", "algorithms"),
     "compare_align": _flag(ids.COMPARE_ALIGN, "compare", "align", "align"),
     "normalization_shape": _control(ids.NORMALIZATION_SHAPE, "normalization", "shape"),

@@ -15,7 +15,7 @@ import algorithms
 import measures
 from lab import MethodChoice, StateError, SweepRequest, ViewState
 from lab.compute import catalogue
-from lab.compute.studies import best_cells, runs_agreement, stored_sweep
+from lab.compute.studies import best_cells, runs_agreement, stored_sweep, sweep_yardsticks
 
 from . import ids
 from .controls import K_MARKS, export_buttons, graph_config, labelled
@@ -51,7 +51,12 @@ def sweep_tab(shown):
                 dcc.Dropdown(id=ids.SWEEP_MEASURE, value=controls["sweep_measure"], clearable=False,
                              options=[{"label": label, "value": key} for key, label in catalogue.SUMMARY_MEASURES]),
                 dcc.Checklist(id=ids.SWEEP_LOG, value=controls["sweep_log"], inline=True,
-                              options=[{"label": " log scale", "value": "log"}])])),
+                              options=[{"label": " log scale", "value": "log"}]),
+                html.Span(dcc.Checklist(id=ids.SWEEP_YARDSTICKS, value=controls["sweep_yardsticks"], inline=True,
+                                        options=[{"label": " random-output band", "value": "yardsticks"}]),
+                          title=("Each cell's measures on outputs that keep nothing of the input, drawn as a band: "
+                                 "about three times the sweep's time on a first run; at most "
+                                 f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points."))])),
             html.Button("Run sweep", id=ids.SWEEP_RUN, className="run-button"),
         ], className="sweep-controls"),
         job_box(ids.SWEEP_JOB),
@@ -103,7 +108,8 @@ def draw_sweep(stored, state):
             cells = [*[html.Td(_summary_text(row["summary"][key])) for key in labels],
                      html.Td(f"{row['seconds']:.2f}")]
         body.append(html.Tr([html.Td(row["label"]), html.Td(row["k"]), *cells]))
-    figure = sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure))
+    figure = sweep_figure(rows, measure, dict(catalogue.SUMMARY_MEASURES)[measure], best_cells(rows, measure),
+                          sweep_yardsticks(rows, measure))
     if log_scale:  # measures spanning decades (GP's R_N of 1e-4 beside LTSA's 0.99); values <= 0 are not drawn
         figure.update_yaxes(type="log")
     names, rho, runs = runs_agreement(rows)

@@ -14,8 +14,9 @@ __all__ = ["OUTPUT_KIND_COLORS", "PHI_RATIO_FLOOR", "agreement_figure", "compari
            "phi_ratio_figure", "sweep_figure"]
 
 
-def sweep_figure(rows, measure, measure_label, best):
-    """Measure-vs-k curves, one line per algorithm, each algorithm's best k starred.
+def sweep_figure(rows, measure, measure_label, best, yardsticks=None):
+    """Measure-vs-k curves, one line per algorithm, each algorithm's best k starred, and the measure's
+    yardsticks: its floor or best value (dashed) and the random outputs' band (grey).
 
     Parameters
     ----------
@@ -28,14 +29,27 @@ def sweep_figure(rows, measure, measure_label, best):
     best : dict of str to dict
         Each algorithm's best row for ``measure`` in the measure's own direction
         (:func:`lab.compute.studies.best_cells`), starred.
+    yardsticks : lab.compute.studies.SweepYardsticks, optional
 
     Returns
     -------
     plotly.graph_objects.Figure
-        One line trace per algorithm (customdata: algorithm name and k, for click-to-explore),
-        then one star trace marking each algorithm's best k.
+        The yardsticks first (named "random outputs" and "floor" or "best", no customdata: a click on
+        them opens nothing), then one line trace per algorithm (customdata: algorithm name and k, for
+        click-to-explore), then one star trace marking each algorithm's best k.
     """
     figure = go.Figure()
+    if yardsticks is not None and yardsticks.random_ks:
+        ks = list(yardsticks.random_ks)
+        figure.add_trace(go.Scatter(  # the band: low along k, then high back, filled
+            x=ks + ks[::-1], y=list(yardsticks.random_low) + list(yardsticks.random_high)[::-1], fill="toself",
+            mode="lines", line=dict(width=0.5, color="#999"), fillcolor="rgba(120,120,120,0.25)",
+            name="random outputs", hoverinfo="skip"))
+    if yardsticks is not None and yardsticks.best_ks:
+        figure.add_trace(go.Scatter(
+            x=list(yardsticks.best_ks), y=list(yardsticks.best), mode="lines", name=yardsticks.best_label,
+            line=dict(color="#444", dash="dash", width=1.5),
+            hovertemplate=f"{yardsticks.best_label}<br>k = %{{x}}<br>%{{y:.4g}}<extra></extra>"))
     for algorithm in dict.fromkeys(row["algorithm"] for row in rows):
         cells = sorted((row for row in rows if row["algorithm"] == algorithm and "summary" in row
                         and row["summary"][measure][0] is not None), key=lambda row: row["k"])

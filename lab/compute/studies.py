@@ -19,9 +19,10 @@ from .choices import (DataChoice, MethodChoice, Problems, StateError, algorithm_
                       neighbour_list)
 from .runs import RunRequest, failure_message
 from .study import compute, register
+from .yardsticks import YardstickRequest
 
-__all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "align_to_reference", "best_cells",
-           "runs_agreement", "stored_sweep"]
+__all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "SweepYardsticks", "align_to_reference",
+           "best_cells", "runs_agreement", "stored_sweep", "sweep_yardsticks"]
 
 
 def _cell(data, algorithm, n_neighbors):
@@ -32,7 +33,10 @@ def _cell(data, algorithm, n_neighbors):
 @dataclasses.dataclass(frozen=True)
 class SweepResult:
     """A sweep's rows: ``algorithm``, ``label``, ``k``, and ``summary`` (measure -> [mean, median]) and
-    ``seconds``, or ``error`` for a failed cell; and how many cells were computed, read or failed."""
+    ``seconds``, or ``error`` for a failed cell; and how many cells were computed, read or failed.
+
+    A sweep with yardsticks adds to each row ``random`` (measure -> its value on the random outputs,
+    :class:`lab.compute.yardsticks.YardstickResult`), or ``random_error`` when they could not be computed."""
 
     rows: tuple
     computed: int
@@ -61,21 +65,30 @@ class SweepResult:
 @register
 @dataclasses.dataclass(frozen=True)
 class SweepRequest:
-    """A k sweep: the data of the view, each chosen algorithm at each k (defaults otherwise)."""
+    """A k sweep: the data of the view, each chosen algorithm at each k (defaults otherwise), and with
+    ``yardsticks`` each cell's random-output values (:class:`lab.compute.yardsticks.YardstickRequest`)."""
 
     KIND: typing.ClassVar[str] = "sweep"
     RESULT: typing.ClassVar[type] = SweepResult
     data: DataChoice
     algorithms: tuple
     ks: tuple
+    yardsticks: bool = False
+
+    def __post_init__(self):
+        if self.yardsticks and self.data.n is not None and self.data.n > catalogue.YARDSTICK_MAX_SAMPLES:
+            raise StateError([f"sweep: yardsticks are computed for at most {catalogue.YARDSTICK_MAX_SAMPLES:,} "
+                              f"points; the data set has {self.data.n:,}. Untick them, or choose fewer points."])
 
     @classmethod
     def from_state(cls, state):
         """The sweep of a validated :class:`~lab.view.state.ViewState` (its data part, its sweep tab)."""
-        return cls(state.data, state.sweep.algorithms, state.sweep.ks)
+        return cls(state.data, state.sweep.algorithms, state.sweep.ks, state.sweep.yardsticks)
 
     def to_dict(self):
-        return {"data": self.data.to_dict(), "algorithms": list(self.algorithms), "ks": list(self.ks)}
+        values = {"data": self.data.to_dict(), "algorithms": list(self.algorithms), "ks": list(self.ks)}
+        # Absent without yardsticks: a plain sweep keeps the key it always had.
+        return {**values, "yardsticks": True} if self.yardsticks else values
 
     @classmethod
     def from_dict(cls, values):
@@ -90,8 +103,11 @@ class SweepRequest:
         ks = neighbour_list(ks, "sweep", problems)
         if len(chosen) * len(ks) > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen) * len(ks)} runs; at most {catalogue.MAX_SWEEP_CELLS} per sweep.")
+        yardsticks = values.get("yardsticks", False)
+        if not isinstance(yardsticks, bool):
+            problems.append(f"sweep: yardsticks must be true or false; got {type(yardsticks).__name__}.")
         problems.raise_any()
-        return cls(data, chosen, ks)
+        return cls(data, chosen, ks, yardsticks)
 
     def cells(self):
         """``(algorithm, k)`` of every cell, algorithm by algorithm."""
@@ -113,10 +129,12 @@ def _drawable(row):
         return False
     if "error" in row:
         return isinstance(row["error"], str)
-    summary = row.get("summary")
+    summary, random = row.get("summary"), row.get("random", {})
     return json_number(row.get("seconds")) and isinstance(summary, dict) and all(
         isinstance(pair, list) and len(pair) == 2 and all(value is None or json_number(value) for value in pair)
-        for pair in summary.values()) and all(key in summary for key in catalogue.CARD_MEASURES)
+        for pair in summary.values()) and all(key in summary for key in catalogue.CARD_MEASURES) \
+        and isinstance(random, dict) and all(json_number(value) for value in random.values()) \
+        and isinstance(row.get("random_error", ""), str)
 
 
 def stored_sweep(stored):
@@ -171,8 +189,73 @@ def _sweep(request, cache, report, uploads):
             computed += not hit
         except Exception as error:  # one failing cell (e.g. a disconnected graph at small k) is reported
             row["error"] = failure_message(error)
+        if request.yardsticks and "error" not in row:
+            try:
+                sticks, _ = compute(YardstickRequest(_cell(request.data, algorithm, k)), cache=cache, uploads=uploads)
+                # NaN (a random output's M_G may not be defined) is no JSON number: left out.
+                row["random"] = {name: value for name, value in sticks.random.items() if value == value}
+            except Exception as error:  # e.g. an upload above the yardsticks' cap: the run's values still stand
+                row["random_error"] = failure_message(error)
         rows.append(row)
     return SweepResult(tuple(rows), computed, cached, len(cells) - computed - cached)
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepYardsticks:
+    """What a sweep's plot draws of a measure's yardsticks, k by k (:func:`sweep_yardsticks`).
+
+    Attributes
+    ----------
+    best_label : str
+        "floor" (R_N, R_C: GR Lemma 1's lower bound at each k) or "best" (by definition).
+    best_ks, best : tuple
+        The best attainable value at each k; empty where the measure has none.
+    random_ks, random_low, random_high : tuple
+        The lowest and highest random-output value over the sweep's algorithms at each k; empty
+        without yardsticks.
+    """
+
+    best_label: str
+    best_ks: tuple
+    best: tuple
+    random_ks: tuple
+    random_low: tuple
+    random_high: tuple
+
+
+def sweep_yardsticks(rows, measure):
+    """The yardsticks of ``measure`` across a sweep's ``rows``: its best value and its random-output band.
+
+    The floor of R_N and R_C is each k's lower bound (:func:`measures.best_values` of the row; equal for every
+    algorithm at one k: it reads only the input); the random band spans the algorithms' random-output
+    values, which differ with each output's scale (R_N, stress) and barely for the rank measures.
+
+    Examples
+    --------
+    >>> rows = [{"algorithm": "pca", "k": 6, "summary": {"normalized": [0.3, 0.2], "lower_bound": [0.01, None]},
+    ...          "random": {"normalized": 40.0}},
+    ...         {"algorithm": "lle", "k": 6, "summary": {"normalized": [0.9, 0.8], "lower_bound": [0.01, None]},
+    ...          "random": {"normalized": 0.95}}]
+    >>> sticks = sweep_yardsticks(rows, "normalized")
+    >>> sticks.best_label, sticks.best, sticks.random_low, sticks.random_high
+    ('floor', (0.01,), (0.95,), (40.0,))
+    """
+    best, low, high = {}, {}, {}
+    for row in rows:
+        if "summary" not in row:
+            continue
+        floors = {name: pair[0] for name, pair in row["summary"].items() if pair[0] is not None}
+        value = measures.best_values([measure], floors).get(measure)
+        if value is not None:
+            best[row["k"]] = value
+        random = row.get("random", {}).get(measure)
+        if random is not None:
+            low[row["k"]] = min(random, low.get(row["k"], random))
+            high[row["k"]] = max(random, high.get(row["k"], random))
+    ks = sorted(low)
+    return SweepYardsticks("floor" if isinstance(measures.spec(measure).best, str) else "best",
+                           tuple(sorted(best)), tuple(best[k] for k in sorted(best)),
+                           tuple(ks), tuple(low[k] for k in ks), tuple(high[k] for k in ks))
 
 
 def best_cells(rows, measure):

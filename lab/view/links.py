@@ -8,8 +8,9 @@ data set, the algorithm and k, so a link reads as what it shows):
 - method: ``algorithm``, ``k``, ``a.<parameter>``, ``post_refinement``, ``rescale``;
 - display: ``color``, ``view``, ``landmarks``, ``format``, ``present`` (presentation mode); the ``tab``;
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
-  ``sweep.measure``, ``sweep.log``; compare: ``compare.algorithms``, ``compare.align``; normalization:
-  ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``; pairs: ``pair.algorithm``,
+  ``sweep.measure``, ``sweep.log``, ``sweep.yardsticks``; compare: ``compare.algorithms``,
+  ``compare.align``; normalization: ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``;
+  pairs: ``pair.algorithm``,
   ``pair.k``, ``pair.random_state`` (run B; empty keeps run A's value), ``pair.color``, ``pair.segments``;
   stability: ``stability.mode``, ``stability.runs``, ``stability.fraction``. ``algorithm=uploaded``
   measures the output uploaded with the input.
@@ -46,6 +47,7 @@ _KEYS = {
     "format": ("display", "figure_format"), "present": ("display", "presentation"),
     "sweep.algorithms": ("sweep", "algorithms"), "sweep.k_min": ("sweep", "k_min"), "sweep.k_max": ("sweep", "k_max"),
     "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"), "sweep.log": ("sweep", "log_scale"),
+    "sweep.yardsticks": ("sweep", "yardsticks"),
     "compare.algorithms": ("compare", "algorithms"), "compare.align": ("compare", "align"),
     "norm.shape": ("normalization", "shape"), "norm.aspect": ("normalization", "aspect"),
     "norm.n": ("normalization", "n"), "norm.k": ("normalization", "n_neighbors"),
@@ -58,7 +60,7 @@ _KEYS = {
 _ALWAYS = ("dataset", "algorithm", "k")
 _LEGACY = {"seed": "random_state", "refine": "post_refinement"}
 _LISTS = {"sweep.algorithms", "compare.algorithms", "norm.algorithms"}
-_BOOLS = {"landmarks", "compare.align", "present", "sweep.log", "pair.segments"}
+_BOOLS = {"landmarks", "compare.align", "present", "sweep.log", "sweep.yardsticks", "pair.segments"}
 _FLOATS = {"noise", "norm.aspect", "stability.fraction"}
 _TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape", "tour",
          "pair.algorithm", "pair.color", "stability.mode"}

@@ -74,7 +74,8 @@ _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue
 
 @dataclasses.dataclass(frozen=True)
 class SweepChoice:
-    """The sweep tab: algorithms, the k range and step, the plotted measure and its axis (linear or log)."""
+    """The sweep tab: algorithms, the k range and step, the plotted measure and its axis (linear or log), and
+    whether each cell's yardsticks (random-output values) are computed too."""
 
     algorithms: tuple = catalogue.SWEEP_DEFAULTS["algorithms"]
     k_min: int = catalogue.SWEEP_DEFAULTS["k_min"]
@@ -82,6 +83,7 @@ class SweepChoice:
     k_step: int = catalogue.SWEEP_DEFAULTS["k_step"]
     measure: str = catalogue.SWEEP_DEFAULTS["measure"]
     log_scale: bool = False
+    yardsticks: bool = False
 
     @property
     def ks(self):
@@ -105,7 +107,7 @@ class SweepChoice:
         k_step = problems.check(_K_STEP, self.k_step, "sweep: k step")
         if k_min > k_max:
             problems.append(f"sweep: the lowest k ({k_min}) exceeds the highest ({k_max}).")
-        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure, bool(self.log_scale))
+        swept = SweepChoice(chosen, k_min, k_max, k_step, self.measure, bool(self.log_scale), bool(self.yardsticks))
         cells = len(chosen) * len(swept.ks)
         if cells > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: {len(chosen)} algorithms × {len(swept.ks)} values of k is {cells} runs; at most "

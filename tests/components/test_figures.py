@@ -16,6 +16,7 @@ from components.figures import (
     robust_color_range,
     sweep_figure,
 )
+from lab.compute.studies import SweepYardsticks
 
 
 @pytest.fixture
@@ -118,6 +119,18 @@ def test_the_star_marks_each_algorithm_s_best_k_as_given():
     figure = sweep_figure(rows, "trustworthiness", "trustworthiness", {"ltsa": rows[0]})
     star = figure.data[-1]
     assert star.name == "best k" and list(star.x) == [6] and list(star.y) == [0.998]
+
+
+def test_the_sweep_draws_the_floor_dashed_and_the_random_outputs_as_a_band_behind_the_curves():
+    rows = [{"algorithm": "pca", "label": "PCA", "k": k, "summary": {"normalized": [rn, None]}} for k, rn in ((6, 0.3),
+                                                                                                          (9, 0.2))]
+    sticks = SweepYardsticks("floor", (6, 9), (0.01, 0.02), (6, 9), (0.9, 0.8), (40.0, 50.0))
+    figure = sweep_figure(rows, "normalized", "R_N", {}, sticks)
+    band, floor, curve = figure.data
+    assert band.name == "random outputs" and band.fill == "toself" and band.hoverinfo == "skip"
+    assert list(band.x) == [6, 9, 9, 6] and list(band.y) == [0.9, 0.8, 50.0, 40.0]
+    assert floor.name == "floor" and list(floor.y) == [0.01, 0.02] and floor.line.dash == "dash"
+    assert floor.customdata is None and curve.name == "PCA"  # a click on a yardstick opens nothing
 
 
 def comparison_panels():

@@ -52,6 +52,10 @@ def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_
     traces = plotted(dash_duo, ids.SWEEP_GRAPH)
     isomap = next(t for t in traces if t["name"] == "Isomap")
     np.testing.assert_allclose(isomap["y"], scores, rtol=1e-10)
+    # R_N's floor, GR Lemma 1's lower bound at each k (no 2-D output beats it), dashed beneath the curves.
+    floor = next(t for t in traces if t["name"] == "floor")
+    np.testing.assert_allclose(floor["y"], [measures.evaluate(data.X, data.X[:, :2], k, which=["lower_bound"])
+                                            .mean["lower_bound"] for k in ks], rtol=1e-10)
     stars = next(t for t in traces if t["name"] == "best k")
     assert stars["x"][stars["text"].index("Isomap")] == ks[int(np.argmin(scores))]
     assert "Isomap" in dash_duo.find_element(f"#{ids.SWEEP_TABLE}").text

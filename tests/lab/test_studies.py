@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from lab import (CompareChoice, CompareRequest, DataChoice, ResultCache, RunRequest, SweepChoice, SweepRequest,
-                 StateError, ViewState)
-from lab.compute import compute
+                 StateError, ViewState, YardstickRequest)
+from lab.compute import catalogue, compute
 import lab.compute.studies
-from lab.compute.studies import align_to_reference, best_cells, stored_sweep
+from lab.compute.studies import align_to_reference, best_cells, stored_sweep, sweep_yardsticks
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +91,43 @@ def test_alignment_to_the_truth_undoes_a_similarity_exactly():
 
 def test_doctests():
     assert doctest.testmod(lab.compute.studies).failed == 0
+
+
+def test_a_sweep_with_yardsticks_holds_each_cells_random_values_and_floor(cache):
+    view = state(sweep=SweepChoice(("isomap", "ltsa"), 8, 10, 2, yardsticks=True))
+    request = SweepRequest.from_state(view)
+    assert request.to_dict()["yardsticks"] is True
+    assert "yardsticks" not in SweepRequest.from_state(state(sweep=SweepChoice(("isomap",), 8, 10, 2))).to_dict()
+    rows = compute(request, cache=cache).result.rows
+    for row in rows:
+        run = RunRequest.create("swissroll", row["algorithm"], n=400, n_neighbors=row["k"])
+        sticks = compute(YardstickRequest(run), cache=cache)
+        assert sticks.cached  # the sweep computed and kept each cell's yardsticks
+        assert row["random"] == {name: value for name, value in sticks.result.random.items() if value == value}
+    plotted = sweep_yardsticks(rows, "normalized")
+    assert plotted.best_label == "floor" and plotted.best_ks == (8, 10)
+    assert plotted.best == tuple(rows[i]["summary"]["lower_bound"][0] for i in (0, 1))
+    # LTSA's unit-variance output and Isomap's isometric one meet random outputs of their own scales.
+    assert plotted.random_low == tuple(min(rows[i]["random"]["normalized"], rows[i + 2]["random"]["normalized"])
+                                       for i in (0, 1))
+    assert plotted.random_low[0] < plotted.random_high[0]
+    trust = sweep_yardsticks(rows, "trustworthiness")
+    assert trust.best_label == "best" and trust.best == (1.0, 1.0) and 0.45 < trust.random_low[0] < 0.55
+    assert stored_sweep({"result": {"rows": list(rows)}}).rows == rows  # a page's store takes them back
+
+
+@pytest.mark.parametrize("forged", [{"random": {"normalized": "x"}}, {"random": [1]}, {"random_error": 3},
+                                    {"random": {"normalized": 10**400}}])
+def test_a_stored_sweep_with_forged_yardsticks_is_refused(cache, forged):
+    rows = compute(SweepRequest.from_state(state(sweep=SweepChoice(("isomap",), 8, 8, 2))), cache=cache).result.rows
+    with pytest.raises(StateError):
+        stored_sweep({"result": {"rows": [{**rows[0], **forged}]}})
+
+
+def test_yardsticks_are_refused_for_a_sweep_above_their_cap_and_for_a_non_boolean():
+    big = DataChoice("swissroll", n=catalogue.YARDSTICK_MAX_SAMPLES + 1).validated()
+    with pytest.raises(StateError, match="at most 10,000 points"):
+        SweepRequest(big, ("pca",), (8,), True)
+    values = SweepRequest(DataChoice("swissroll", n=400).validated(), ("pca",), (8,)).to_dict()
+    with pytest.raises(StateError, match="yardsticks must be true or false"):
+        SweepRequest.from_dict({**values, "yardsticks": "yes"})
