@@ -13,7 +13,7 @@ from lab import PairRequest, ResultCache, RunRequest, SeedNoiseRequest, StateErr
 from lab.compute import compute
 from lab.compute.catalogue import SEED_NOISE_COLOR, SEED_NOISE_LABEL
 from lab.compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
-from lab.compute.pairs import pair_coloring
+from lab.compute.pairs import PairResult, pair_coloring
 from lab.compute.seed_noise import (
     ROUNDING_SPREAD,
     SeedNoiseResult,
@@ -132,6 +132,15 @@ def test_an_uploaded_run_a_cannot_be_re_seeded():
                       pair=PairChoice("isomap")).validated()
     with pytest.raises(StateError, match="Stability reruns an algorithm"):
         SeedNoiseRequest.from_state(state)
+
+
+def test_the_colouring_chosen_before_the_spread_is_computed_shows_the_displacement_and_says_so():
+    points = np.zeros((3, 2))
+    pair = PairResult(points, points, np.array([0.0, 1.0, 2.0]), np.zeros(3), np.zeros(3), 0.5, 1.0, False,
+                      points, ("u",), {}, {}, "A", "B")
+    values, title = pair_coloring(pair, SEED_NOISE_COLOR, np.array([2, 0]))
+    np.testing.assert_array_equal(values, [2.0, 0.0])
+    assert title == "displacement (A's seed spread not computed)"
 
 
 def test_doctests():
