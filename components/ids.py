@@ -169,6 +169,12 @@ PAIR_B_GRAPH = "pair-b-graph"
 PAIR_MORPH_GRAPH = "pair-morph-graph"
 PAIR_MORPH_SPEED = "pair-morph-speed"
 PAIR_SELECTION_TEXT = "pair-selection-text"
+# The pair's displacements against run A's seed spread (in the pairs tab).
+SEED_NOISE_RUN = "seed-noise-run"
+SEED_NOISE_STORE = "seed-noise-store"
+SEED_NOISE_MESSAGE = "seed-noise-message"
+SEED_NOISE_CARDS = "seed-noise-cards"
+SEED_NOISE_TABLE = "seed-noise-table"
 # Stability study (in the pairs tab).
 STABILITY_MODE = "stability-mode"
 STABILITY_RUNS = "stability-runs"
@@ -186,9 +192,11 @@ COMPARE_JOB = "compare"
 NORMALIZATION_JOB = "normalization"
 PAIR_JOB = "pair"
 STABILITY_JOB = "stability"
+SEED_NOISE_JOB = "seed-noise"
 TOUR_JOB = "tour"
 YARDSTICK_JOB = "yardsticks"
-JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABILITY_JOB, TOUR_JOB, YARDSTICK_JOB)
+JOBS = (EXPLORE_JOB, SWEEP_JOB, COMPARE_JOB, NORMALIZATION_JOB, PAIR_JOB, STABILITY_JOB, SEED_NOISE_JOB, TOUR_JOB,
+        YARDSTICK_JOB)
 
 
 def job_controls(job):
@@ -218,5 +226,5 @@ def card_yardstick(measure):
 
 
 def pair_card_value(name):
-    """Id of the value text of a card of the pairs tab (the pair's, or the stability study's)."""
+    """Id of the value text of a card of the pairs tab (the pair's, the seed noise's or the stability study's)."""
     return f"pair-card-{name}-value"

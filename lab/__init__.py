@@ -9,9 +9,9 @@ Four rooms, each importing only the ones below it (``tests/test_layering.py`` ch
   declares its ``KIND`` and ``RESULT``, round-trips ``to_dict`` / ``from_dict``, and is computed by
   :func:`lab.compute.compute` through the result cache. :class:`RunRequest` is one run of data set → algorithm →
   measures, made of a :class:`DataChoice` and a :class:`MethodChoice` (:mod:`lab.compute.choices`);
-  :mod:`lab.compute.studies`, :mod:`lab.compute.pairs`, :mod:`lab.compute.stability` and
-  :mod:`lab.compute.normalization` compute over runs; :mod:`lab.compute.catalogue`: what the pages
-  offer, derived from the registries.
+  :mod:`lab.compute.studies`, :mod:`lab.compute.pairs`, :mod:`lab.compute.stability`,
+  :mod:`lab.compute.seed_noise` and :mod:`lab.compute.normalization` compute over runs;
+  :mod:`lab.compute.catalogue`: what the pages offer, derived from the registries.
 - :mod:`lab.view`: :class:`ViewState`, every control of every tab, validated against the
   registries; :mod:`lab.view.links` and :mod:`lab.view.exports` convert it to and from links and files.
 - :mod:`lab.tours`: the papers' figures as tours of view states (:mod:`lab.tours.presets`, imported
@@ -29,6 +29,7 @@ from .compute.choices import DataChoice, MethodChoice, StateError, UploadRef
 from .compute.normalization import NormalizationRequest, NormalizationResult
 from .compute.pairs import PairRequest, PairResult
 from .compute.runs import RunRequest, RunResult, failure_message
+from .compute.seed_noise import SeedNoiseRequest, SeedNoiseResult
 from .compute.stability import StabilityRequest, StabilityResult
 from .compute.studies import CompareRequest, CompareResult, SweepRequest, SweepResult
 from .compute.yardsticks import YardstickRequest, YardstickResult
@@ -40,7 +41,8 @@ from .view.state import CompareChoice, DisplayChoice, NormalizationChoice, Sweep
 
 __all__ = ["CODE_VERSION", "CompareChoice", "CompareRequest", "CompareResult", "DataChoice", "DisplayChoice",
            "MethodChoice", "NormalizationChoice", "NormalizationRequest", "NormalizationResult",
-           "PairRequest", "PairResult", "ResultCache", "RunRequest", "RunResult", "StabilityRequest", "StabilityResult",
+           "PairRequest", "PairResult", "ResultCache", "RunRequest", "RunResult", "SeedNoiseRequest",
+           "SeedNoiseResult", "StabilityRequest", "StabilityResult",
            "StateError", "SweepChoice", "SweepRequest", "SweepResult", "UploadRef", "UploadStore", "ViewState",
            "YardstickRequest", "YardstickResult",
            "cache_key", "failure_message", "from_query", "to_query"]

@@ -5,8 +5,8 @@
 - :mod:`lab.compute.catalogue`: what the pages offer, derived from the registries;
   :mod:`lab.compute.shapes`: the normalization study's shapes;
 - :mod:`lab.compute.runs`: one run; :mod:`lab.compute.studies` (sweep, compare),
-  :mod:`lab.compute.normalization`, :mod:`lab.compute.pairs` and :mod:`lab.compute.stability`: the
-  studies over runs; :mod:`lab.compute.views`: the arrays the views draw of a run.
+  :mod:`lab.compute.normalization`, :mod:`lab.compute.pairs`, :mod:`lab.compute.stability` and
+  :mod:`lab.compute.seed_noise`: the studies over runs; :mod:`lab.compute.views`: the arrays the views draw of a run.
 
 Every request is computed by one function, :func:`compute` (:mod:`lab.compute.study`, the study
 interface). It imports ``lab.store`` and no higher room.

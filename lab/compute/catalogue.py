@@ -32,6 +32,8 @@ __all__ = [
     "RUN_MEASURES",
     "STABILITY_MODES",
     "STABILITY_RUNS",
+    "SEED_NOISE_COLOR",
+    "SEED_NOISE_LABEL",
     "SUBSAMPLE_FRACTION",
     "SUMMARY_MEASURES",
     "SWEEP_DEFAULTS",
@@ -141,6 +143,9 @@ PAIR_DEFAULT_ALGORITHM = "ltsa"
 # Per-point values of a pair of runs (lab.compute.pairs.PairResult attributes) and how the page names them.
 PAIR_MEASURES = {"local_conformal": "local R_C between the runs", "displacement": "displacement",
                  "local_normalized": "local R_N between the runs"}
+# The pair's displacements over run A's spread when re-seeded (lab.compute.seed_noise), computed on demand.
+SEED_NOISE_COLOR = "seed_noise"
+SEED_NOISE_LABEL = "displacement ÷ A's seed spread"
 # The stability study: reruns of one algorithm over random states, or over random subsamples of
 # the points (drawn without replacement: a bootstrap's repeated rows are duplicate points, which
 # the algorithms refuse).
@@ -174,11 +179,13 @@ def method_output_scale(algorithm):
 
 
 def pair_color_choices(truth_labels):
-    """Colourings of the pairs tab's views: ``(value, label)`` of a pair's per-point values, then the intrinsic ones.
+    """Colourings of the pairs tab's views: ``(value, label)`` of a pair's per-point values, its displacements
+    against A's seed spread, then the intrinsic ones.
 
     Examples
     --------
     >>> [value for value, _ in pair_color_choices(["u"])]
-    ['local_conformal', 'displacement', 'local_normalized', 'truth-0']
+    ['local_conformal', 'displacement', 'local_normalized', 'seed_noise', 'truth-0']
     """
-    return [*PAIR_MEASURES.items(), *[(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]]
+    return [*PAIR_MEASURES.items(), (SEED_NOISE_COLOR, SEED_NOISE_LABEL),
+            *[(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]]

@@ -255,9 +255,17 @@ def selection_summary(result, rows):
     return f"{rows.size} {noun} selected, marked in both views. Mean " + ", ".join(parts) + "."
 
 
-def pair_coloring(result, color, rows=None):
-    """Values and colour-bar title of colouring ``color`` of a pair (:func:`.catalogue.pair_color_choices`)."""
+def pair_coloring(result, color, rows=None, seed_noise=None):
+    """Values and colour-bar title of colouring ``color`` of a pair (:func:`.catalogue.pair_color_choices`).
+
+    ``seed_noise`` is the pair's :class:`.seed_noise.SeedNoiseResult`, if computed: without it, the
+    colouring by displacement over A's seed spread shows the displacement and says what is missing.
+    """
     chosen = slice(None) if rows is None else rows
+    if color == catalogue.SEED_NOISE_COLOR:
+        if seed_noise is None:
+            return result.displacement[chosen], "displacement (A's seed spread not computed)"
+        return seed_noise.coloring(rows)
     if color in catalogue.PAIR_MEASURES:
         return getattr(result, color)[chosen], catalogue.PAIR_MEASURES[color]
     column = int(color.rsplit("-", 1)[1]) if color.startswith("truth-") else 0

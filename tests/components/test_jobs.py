@@ -206,6 +206,7 @@ def _job_arguments(state):
         ids.NORMALIZATION_JOB: [1, state, "session", "page"],
         ids.PAIR_JOB: [1, state, "session", "page"],
         ids.STABILITY_JOB: [1, state, "session", "page"],
+        ids.SEED_NOISE_JOB: [1, state, "session", "page"],
         ids.TOUR_JOB: [{"name": next(iter(STEPS)), "nonce": "deadline", "token": "page"}],
     }
 

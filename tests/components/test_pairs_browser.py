@@ -13,9 +13,11 @@ from app import create_app
 from components import ids
 from components.figures.pairs import MORPH_FRAMES, MORPH_SECONDS
 from notebook import notebook_app
-from lab import ViewState
+from lab import ViewState, from_query
 from lab.compute import compute
+from lab.compute.catalogue import SEED_NOISE_LABEL
 from lab.compute.choices import DataChoice, MethodChoice
+from lab.compute.seed_noise import SeedNoiseRequest
 from lab.compute.stability import StabilityRequest
 from lab.view.state import StabilityChoice
 
@@ -34,10 +36,10 @@ def start_job(dash_duo, button):
     dash_duo.find_element(f"#{button}").click()
 
 
-def open_pairs_tab(dash_duo, tmp_path, query="?dataset=strip&n=400&algorithm=isomap&k=8"):
+def open_pairs_tab(dash_duo, tmp_path, query="?dataset=strip&n=400&algorithm=isomap&k=8", title="Isomap, k = 8"):
     dash_duo.start_server(create_app(tmp_path))
     dash_duo.driver.get(f"{dash_duo.server_url}/{query}")
-    wait_for_output_title(dash_duo, "Isomap, k = 8")
+    wait_for_output_title(dash_duo, title)
     tab = next(element for element in dash_duo.find_elements(f"#{ids.TABS} .tab") if element.text == "Two runs")
     tab.click()
 
@@ -108,6 +110,37 @@ def test_two_algorithms_are_aligned_with_their_distance_and_linked_views(dash_du
         1000 * MORPH_SECONDS["slow"], abs=MORPH_FRAMES), timeout=WAIT)
     dash_duo.find_element(f"#{ids.PAIR_MORPH_GRAPH} .updatemenu-button").click()
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-pairs.png")
+    assert severe_logs(dash_duo) == []
+
+
+def test_two_seeds_of_t_sne_are_read_against_a_s_seed_noise(dash_duo, tmp_path):
+    """From an empty cache: compare, then divide by A's seed spread; the card, the table and the colours agree
+    with the library's result, and the views switch to the ratio."""
+    query = "?dataset=strip&n=400&algorithm=tsne&k=8&pair.algorithm=&pair.random_state=9&stability.runs=3"
+    open_pairs_tab(dash_duo, tmp_path, query, title="t-SNE, k = 8")
+    start_job(dash_duo, ids.PAIR_RUN)
+    card_text(dash_duo, "distance")
+    start_job(dash_duo, ids.SEED_NOISE_RUN)
+    expected = compute(SeedNoiseRequest.from_state(from_query(query)), cache=None).result
+    assert card_text(dash_duo, "beyond") == f"{100 * expected.beyond:.1f} %"
+    assert card_text(dash_duo, "ratio") == f"{expected.median_ratio:.3g}"
+    table = f"#{ids.SEED_NOISE_TABLE} tbody tr"
+    until(lambda: len(dash_duo.find_elements(table)) == 10, timeout=WAIT)
+    cells = [[cell.text for cell in row.find_elements("css selector", "td")] for row in dash_duo.find_elements(table)]
+    top = expected.ranked(10)
+    assert [int(row[0]) for row in cells] == top.tolist()
+    assert [row[3] for row in cells] == [f"{value:.3g}" for value in expected.ratio[top]]
+    # The views are now coloured by the ratio (the colour choice switched to it).
+    dash_duo.wait_for_contains_text(f"#{ids.PAIR_COLOR}", SEED_NOISE_LABEL, timeout=WAIT)
+    until(lambda: len(browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[0].marker.color")) == 400
+          and np.allclose(browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[0].marker.color"),
+                          expected.ratio.astype(np.float32), rtol=1e-5), timeout=WAIT)
+    assert dash_duo.driver.execute_script(
+        f"return document.getElementById('{ids.PAIR_B_GRAPH}').querySelector('.js-plotly-plot')"
+        ".data[0].marker.colorbar.title.text") == SEED_NOISE_LABEL
+    for element, name in ((ids.PAIR_A_GRAPH, "views"), (ids.SEED_NOISE_MESSAGE, "table")):
+        dash_duo.driver.execute_script(f"document.getElementById('{element}').scrollIntoView();")
+        dash_duo.driver.save_screenshot(f"/tmp/procrustes-lab-seed-noise-{name}.png")
     assert severe_logs(dash_duo) == []
 
 

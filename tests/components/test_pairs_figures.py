@@ -15,8 +15,9 @@ from components.figures.pairs import (
     pair_figures,
     stability_figure,
 )
-from components.pairs import pair_cards, stability_cards
+from components.pairs import pair_cards, seed_noise_cards, seed_noise_table, stability_cards
 from lab.compute.pairs import PairResult
+from lab.compute.seed_noise import SeedNoiseResult, seed_noise_ratio
 from lab.compute.stability import StabilityResult
 
 
@@ -88,3 +89,28 @@ def test_the_stability_view_colours_the_consensus_by_spread():
     figure = stability_figure(consensus, spread, (0.0, 1.0))
     np.testing.assert_array_equal(figure.data[0].marker.color, spread.astype(np.float32))
     assert "spread" in figure.data[0].hovertemplate
+
+
+def _seed_noise(displacement, spread):
+    displacement, spread = np.asarray(displacement, dtype=float), np.asarray(spread, dtype=float)
+    return SeedNoiseResult(displacement, spread, seed_noise_ratio(displacement, spread), (0, 1, 2), "A", "B", (), 0)
+
+
+def _rows(table):
+    return [[cell.children for cell in row.children] for row in table[1].children[1].children]
+
+
+def test_the_seed_noise_card_and_table_read_the_ratios():
+    result = _seed_noise([0.3, 0.1, 0.05, 0.4], [0.1, 0.1, 0.1, 0.4])  # ratios 3, 1, 0.5, 1
+    assert seed_noise_cards(result) == {"beyond": "25.0 %", "ratio": "1"}
+    table = seed_noise_table(result, count=3)
+    assert "moved most beyond re-seeding" in table[0].children
+    assert _rows(table) == [["0", "0.3", "0.1", "3"], ["3", "0.4", "0.4", "1"], ["1", "0.1", "0.1", "1"]]
+
+
+def test_a_deterministic_run_a_is_said_so_rather_than_divided_by_zero():
+    result = _seed_noise([0.3, 0.0, 0.1], [0.0, 0.0, 1e-15])
+    assert seed_noise_cards(result) == {"beyond": "66.7 %", "ratio": "∞"}
+    table = seed_noise_table(result)
+    assert table[0].children.startswith("Run A's algorithm is deterministic: every difference is beyond re-seeding")
+    assert _rows(table) == [["0", "0.3", "0", "∞"], ["2", "0.1", "1e-15", "∞"], ["1", "0", "0", "0"]]

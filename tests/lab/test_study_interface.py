@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from lab import (CompareRequest, DataChoice, MethodChoice, NormalizationRequest, PairRequest, ResultCache, RunRequest,
-                 StabilityRequest, StateError, SweepRequest, YardstickRequest, cache_key)
+                 SeedNoiseRequest, StabilityRequest, StateError, SweepRequest, YardstickRequest, cache_key)
 from lab.compute import REQUESTS, compute, request_from_dict
 from lab.compute.normalization import PhiCurveRequest
 from lab.store.serialization import decode, encode
@@ -35,6 +35,8 @@ EXAMPLES = {
              lambda values: values["b"]["data"].update(n=121)),  # B on other points than A
     "stability": (StabilityRequest(DATA, MethodChoice("pca", 6).validated(), "subsamples", 3, 0.8),
                   lambda values: values.update(n_runs=0)),
+    "seed_noise": (SeedNoiseRequest(PairRequest(RUN, RunRequest(DATA, MethodChoice("isomap", 6).validated())), 2),
+                   lambda values: values.update(n_runs=0)),
     "normalization": (NORMALIZATION, lambda values: values.update(shape="hexagon")),
     "phi_ratio_curve": (PhiCurveRequest.of_study(NORMALIZATION), lambda values: values.update(algorithms=["pca"])),
     "yardsticks": (YardstickRequest(RUN), lambda values: values.update(n_draws=99)),
