@@ -3,13 +3,16 @@ cached, a display change redraws only what changed, a change elsewhere reads not
 and a job's record for a run the view has left is not drawn."""
 
 import dash
+import numpy as np
 import pytest
 
 import measures
 from components import jobs
 from components.explore import compute_record, show_computed, show_state
+from components.figures.marks import loss_index, loss_range
 from lab import RunRequest, ViewState, from_query
 from lab.compute import catalogue
+from lab.compute.views import neighbour_losses
 from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
@@ -124,3 +127,24 @@ def test_a_record_holding_a_number_no_float_holds_is_refused_with_a_message(serv
     outputs = show_computed(services, forged, state, None, "session")
     assert outputs["message"] == "The run record is not one this page writes."
     assert outputs["message_class"] == "message error"
+
+
+def test_false_vs_missing_neighbours_paint_both_views_and_redraw_them_whole(services):
+    state, record = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    chosen = from_query(LINK + "&color=false_missing").to_dict()
+    outputs = show_state(services, chosen, first["shown"], first["drawn"], "session", "token")
+    # The key is added: the whole views are drawn again, not patched.
+    assert not isinstance(outputs["output"], dash.Patch) and outputs["drawn"]["losses"] is True
+    result = services.results.get(RunRequest.from_dict(record["request"]))
+    losses = neighbour_losses(result)
+    expected = loss_index(losses.false, losses.missing, loss_range(losses.false, losses.missing))
+    for view in ("input", "output"):  # n = 300: both views draw every point
+        np.testing.assert_array_equal(outputs[view].data[0].marker.color, expected)
+    T, C = record["summary"]["trustworthiness"][0], record["summary"]["continuity"][0]
+    assert outputs["output"].layout.annotations[-1].text.startswith(
+        f"false vs missing neighbours<br>T = {T:.4f}<br>C = {C:.4f}<br>full hue from ")
+    assert "key" in [trace.name for trace in outputs["output"].data]
+    assert "key" not in [trace.name for trace in outputs["input"].data]
+    back = show_state(services, state, first["shown"], outputs["drawn"], "session", "token")
+    assert not isinstance(back["output"], dash.Patch) and "key" not in [trace.name for trace in back["output"].data]
