@@ -121,6 +121,11 @@ class NeighbourLosses:
     in the other space. ``t_i`` and ``c_i`` are the per-point values of ``measures.evaluate`` (its
     ``trustworthiness_from_penalties``); T and C are scikit-learn's expression of the same sums, so the
     mean of the losses equals ``1 - T`` up to rounding (tested against a full-rank oracle).
+
+    A point has as many false neighbours as missing ones (both ``k - |N_k(x_i) ∩ N_k(y_i)|``, ties
+    apart), so the two losses are positive together; they differ in how far those neighbours lie: an
+    intruder far in the input (a fold or short circuit) weighs on ``1 - t_i``, a neighbour torn far
+    away in the output on ``1 - c_i``. The two hues show which dominates.
     """
 
     false: np.ndarray

@@ -148,3 +148,18 @@ def test_false_vs_missing_neighbours_paint_both_views_and_redraw_them_whole(serv
     assert "key" not in [trace.name for trace in outputs["input"].data]
     back = show_state(services, state, first["shown"], outputs["drawn"], "session", "token")
     assert not isinstance(back["output"], dash.Patch) and "key" not in [trace.name for trace in back["output"].data]
+
+
+def test_false_vs_missing_neighbours_paint_a_drawn_subsample_on_every_point_s_common_top(services, monkeypatch):
+    monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 120)  # the 3-D input view draws a level of detail
+    state, record = computed(services, LINK + "&color=false_missing")
+    outputs = show_state(services, state, None, None, "session", "token")
+    result = services.results.get(RunRequest.from_dict(record["request"]))
+    losses = neighbour_losses(result)
+    top = loss_range(losses.false, losses.missing)  # from all 300 points, not the drawn ones
+    rows = np.asarray(outputs["input"].data[0].customdata)
+    assert 120 <= len(rows) < 300
+    np.testing.assert_array_equal(outputs["input"].data[0].marker.color,
+                                  loss_index(losses.false[rows], losses.missing[rows], top))
+    np.testing.assert_array_equal(outputs["output"].data[0].marker.color, loss_index(losses.false, losses.missing, top))
+    assert outputs["input"].data[0].text[0] == f"{losses.false[rows[0]]:.3g}"
