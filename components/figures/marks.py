@@ -4,10 +4,12 @@ clicked point's neighbour marks, a projector's type.
 Pure builders: each takes a figure of :mod:`.views` and changes it in place.
 """
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["CLASS_COLORS", "EDGES_TRACE", "LOSS_COLORS", "LOSS_LEVELS", "NEIGHBOURS_TRACE", "class_colors",
+__all__ = ["CLASS_COLORS", "EDGES_TRACE", "LOSS_COLORS", "LOSS_KEY", "LOSS_LEVELS", "NEIGHBOURS_TRACE", "class_colors",
            "class_name", "color_by_class", "color_by_losses", "loss_index", "loss_palette", "loss_range",
            "neighbour_traces", "presentation_style"]
 
@@ -21,6 +23,8 @@ CLASS_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 LOSS_COLORS = {"neither": "#d0d0d0", "false": "#e66100", "missing": "#0072b2", "both": "#2e1f3d"}
 # Levels per loss: 0 (no such neighbour at all), then four equal steps up to the common robust top.
 LOSS_LEVELS = 5
+# Name of the key's heatmap trace and of its title annotation.
+LOSS_KEY = "key"
 # Names of the traces that show the clicked point's k neighbours and its kNN edges in both views
 # (filled in the browser by assets/linked_views.js, found there by name).
 NEIGHBOURS_TRACE = "neighbours"
@@ -163,7 +167,7 @@ def color_by_losses(figure, false_loss, missing_loss, top, title, *, key, levels
         The loss drawn at full strength (:func:`loss_range` of every point's, shared by both views).
     title : str
         What the colouring shows, with T and C (``"false vs missing neighbours: T = …, C = …"``): the
-        key's title, a line at each ": " and ", ", then the loss of full hue.
+        key's title in short lines (wrapped, and one per ", " after the ": "), then the loss of full hue.
     key : bool
         Add the 2-D colour key beside the points (the output view; the input view shares its colours).
 
@@ -205,11 +209,12 @@ def _loss_key(figure, index, top, title, palette, levels):
     cells = np.add.outer(grid * levels, grid).T  # [missing, false]: rows go up the key
     text = [[f"false 1 − tᵢ {span(f)}, missing 1 − cᵢ {span(m)}: {counts[f, m]} points" for f in grid] for m in grid]
     figure.add_trace(go.Heatmap(z=cells, x=grid, y=grid, colorscale=_discrete_scale(palette), zmin=-0.5,
-                                zmax=len(palette) - 0.5, showscale=False, xaxis="x2", yaxis="y2", name="key",
+                                zmax=len(palette) - 0.5, showscale=False, xaxis="x2", yaxis="y2", name=LOSS_KEY,
                                 text=text, hovertemplate="%{text}<extra></extra>", xgap=1, ygap=1))
     # No tick labels (they crowd a key this small): one common top, said in the key's title.
     axis = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False, fixedrange=True, constrain="domain")
-    lines = [*title.replace(": ", ", ").split(", "), f"full hue from {top:.2g}"]
+    what, _, values = title.partition(": ")
+    lines = [*textwrap.wrap(what, 16), *[value for value in values.split(", ") if value], f"full hue from {top:.2g}"]
     figure.update_layout(
         xaxis=dict(domain=[0.0, 0.72]),
         xaxis2=dict(domain=[0.80, 1.0], anchor="y2", title=dict(
@@ -217,8 +222,8 @@ def _loss_key(figure, index, top, title, palette, levels):
         yaxis2=dict(domain=[0.25, 0.55], anchor="x2", scaleanchor="x2", title=dict(
             text="missing →", standoff=4, font=dict(color=LOSS_COLORS["missing"], size=12)), **axis),
         annotations=[*figure.layout.annotations, dict(
-            text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=0.58, xanchor="right", yanchor="bottom",
-            align="left", showarrow=False, font=dict(size=11))])
+            name=LOSS_KEY, text="<br>".join(lines), xref="paper", yref="paper", x=1.0, y=0.58, xanchor="right",
+            yanchor="bottom", align="left", showarrow=False, font=dict(size=11))])
 
 
 def neighbour_traces(three_d):
@@ -252,4 +257,9 @@ def presentation_style(figure, *, three_d=False, font_size=18):
                          dict(size=12, line=dict(color="black", width=3)))
     if figure.data and figure.data[0].marker.colorbar is not None:
         figure.data[0].marker.colorbar.tickfont = dict(size=font_size)
+    if any(trace.name == LOSS_KEY for trace in figure.data):
+        # The key's type grows too, and its room with it, clear of the upright mode bar.
+        figure.update_layout(xaxis=dict(domain=[0.0, 0.6]), xaxis2=dict(domain=[0.68, 0.95]),
+                             xaxis2_title_font_size=font_size, yaxis2_title_font_size=font_size)
+        figure.update_annotations(selector=dict(name=LOSS_KEY), font=dict(size=font_size), x=0.95)
     return figure

@@ -143,7 +143,7 @@ def test_false_vs_missing_neighbours_paint_both_views_and_redraw_them_whole(serv
         np.testing.assert_array_equal(outputs[view].data[0].marker.color, expected)
     T, C = record["summary"]["trustworthiness"][0], record["summary"]["continuity"][0]
     assert outputs["output"].layout.annotations[-1].text.startswith(
-        f"false vs missing neighbours<br>T = {T:.4f}<br>C = {C:.4f}<br>full hue from ")
+        f"false vs missing<br>neighbours<br>T = {T:.4f}<br>C = {C:.4f}<br>full hue from ")
     assert "key" in [trace.name for trace in outputs["output"].data]
     assert "key" not in [trace.name for trace in outputs["input"].data]
     back = show_state(services, state, first["shown"], outputs["drawn"], "session", "token")

@@ -180,7 +180,7 @@ def test_false_vs_missing_neighbours_colour_both_views_from_an_empty_cache(dash_
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .annotation-text", "false vs missing", timeout=WAIT)
     key = dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .annotation-text").text
     top = loss_range(false, missing)
-    assert key == f"false vs missing neighboursT = {trust:.4f}C = {continuity:.4f}full hue from {top:.2g}"  # 4 lines
+    assert key == f"false vs missingneighboursT = {trust:.4f}C = {continuity:.4f}full hue from {top:.2g}"  # 5 lines
     axes = [element.text for element in dash_duo.find_elements(f"#{ids.OUTPUT_GRAPH} .g-x2title, "
                                                                f"#{ids.OUTPUT_GRAPH} .g-y2title")]
     assert axes == ["false →", "missing →"]

@@ -9,7 +9,7 @@ import pytest
 
 from components.figures import input_figure, output_figure
 from components.figures.marks import (LOSS_COLORS, LOSS_LEVELS, color_by_losses, loss_index, loss_palette,
-                                      loss_range)
+                                      loss_range, presentation_style)
 
 
 def scale_colors(marker):
@@ -97,6 +97,13 @@ def test_the_output_carries_the_key_with_t_and_c_and_the_input_none(painted):
     assert palette[cells[0, 0]] == LOSS_COLORS["neither"] and palette[cells[-1, -1]] == LOSS_COLORS["both"]
     counts = np.bincount(loss_index(false, missing, top), minlength=cells.size)
     assert key.text[0][0].endswith(f": {counts[0]} points")
-    assert output_view.layout.annotations[-1].text == ("false vs missing neighbours<br>T = 0.9876<br>C = 0.9543"
+    assert output_view.layout.annotations[-1].text == ("false vs missing<br>neighbours<br>T = 0.9876<br>C = 0.9543"
                                                         f"<br>full hue from {top:.2g}")
     assert output_view.layout.xaxis2.title.text == "false →" and output_view.layout.yaxis2.title.text == "missing →"
+
+
+def test_presentation_type_reaches_the_key(painted):
+    output_view = presentation_style(painted[3][1], font_size=18)
+    assert output_view.layout.annotations[-1].font.size == 18
+    assert output_view.layout.xaxis2.title.font.size == output_view.layout.yaxis2.title.font.size == 18
+    assert output_view.layout.xaxis.domain[1] < output_view.layout.xaxis2.domain[0]  # the key keeps its own room
