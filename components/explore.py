@@ -16,14 +16,14 @@ from dash import Input, Output, Patch, State, dcc, html, no_update
 import measures
 from lab import RunRequest, StateError, ViewState
 from lab.compute import catalogue, compute
-from lab.compute.views import class_labels, coloring, explore_view
+from lab.compute.views import class_labels, coloring, explore_view, neighbour_losses
 from serving.managers import job_deadline
 
 from . import ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text, direction_key
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
-from .figures.marks import color_by_class, neighbour_traces, presentation_style
+from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 from .records import checked_record, failure_record, run_record
 from .yardsticks import yardstick_actions
@@ -197,13 +197,16 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     if result is None:
         return {**outputs, "message": "This run has left the cache: change a control, or reload, to compute it "
                                       "again.", "message_class": "message warning"}
-    view = explore_view(request, result, display.landmarks, display.input_view)
+    view = explore_view(request, result, display.landmarks, display.input_view, display.color)
     output_color, title, _ = coloring(result, display.color, view.output.rows)
     colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
     color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
     classes = class_labels(result) if display.color.startswith("truth-") else None
-    layout.update(classes=classes is not None, color=display.color)  # a class legend is redrawn, not patched
-    if same_views and drawn.get("classes") == layout["classes"]:
+    losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
+    # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
+    layout.update(classes=classes is not None, losses=display.color == catalogue.NEIGHBOUR_LOSSES,
+                  color=display.color)
+    if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
                                                ("output", OUTPUT_AXES, view.output, True)):
@@ -223,19 +226,24 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                                 point_ids=view.output.rows, title=view.output_title, revision=str(revision),
                                 landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
-    _finish(figures, {"input": view.input, "output": view.output}, classes, title, display)
+    _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
     return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
 
 
-def _finish(figures, drawn, classes, title, display):
-    """The views' additions, in place: a class legend, the neighbour traces, presentation type."""
+def _finish(figures, drawn, classes, title, display, losses=None):
+    """The views' additions, in place: a class legend or false vs missing neighbours (``losses``,
+    :class:`lab.compute.views.NeighbourLosses`) with their key, the neighbour traces, presentation type."""
+    top = None if losses is None else loss_range(losses.false, losses.missing)  # every point's losses
     for key, figure in figures.items():
         three_d = key == "input" and display.input_view == "3d"
         if classes is not None:
             color_by_class(figure, drawn[key].take(classes), title, legend=key == "output")
+        if losses is not None:
+            color_by_losses(figure, drawn[key].take(losses.false), drawn[key].take(losses.missing), top,
+                            losses.title, key=key == "output")
         figure.add_traces(neighbour_traces(three_d))
         if display.presentation:
             presentation_style(figure, three_d=three_d)

@@ -23,6 +23,7 @@ __all__ = [
     "LOCAL_MEASURES",
     "MAX_SWEEP_CELLS",
     "NEIGHBORS",
+    "NEIGHBOUR_LOSSES",
     "PAIR_DEFAULT_ALGORITHM",
     "PAIR_MEASURES",
     "POST_REFINEMENT",
@@ -85,6 +86,9 @@ RESCALE_LABELS = {"authors": "authors' convention", "unit_variance": "unit varia
 RUN_MEASURES = tuple(name for name in measures.available() if name != "raw")
 # Per-point ones colour the views: (key, label).
 LOCAL_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES if measures.spec(name).per_point)
+# The two-colour colouring of each point's false neighbours (its share of 1 - T) and missing ones (of
+# 1 - C), painted by lab.compute.views.neighbour_losses; offered after the local measures.
+NEIGHBOUR_LOSSES = "false_missing"
 # Scalar summaries that rank embeddings (the collapse score has no direction): sweeps and bars.
 SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASURES
                          if measures.spec(name).higher_is_better is not None)
@@ -115,7 +119,8 @@ COMPARE_DEFAULTS = ("pca", "isomap", "gp", "psa", "lle", "ltsa", "laplacian")
 
 
 def color_choices(truth_labels):
-    """Colourings of a run: ``(value, label)`` for its intrinsic coordinates, then the local measures.
+    """Colourings of a run: ``(value, label)`` for its intrinsic coordinates, the local measures, then
+    :data:`NEIGHBOUR_LOSSES` (false vs missing neighbours, two hues).
 
     Parameters
     ----------
@@ -126,9 +131,12 @@ def color_choices(truth_labels):
     --------
     >>> [value for value, _ in color_choices(["u", "v"])][:3]
     ['truth-0', 'truth-1', 'normalized']
+    >>> color_choices(["u"])[-1]
+    ('false_missing', 'false vs missing neighbours (1 − T, 1 − C)')
     """
     intrinsic = [(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]
-    return intrinsic + [(key, f"local {label}") for key, label in LOCAL_MEASURES]
+    return (intrinsic + [(key, f"local {label}") for key, label in LOCAL_MEASURES]
+            + [(NEIGHBOUR_LOSSES, "false vs missing neighbours (1 − T, 1 − C)")])
 
 
 def default_size(dataset):

@@ -16,8 +16,8 @@ import measures
 from . import catalogue
 from .runs import display_indices
 
-__all__ = ["DrawnPoints", "ExploreView", "class_labels", "coloring", "data_rows", "drawn_rows", "explore_view",
-           "inspect_point", "selection_summary"]
+__all__ = ["DrawnPoints", "ExploreView", "NeighbourLosses", "class_labels", "coloring", "data_rows", "drawn_rows",
+           "explore_view", "inspect_point", "neighbour_losses", "selection_summary"]
 
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
@@ -76,15 +76,81 @@ def coloring(result, color, rows=None):
 
     ``color`` is a local measure's registry name or ``"truth-<i>"``. A measure the run did not
     compute falls back to local R_N. ``rows`` (None: all) picks the drawn rows.
+    :data:`lab.compute.catalogue.NEIGHBOUR_LOSSES` has two values per point (:func:`neighbour_losses`
+    paints them); its one-value stand-in here is local R_N, as for a measure not computed.
     """
     labels = dict(catalogue.LOCAL_MEASURES)
     chosen = slice(None) if rows is None else rows
+    if color == catalogue.NEIGHBOUR_LOSSES:
+        color = "normalized"
     if color in labels:
         name = color if color in result.local else "normalized"
         return result.local[name][chosen], f"local {labels[name]} (2–98% range)", True
     column = int(color.rsplit("-", 1)[1])
     column = column if column < result.truth.shape[1] else 0
     return result.truth[chosen, column], result.truth_labels[column], False
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class NeighbourLosses:
+    """Each point's share of a run's false and missing neighbours: its losses of trustworthiness and continuity.
+
+    Attributes
+    ----------
+    false : ndarray of shape (n_samples,)
+        ``1 - t_i``: the point's output neighbours that are far in the input, penalized by their input rank.
+    missing : ndarray of shape (n_samples,)
+        ``1 - c_i``: the point's input neighbours that are far in the output, penalized by their output rank.
+    trustworthiness, continuity : float
+        The run's T and C (scikit-learn's exact expression; the losses average to ``1 - T`` and ``1 - C``).
+    title : str
+        What the colouring shows, with T and C.
+
+    Notes
+    -----
+    With ``r(i, j)`` the rank of j among the input distances from i and ``r̂(i, j)`` among the output
+    distances (Venna & Kaski; :func:`measures.trustworthiness`, :func:`measures.continuity`),
+
+    .. math::
+
+        1 - t_i = \\frac{2}{k (2n - 3k - 1)} \\sum_{j \\in N_k(y_i)} \\max(0, r(i, j) - k), \\qquad
+        1 - c_i = \\frac{2}{k (2n - 3k - 1)} \\sum_{j \\in N_k(x_i)} \\max(0, \\hat r(i, j) - k),
+
+    so that ``1 - T = (1/n) sum_i (1 - t_i)`` and ``1 - C = (1/n) sum_i (1 - c_i)``: point i adds
+    ``(1 - t_i) / n`` to ``1 - T``, and its loss is 0 exactly when none of its k neighbours ranks past k
+    in the other space. ``t_i`` and ``c_i`` are the per-point values of ``measures.evaluate`` (its
+    ``trustworthiness_from_penalties``); T and C are scikit-learn's expression of the same sums, so the
+    mean of the losses equals ``1 - T`` up to rounding (tested against a full-rank oracle).
+
+    A point has as many false neighbours as missing ones (both ``k - |N_k(x_i) ∩ N_k(y_i)|``, ties
+    apart), so the two losses are positive together; they differ in how far those neighbours lie: an
+    intruder far in the input (a fold or short circuit) weighs on ``1 - t_i``, a neighbour torn far
+    away in the output on ``1 - c_i``. The two hues show which dominates.
+    """
+
+    false: np.ndarray
+    missing: np.ndarray
+    trustworthiness: float
+    continuity: float
+    title: str
+
+
+def neighbour_losses(result):
+    """A run's per-point false- and missing-neighbour losses (:class:`NeighbourLosses`), or None.
+
+    None when the run did not compute trustworthiness or continuity per point (a run restricted to
+    other measures): the views then fall back to local R_N and the notes say why
+    (:func:`explore_view`).
+    """
+    if not all(name in result.local and result.summary.get(name, (None,))[0] is not None
+               for name in ("trustworthiness", "continuity")):
+        return None
+    trust, continuity = result.summary["trustworthiness"][0], result.summary["continuity"][0]
+    return NeighbourLosses(
+        false=1.0 - np.asarray(result.local["trustworthiness"], dtype=float),
+        missing=1.0 - np.asarray(result.local["continuity"], dtype=float),
+        trustworthiness=float(trust), continuity=float(continuity),
+        title=f"false vs missing neighbours: T = {trust:.4f}, C = {continuity:.4f}")
 
 
 def drawn_rows(result, view, input_view="3d"):
@@ -103,7 +169,7 @@ def _points(result, view, input_view, show_landmarks):
     return DrawnPoints(rows, landmarks)
 
 
-def explore_view(request, result, show_landmarks, input_view="3d"):
+def explore_view(request, result, show_landmarks, input_view="3d", color=None):
     """What the explore views draw of a run, their titles and notes.
 
     Parameters
@@ -113,6 +179,8 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
     show_landmarks : bool
     input_view : str
         ``"3d"``, or two digits naming the input coordinates drawn in a plane.
+    color : str, optional
+        The colouring: a note says when false vs missing neighbours cannot be drawn.
     """
     n_samples, dimensions = result.X.shape
     inputs = _points(result, "input", input_view, show_landmarks)
@@ -131,6 +199,9 @@ def explore_view(request, result, show_landmarks, input_view="3d"):
     elif outputs.rows is not None:
         notes.append(f"The views draw {len(outputs.rows):,} of the {n_samples:,} points (a seeded random subsample, "
                      "NIEQA's landmarks included); every number uses all of them.")
+    if color == catalogue.NEIGHBOUR_LOSSES and neighbour_losses(result) is None:
+        notes.append("This run did not compute trustworthiness and continuity per point, so false vs missing "
+                     "neighbours cannot be drawn: the views are coloured by local R_N instead.")
     return ExploreView(
         input=inputs, output=outputs,
         landmark_configuration=None if outputs.landmarks is None else result.landmarks.configuration,

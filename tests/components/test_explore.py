@@ -3,14 +3,17 @@ cached, a display change redraws only what changed, a change elsewhere reads not
 and a job's record for a run the view has left is not drawn."""
 
 import dash
+import numpy as np
 import pytest
 
 import measures
 from components import jobs
 from components.explore import compute_record, show_computed, show_state
+from components.figures.marks import loss_index, loss_range
 from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
 from lab.compute import catalogue, compute
+from lab.compute.views import neighbour_losses
 from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
@@ -159,3 +162,39 @@ def test_a_record_holding_a_number_no_float_holds_is_refused_with_a_message(serv
     outputs = show_computed(services, forged, state, None, "session")
     assert outputs["message"] == "The run record is not one this page writes."
     assert outputs["message_class"] == "message error"
+
+
+def test_false_vs_missing_neighbours_paint_both_views_and_redraw_them_whole(services):
+    state, record = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    chosen = from_query(LINK + "&color=false_missing").to_dict()
+    outputs = show_state(services, chosen, first["shown"], first["drawn"], "session", "token")
+    # The key is added: the whole views are drawn again, not patched.
+    assert not isinstance(outputs["output"], dash.Patch) and outputs["drawn"]["losses"] is True
+    result = services.results.get(RunRequest.from_dict(record["request"]))
+    losses = neighbour_losses(result)
+    expected = loss_index(losses.false, losses.missing, loss_range(losses.false, losses.missing))
+    for view in ("input", "output"):  # n = 300: both views draw every point
+        np.testing.assert_array_equal(outputs[view].data[0].marker.color, expected)
+    T, C = record["summary"]["trustworthiness"][0], record["summary"]["continuity"][0]
+    assert outputs["output"].layout.annotations[-1].text.startswith(
+        f"false vs missing<br>neighbours<br>T = {T:.4f}<br>C = {C:.4f}<br>full hue from ")
+    assert "key" in [trace.name for trace in outputs["output"].data]
+    assert "key" not in [trace.name for trace in outputs["input"].data]
+    back = show_state(services, state, first["shown"], outputs["drawn"], "session", "token")
+    assert not isinstance(back["output"], dash.Patch) and "key" not in [trace.name for trace in back["output"].data]
+
+
+def test_false_vs_missing_neighbours_paint_a_drawn_subsample_on_every_point_s_common_top(services, monkeypatch):
+    monkeypatch.setattr(catalogue, "DISPLAY_CAP_3D", 120)  # the 3-D input view draws a level of detail
+    state, record = computed(services, LINK + "&color=false_missing")
+    outputs = show_state(services, state, None, None, "session", "token")
+    result = services.results.get(RunRequest.from_dict(record["request"]))
+    losses = neighbour_losses(result)
+    top = loss_range(losses.false, losses.missing)  # from all 300 points, not the drawn ones
+    rows = np.asarray(outputs["input"].data[0].customdata)
+    assert 120 <= len(rows) < 300
+    np.testing.assert_array_equal(outputs["input"].data[0].marker.color,
+                                  loss_index(losses.false[rows], losses.missing[rows], top))
+    np.testing.assert_array_equal(outputs["output"].data[0].marker.color, loss_index(losses.false, losses.missing, top))
+    assert outputs["input"].data[0].text[0] == f"{losses.false[rows[0]]:.3g}"

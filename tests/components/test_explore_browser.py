@@ -14,6 +14,7 @@ import measures
 from app import create_app
 from lab.compute import catalogue
 from components import ids
+from components.figures.marks import LOSS_LEVELS, loss_index, loss_palette, loss_range
 
 from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title
 
@@ -167,4 +168,44 @@ def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo,
     floor = dash_duo.find_element(f"#{ids.card_yardstick('normalized')}").text
     assert floor.startswith("floor ") and float(floor.split()[1]) == pytest.approx(
         float(dash_duo.find_element(f"#{ids.card_value('lower_bound')} .card-mean").text), rel=1e-2)
+    assert severe_logs(dash_duo) == []
+
+
+def browser_colors(dash_duo, graph_id):
+    """Each point's colour in a view, as the browser maps trace 0's marker values through its colour scale."""
+    values = browser_array(dash_duo, graph_id, "data[0].marker.color").astype(float)
+    marker = dash_duo.driver.execute_script(
+        f"const m = document.getElementById('{graph_id}').querySelector('.js-plotly-plot').data[0].marker;"
+        "return {cmin: m.cmin, cmax: m.cmax, colorscale: m.colorscale};")
+    stops = marker["colorscale"]
+    position = (values - marker["cmin"]) / (marker["cmax"] - marker["cmin"])
+    return np.array([next(color for (low, color), (high, same) in zip(stops[:-1], stops[1:])
+                          if color == same and low <= p <= high) for p in position])
+
+
+def test_false_vs_missing_neighbours_colour_both_views_from_an_empty_cache(dash_duo, tmp_path, choose, default_run):
+    data, Y, _ = default_run
+    trust, trust_values = measures.trustworthiness(data.X, Y, 10, per_point=True)
+    continuity, continuity_values = measures.continuity(data.X, Y, 10, per_point=True)
+    false, missing = 1.0 - trust_values, 1.0 - continuity_values
+    expected = np.array(loss_palette())[loss_index(false, missing, loss_range(false, missing))]
+    dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    choose(ids.COLOR_BY, catalogue.NEIGHBOUR_LOSSES)
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .annotation-text", "false vs missing", timeout=WAIT)
+    key = dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .annotation-text").text
+    top = loss_range(false, missing)
+    assert key == f"false vs missingneighboursT = {trust:.4f}C = {continuity:.4f}full hue from {top:.2g}"  # 5 lines
+    axes = [element.text for element in dash_duo.find_elements(f"#{ids.OUTPUT_GRAPH} .g-x2title, "
+                                                               f"#{ids.OUTPUT_GRAPH} .g-y2title")]
+    assert axes == ["false →", "missing →"]
+    for graph in (ids.INPUT_GRAPH, ids.OUTPUT_GRAPH):  # n = 1600: both views draw every point
+        np.testing.assert_array_equal(browser_colors(dash_duo, graph), expected)
+    dash_duo.driver.save_screenshot(str(tmp_path / "false_missing.png"))
+    # A point has as many false neighbours as missing ones (k minus those its two sets share; no ties
+    # here): the hue tells which lie farther, in the input (orange) or in the output (blue).
+    np.testing.assert_array_equal(false > 0, missing > 0)
+    levels = loss_index(false, missing, loss_range(false, missing))
+    false_level, missing_level = np.divmod(levels, LOSS_LEVELS)
+    assert (levels == 0).any() and (false_level > missing_level).any() and (missing_level > false_level).any()
     assert severe_logs(dash_duo) == []
