@@ -29,6 +29,7 @@ from lab.compute.stability import StabilityRequest
 from lab.view.state import stored_state
 
 from . import ids
+from .cards import NO_RESULT
 from .controls import labelled
 from .figures import empty_figure, robust_color_range
 from .figures.pairs import MORPH_SECONDS, morph_figure, pair_figures, stability_figure
@@ -41,7 +42,6 @@ __all__ = ["PAIR_CARDS", "SEED_NOISE_CARDS", "STABILITY_CARDS", "draw_pair", "dr
 
 # Points the morph animates (every frame carries them all): a seeded subsample above this.
 MORPH_CAP = 3000
-NO_RESULT = "—"
 PAIR_CARDS = {
     "distance": ("Procrustes distance", ("Sum of squared displacements of B after its best similarity onto A, over "
                                          "A's centred size: 0 when B is A moved, turned, mirrored or scaled; "

@@ -18,13 +18,13 @@ from lab.compute import catalogue
 from lab.compute.studies import best_cells, runs_agreement, stored_sweep, sweep_yardsticks
 
 from . import ids
+from .cards import NO_RESULT
 from .controls import K_MARKS, export_buttons, graph_config, labelled
 from .figures import agreement_figure, empty_figure, sweep_figure
 from .jobs import job_box, register_study_job
 
 __all__ = ["register", "sweep_tab"]
 
-NO_RESULT = "—"
 _AGREEMENT_PENDING = "Run a sweep to see which measures rank its runs alike."
 
 
