@@ -27,17 +27,11 @@ from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, outp
 from .figures.marks import color_by_class, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
-__all__ = ["compute_record", "direction_key", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
+__all__ = ["compute_record", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
 
 NO_RESULT = "—"
 TIME_CARD = "time"
 CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
-
-
-def direction_key(measure):
-    """Which end of a measure is good, from its registry entry: "↓ better", "↑ better", or nothing."""
-    higher = measures.spec(measure).higher_is_better
-    return "" if higher is None else ("↑ better" if higher else "↓ better")
 
 
 def _card(measure, title, help_text, key=""):
@@ -48,7 +42,7 @@ def _card(measure, title, help_text, key=""):
 
 def _cards():
     cards = [_card(name, measures.spec(name).label,
-                   f"{measures.spec(name).description} ({measures.spec(name).citation})", direction_key(name))
+                   f"{measures.spec(name).description} ({measures.spec(name).citation})", catalogue.direction_key(name))
              for name in catalogue.CARD_MEASURES]
     return [*cards, _card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.")]
 
@@ -64,7 +58,10 @@ def explore_tab():
             (ids.EXPORT_POINTS, "Points and measures (CSV)",
              "Every point: index, input and output coordinates, ground truth, every local measure; the view above."),
             (ids.EXPORT_CONFIG, "Run configuration (JSON)",
-             "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
+             "The whole view and the run's request; upload it back (Data, Upload) to restore this view."),
+            (ids.EXPORT_REPORT, "Report (HTML)",
+             "One file that opens offline in any browser: the linked views, a colour menu, every measure, the "
+             "notes and the provenance.")),
         html.Div([
             dcc.Graph(id=ids.INPUT_GRAPH, className="view", config=graph_config("input"),
                       figure=empty_figure("Computing the first run…")),
@@ -173,7 +170,7 @@ def _measure_table(record):
         return None
     summary = record["summary"]
     rows = [html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                     html.Td(direction_key(name), className="direction"),
+                     html.Td(catalogue.direction_key(name), className="direction"),
                      *[html.Td(NO_RESULT if value is None else f"{value:.4g}", className="number")
                        for value in (list(summary[name]) + [None, None])[:2]]])
             for name in catalogue.RUN_MEASURES if name in summary]
