@@ -102,10 +102,11 @@ MESSAGE = "result-message"
 CARDS = "result-cards"
 # Every measure the run computed, one row each, under the cards.
 MEASURE_TABLE = "result-measure-table"
-# Downloads: the explore run's points and configuration, sweep and comparison tables.
+# Downloads: the explore run's points, configuration and offline report, sweep and comparison tables.
 DOWNLOAD = "download"
 EXPORT_POINTS = "export-points"
 EXPORT_CONFIG = "export-config"
+EXPORT_REPORT = "export-report"
 EXPORT_SWEEP_CSV = "export-sweep-csv"
 EXPORT_SWEEP_JSON = "export-sweep-json"
 EXPORT_COMPARE_CSV = "export-compare-csv"

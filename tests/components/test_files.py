@@ -54,10 +54,35 @@ def test_the_run_configuration_download_carries_the_shown_run_s_measures(tmp_pat
     token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{ids.EXPORT_CONFIG}.n_clicks",
                                                                 "value": 1}], updated_props={}))
     try:
-        download = components.files.export_run(services, None, 1, record, state, "session")
+        download = components.files.export_run(services, None, 1, None, record, state, "session")
     finally:
         context_value.reset(token)
     saved = json.loads(download["content"])["measures"]
     result = services.results.get(RunRequest.from_dict(record["request"]))
     assert {name: [saved[name]["mean"], saved[name]["median"]] for name in saved} == record["summary"]
     assert saved["continuity"]["per_point"]["max"] == result.local["continuity"].max()
+
+
+def test_the_report_download_is_the_shown_run_s_report_in_the_view_s_colouring(tmp_path):
+    """The Report button writes :func:`components.report.run_report` of the run shown, opened on the view's colour."""
+    from dash._callback_context import context_value
+    from dash._utils import AttributeDict
+
+    from components import ids, jobs
+    from components.explore import compute_record
+    from components.report import run_report
+    from lab import RunRequest, from_query
+
+    services = jobs.Services.in_directory(tmp_path)
+    state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca&color=truth-1").to_dict()
+    record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
+    token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{ids.EXPORT_REPORT}.n_clicks",
+                                                                "value": 1}], updated_props={}))
+    try:
+        download = components.files.export_run(services, None, None, 1, record, state, "session")
+    finally:
+        context_value.reset(token)
+    request = RunRequest.from_dict(record["request"])
+    assert download["filename"] == "procrustes-lab_swissroll_n300_pca_k8_report.html"
+    assert download["content"] == run_report(request, services.results.get(request), color="truth-1")
+    assert '<option value="truth-1" selected>' in download["content"]
