@@ -122,7 +122,8 @@ def test_the_views_are_the_page_s_figures_with_float32_arrays_and_every_colourin
     np.testing.assert_array_equal(decoded(data["colorings"]["truth-1"]["output"]["marker"]["color"], "<f4"),
                                   result.truth[:, 1].astype(np.float32))
     # The first colouring shown is local R_N, the page's default; another is chosen by name.
-    assert figures["output"]["data"][0]["marker"]["color"] == data["colorings"]["normalized"]["output"]["marker"]["color"]
+    shown = figures["output"]["data"][0]["marker"]["color"]
+    assert shown == data["colorings"]["normalized"]["output"]["marker"]["color"]
     chosen = block(_Document(run_report(request, result, color="truth-0")), "report-data")
     assert chosen["figures"]["input"]["data"][0]["marker"] == chosen["colorings"]["truth-0"]["input"]["marker"]
 
