@@ -1,0 +1,97 @@
+"""Browser tests of the offline report (components/report.py): the file on its own, and the page's download.
+
+Run with ``python -m pytest --headless``. The report is opened as a file:// page with every network
+address blocked (Chrome DevTools ``Network.setBlockedURLs``), and the browser's record of what it loaded
+must hold nothing but the page itself.
+"""
+
+import json
+import pathlib
+import time
+
+import numpy as np
+from dash.testing.wait import until
+
+from app import create_app
+from components import ids
+from components.report import write_report
+from lab import RunRequest
+from lab.compute import compute
+
+from .test_app_browser import WAIT, severe_logs, wait_for_output_title
+
+
+def view_array(dash_duo, view, path):
+    """An array of the report's ``view`` ("input" or "output") figure, as the browser holds it."""
+    return np.asarray(dash_duo.driver.execute_script(
+        f"return Array.from(document.getElementById('report-{view}').{path});"), dtype=float)
+
+
+def pointer_at(dash_duo, view, x, y):
+    """A mouse move over a 2-D view at data coordinates (x, y), on the drag layer where a user's pointer lands."""
+    dash_duo.driver.execute_script(
+        f"const gd = document.getElementById('{view}');"
+        "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
+        "gd.querySelector('.nsewdrag').dispatchEvent(new MouseEvent('mousemove', {bubbles: true,"
+        "  clientX: box.left + xa._offset + xa.l2p(arguments[0]),"
+        "  clientY: box.top + ya._offset + ya.l2p(arguments[1])}));",
+        float(x), float(y))
+
+
+def test_the_report_opens_offline_and_links_hover_selection_and_colour_between_its_views(dash_duo, tmp_path):
+    request = RunRequest.create("swissroll", "isomap", n=400, n_neighbors=10).measuring(["normalized", "asim"])
+    result = compute(request, cache=None).result
+    path = write_report(tmp_path / "report.html", request, result)
+    driver = dash_duo.driver
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["http://*", "https://*", "ws://*", "wss://*"]})
+    driver.get(path.as_uri())
+    until(lambda: driver.execute_script("return document.body.getAttribute('data-ready');") == "true", timeout=WAIT)
+
+    # The pointer on point 123 of the output rings row 123 in the input view (and in the output itself).
+    # (Plotly.Fx.hover by point number finds no scattergl point and emits no event: a pointer event it is.)
+    pointer_at(dash_duo, "report-output", *result.Y[123])
+    until(lambda: len(view_array(dash_duo, "input", "data[1].x")) == 1, timeout=WAIT)
+    ring = [view_array(dash_duo, "input", f"data[1].{axis}")[0] for axis in "xyz"]
+    np.testing.assert_array_equal(ring, result.drawn_X[123].astype(np.float32))
+    np.testing.assert_array_equal([view_array(dash_duo, "output", f"data[1].{axis}")[0] for axis in "xy"],
+                                  result.Y[123].astype(np.float32))
+
+    # A selection in the output (Plotly's event, as its box tool emits it) marks the same rows in the input.
+    driver.execute_script("document.getElementById('report-output').emit('plotly_selected', {points: "
+                          "[5, 77, 301].map((n) => ({curveNumber: 0, pointNumber: n}))});")
+    until(lambda: len(view_array(dash_duo, "input", "data[2].x")) == 3, timeout=WAIT)
+    marked = np.column_stack([view_array(dash_duo, "input", f"data[2].{axis}") for axis in "xyz"])
+    np.testing.assert_array_equal(marked, result.drawn_X[[5, 77, 301]].astype(np.float32))
+    assert dash_duo.find_element("#report-selection").text == "3 points selected, marked in both views."
+
+    # The colour menu recolours both views from the embedded arrays.
+    driver.execute_script("const menu = document.getElementById('report-color'); menu.value = 'truth-1';"
+                          "menu.dispatchEvent(new Event('change'));")
+    until(lambda: f"{result.truth_labels[1]}: " in driver.execute_script(
+        "return document.getElementById('report-output').data[0].hovertemplate;"), timeout=WAIT)
+    np.testing.assert_array_equal(view_array(dash_duo, "input", "data[0].marker.color"),
+                                  result.truth[:, 1].astype(np.float32))
+
+    # Nothing but the file itself was loaded, and the page logged no error.
+    assert driver.execute_script("return performance.getEntriesByType('resource').length;") == 0
+    driver.save_screenshot(str(tmp_path / "report.png"))
+    assert severe_logs(dash_duo) == []
+
+
+def test_the_explore_tab_s_report_button_downloads_the_shown_run_s_report(dash_duo, tmp_path):
+    """From an empty cache: the first run computed by the page, then its report downloaded."""
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    until(lambda: dash_duo.find_element(f"#{ids.card_value('time')}").text.endswith(" s"), timeout=WAIT)
+    dash_duo.find_element(f"#{ids.EXPORT_REPORT}").click()
+    download = pathlib.Path(dash_duo.download_path) / "procrustes-lab_swissroll_n1600_isomap_k10_report.html"
+    until(lambda: download.exists() and download.stat().st_size > 0, timeout=WAIT)
+    time.sleep(1)  # the browser finishes writing
+    text = download.read_text(encoding="utf-8")
+    start = text.index('<script type="application/json" id="report-measures">')
+    record = json.loads(text[text.index(">", start) + 1:text.index("</script>", start)])
+    expected = compute(RunRequest.create("swissroll", "isomap", n=1600, n_neighbors=10), cache=None).result
+    assert {name: (entry["mean"], entry["median"]) for name, entry in record["measures"].items()} == \
+        expected.summary
+    assert severe_logs(dash_duo) == []
