@@ -1,66 +1,19 @@
 /* The report's linked views (components/report.py), offline: no Dash, no server, Plotly inline.
  *
  * The figures, and every colouring's marker and hover text, are read from the JSON block
- * #report-data. Trace 0 of each view holds its points in data-set order: every point, or, when its
- * customdata is set, only the data-set rows listed there (sorted), so a point's number maps to a
- * data-set row and back; trace 1 is the hover ring and trace 2 the selection
+ * #report-data. A point's number maps to a data-set row and back through the rows its view draws
+ * (assets/drawn_rows.js); trace 1 is the hover ring and trace 2 the selection
  * (components/figures/views.py). Hovering a point rings its row in both views; a box or lasso
- * selection in the output marks its rows in both; the colour menu restyles trace 0 of both. Columns
- * are plain arrays or Plotly's typed-array spec {dtype, bdata} (base64). */
+ * selection in the output marks its rows in both; the colour menu restyles trace 0 of both. */
 (function () {
-  const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array, i1: Int8Array,
-                 u4: Uint32Array, u2: Uint16Array, u1: Uint8Array};
   const HOVER_TRACE = 1;
   const SELECTION_TRACE = 2;
-  const decoded = new WeakMap();
-
-  function column(values) {
-    if (values === undefined || values === null || Array.isArray(values) || ArrayBuffer.isView(values)) {
-      return values;
-    }
-    if (!decoded.has(values)) {
-      const bytes = Uint8Array.from(atob(values.bdata), (c) => c.charCodeAt(0));
-      decoded.set(values, new TYPED[values.dtype](bytes.buffer));
-    }
-    return decoded.get(values);
-  }
+  const {column, toRows, toPoints} = window.procrustesDrawnRows;  // assets/drawn_rows.js, inlined before
 
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const views = ['input', 'output'].map((name) => document.getElementById('report-' + name));
   const status = document.getElementById('report-selection');
   const menu = document.getElementById('report-color');
-
-  // The data-set rows a view's trace 0 draws (sorted), or null when it draws every row in order.
-  function drawnRows(gd) {
-    const rows = column(gd.data[0].customdata);
-    return rows === undefined || rows === null ? null : rows;
-  }
-
-  function toRows(gd, points) {
-    const rows = drawnRows(gd);
-    return rows === null ? points : points.map((point) => rows[point]);
-  }
-
-  // Point numbers of data-set rows in a view (rows it does not draw are left out).
-  function toPoints(gd, dataRows) {
-    const rows = drawnRows(gd);
-    if (rows === null) {
-      return dataRows;
-    }
-    const points = [];
-    dataRows.forEach((row) => {
-      let low = 0;
-      let high = rows.length;
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        if (rows[middle] < row) { low = middle + 1; } else { high = middle; }
-      }
-      if (low < rows.length && rows[low] === row) {
-        points.push(low);
-      }
-    });
-    return points;
-  }
 
   // Trace `trace` of both views set to the data-set rows `dataRows`.
   function mark(trace, dataRows) {

@@ -3,8 +3,9 @@
 Pure plotly and HTML (no Dash): the page's Report button, :func:`notebook.write_report` and
 ``python -m lab run … --report FILE.html`` all write :func:`run_report`'s text. The figures are the
 page's own builders (:mod:`components.figures.views`); Plotly's JavaScript is inlined once and the
-script linking the views (``report.js``, beside this module) after it, so the file loads nothing from
-anywhere: no CDN, no font, no style sheet.
+scripts linking the views after it (``assets/drawn_rows.js``, the page's own row mapping, and
+``report.js``, beside this module), so the file loads nothing from anywhere: no CDN, no font, no style
+sheet.
 
 Arrays are embedded once, as float32 (int32 row numbers) base64 typed arrays. The views draw what the
 page draws (every point in the output view, a seeded subsample of
@@ -33,7 +34,9 @@ __all__ = ["REPORT_CAP", "report_name", "report_rows", "run_report", "write_repo
 # measures and 2 truth columns, Plotly's 4.8 MB included: README); above it a seeded subsample keeps the
 # file small.
 REPORT_CAP = 100_000
-_SCRIPT = pathlib.Path(__file__).with_name("report.js")
+# The row mapping the page's linked views use too (served there from assets/), then the report's own script.
+_SCRIPTS = (pathlib.Path(__file__).parents[1] / "assets" / "drawn_rows.js",
+            pathlib.Path(__file__).with_name("report.js"))
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 .views { display: flex; gap: 1em; flex-wrap: wrap; }
@@ -176,7 +179,8 @@ def run_report(request, result, *, color="normalized"):
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{title}</title><style>{_STYLE}</style></head><body>{body}"
             f"{_json_block('report-measures', record)}{_json_block('report-data', data)}"
-            f"<script>{plotly.offline.get_plotlyjs()}</script><script>{_SCRIPT.read_text()}</script></body></html>")
+            f"<script>{plotly.offline.get_plotlyjs()}</script>"
+            + "".join(f"<script>{script.read_text()}</script>" for script in _SCRIPTS) + "</body></html>")
 
 
 def write_report(path, request, result, **options):

@@ -96,7 +96,7 @@ def test_the_report_loads_nothing_from_anywhere(small_run):
         assert tag not in {"link", "iframe", "img", "object", "embed", "base"}, tag
         assert not {"src", "href", "srcset", "action"} & set(attributes), (tag, attributes)
     scripts = [attributes for tag, attributes in document.tags if tag == "script"]
-    assert [attributes.get("type") for attributes in scripts] == ["application/json", "application/json", None, None]
+    assert [attributes.get("type") for attributes in scripts] == ["application/json"] * 2 + [None] * 3
     style = text[text.index("<style>"):text.index("</style>")]
     assert "url(" not in style and "@import" not in style
     # Plotly's JavaScript is there once, inline.
