@@ -79,6 +79,35 @@ def test_the_report_opens_offline_and_links_hover_selection_and_colour_between_i
     assert severe_logs(dash_duo) == []
 
 
+def test_over_a_subsampled_3d_view_a_hovered_row_is_ringed_there_only_when_it_is_drawn(dash_duo, tmp_path):
+    """25 000 points: the output draws all of them, the 3-D input the page's 20 000 (customdata names them)."""
+    from scipy.spatial import cKDTree
+
+    from lab.compute.views import drawn_rows
+
+    request = RunRequest.create("swissroll", "pca", n=25_000, n_neighbors=10).measuring(["normalized"])
+    result = compute(request, cache=None).result
+    drawn = drawn_rows(result, "input")
+    assert drawn is not None and len(drawn) < result.n_samples
+    path = write_report(tmp_path / "report.html", request, result)
+    dash_duo.driver.get(path.as_uri())
+    until(lambda: dash_duo.driver.execute_script("return document.body.getAttribute('data-ready');") == "true",
+          timeout=WAIT)
+    # The most isolated output point among the rows the input draws, and among those it does not: the
+    # pointer on it hovers it and no other.
+    spacing = cKDTree(result.Y).query(result.Y, k=2)[0][:, 1]
+    left_out = np.setdiff1d(np.arange(result.n_samples), drawn)
+    for row, in_input in ((drawn[np.argmax(spacing[drawn])], True), (left_out[np.argmax(spacing[left_out])], False)):
+        pointer_at(dash_duo, "report-output", *result.Y[row])
+        until(lambda: np.array_equal([view_array(dash_duo, "output", f"data[1].{axis}")[0]
+                                      if len(view_array(dash_duo, "output", "data[1].x")) else np.nan
+                                      for axis in "xy"], result.Y[row].astype(np.float32)), timeout=WAIT)
+        ring = np.column_stack([view_array(dash_duo, "input", f"data[1].{axis}") for axis in "xyz"])
+        expected = result.drawn_X[[row]].astype(np.float32) if in_input else np.zeros((0, 3))
+        np.testing.assert_array_equal(ring, expected)
+    assert severe_logs(dash_duo) == []
+
+
 def test_the_explore_tab_s_report_button_downloads_the_shown_run_s_report(dash_duo, tmp_path):
     """From an empty cache: the first run computed by the page, then its report downloaded."""
     dash_duo.start_server(create_app(tmp_path))
