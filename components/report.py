@@ -127,8 +127,9 @@ def _measure_table(summaries):
 
 
 def _json_block(element_id, value):
-    """``value`` as a JSON script block (not run); ``</`` escaped so no string can close the element."""
-    text = json.dumps(value, allow_nan=True).replace("</", "<\\/")
+    """``value`` as a JSON script block (not run); every ``<`` written ``\\u003c``, so no string in it (a hover
+    template's ``</extra>``, a note) can end the element or open a comment there."""
+    text = json.dumps(value, allow_nan=True).replace("<", "\\u003c")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 

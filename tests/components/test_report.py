@@ -167,3 +167,16 @@ def test_write_report_writes_the_text_and_names_the_file_after_the_run(small_run
     path = write_report(tmp_path / report_name(request), request, result)
     assert path.name == "procrustes-lab_swissroll_n400_isomap_k10_report.html"
     assert path.read_text(encoding="utf-8") == run_report(request, result)
+
+
+def test_text_that_would_end_a_script_element_stays_inside_the_json_block():
+    import dataclasses
+
+    request = RunRequest.create("swissroll", "pca", n=300, n_neighbors=10)
+    note = "a note </script><script>alert(1)</script> <!-- with markup"
+    result = dataclasses.replace(synthetic_result(300), notes=(note,))
+    text = run_report(request, result)
+    document = _Document(text)
+    assert block(document, "report-measures")["notes"][0] == note
+    assert [tag for tag, _ in document.tags].count("script") == 5  # the two blocks and the three scripts
+    assert note in document.texts["report-notes"]  # shown as text, escaped
