@@ -3,8 +3,10 @@
  * The figures, and every colouring's marker and hover text, are read from the JSON block
  * #report-data. A point's number maps to a data-set row and back through the rows its view draws
  * (assets/drawn_rows.js); trace 1 is the hover ring and trace 2 the selection
- * (components/figures/views.py). Hovering a point rings its row in both views; a box or lasso
- * selection in the output marks its rows in both; the colour menu restyles trace 0 of both. */
+ * (components/figures/views.py). Hovering a point rings its row in both views, until the next point is
+ * hovered, as on the page (a restyle on unhover would run while a box drag starts, since Plotly unhovers
+ * on the press, and leave that selection empty); a box or lasso selection in the output marks its rows
+ * in both; the colour menu restyles trace 0 of both. */
 (function () {
   const HOVER_TRACE = 1;
   const SELECTION_TRACE = 2;
@@ -49,7 +51,6 @@
           mark(HOVER_TRACE, toRows(gd, [point.pointNumber]));
         }
       });
-      gd.on('plotly_unhover', () => mark(HOVER_TRACE, []));
       gd.on('plotly_selected', (event) => {
         const points = ((event && event.points) || []).filter((point) => point.curveNumber === 0)
           .map((point) => point.pointNumber);

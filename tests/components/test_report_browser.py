@@ -27,15 +27,20 @@ def view_array(dash_duo, view, path):
         f"return Array.from(document.getElementById('report-{view}').{path});"), dtype=float)
 
 
-def pointer_at(dash_duo, view, x, y):
-    """A mouse move over a 2-D view at data coordinates (x, y), on the drag layer where a user's pointer lands."""
+def pointer_at(dash_duo, view, *points, events=("mousemove",)):
+    """Mouse events over a 2-D view at data coordinates, on the drag layer where a user's pointer lands: each of
+    ``events`` at one point, or with several points, a press at the first, moves, and a release at the last."""
+    steps = [(kind, *points[0]) for kind in events] if len(points) == 1 else (
+        [("mousedown", *points[0])] + [("mousemove", *point) for point in points[1:]] + [("mouseup", *points[-1])])
     dash_duo.driver.execute_script(
         f"const gd = document.getElementById('{view}');"
         "const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();"
-        "gd.querySelector('.nsewdrag').dispatchEvent(new MouseEvent('mousemove', {bubbles: true,"
-        "  clientX: box.left + xa._offset + xa.l2p(arguments[0]),"
-        "  clientY: box.top + ya._offset + ya.l2p(arguments[1])}));",
-        float(x), float(y))
+        "const drag = gd.querySelector('.nsewdrag');"
+        "for (const [type, x, y] of arguments[0]) {"
+        "  drag.dispatchEvent(new MouseEvent(type, {bubbles: true, buttons: 1,"
+        "    clientX: box.left + xa._offset + xa.l2p(x), clientY: box.top + ya._offset + ya.l2p(y)}));"
+        "}",
+        [[kind, float(x), float(y)] for kind, x, y in steps])
 
 
 def test_the_report_opens_offline_and_links_hover_selection_and_colour_between_its_views(dash_duo, tmp_path):
@@ -50,20 +55,26 @@ def test_the_report_opens_offline_and_links_hover_selection_and_colour_between_i
 
     # The pointer on point 123 of the output rings row 123 in the input view (and in the output itself).
     # (Plotly.Fx.hover by point number finds no scattergl point and emits no event: a pointer event it is.)
-    pointer_at(dash_duo, "report-output", *result.Y[123])
+    pointer_at(dash_duo, "report-output", result.Y[123])
     until(lambda: len(view_array(dash_duo, "input", "data[1].x")) == 1, timeout=WAIT)
     ring = [view_array(dash_duo, "input", f"data[1].{axis}")[0] for axis in "xyz"]
     np.testing.assert_array_equal(ring, result.drawn_X[123].astype(np.float32))
     np.testing.assert_array_equal([view_array(dash_duo, "output", f"data[1].{axis}")[0] for axis in "xy"],
                                   result.Y[123].astype(np.float32))
 
-    # A selection in the output (Plotly's event, as its box tool emits it) marks the same rows in the input.
-    driver.execute_script("document.getElementById('report-output').emit('plotly_selected', {points: "
-                          "[5, 77, 301].map((n) => ({curveNumber: 0, pointNumber: n}))});")
-    until(lambda: len(view_array(dash_duo, "input", "data[2].x")) == 3, timeout=WAIT)
-    marked = np.column_stack([view_array(dash_duo, "input", f"data[2].{axis}") for axis in "xyz"])
-    np.testing.assert_array_equal(marked, result.drawn_X[[5, 77, 301]].astype(np.float32))
-    assert dash_duo.find_element("#report-selection").text == "3 points selected, marked in both views."
+    # A box drawn with the output's box tool marks its rows in the output and the same rows in the input.
+    dash_duo.find_element("#report-output .modebar-btn[data-val='select']").click()
+    half = 0.1 * np.ptp(result.Y, axis=0)  # a box around point 123, on the arc of the output (a ring)
+    low, high = result.Y[123] - half, result.Y[123] + half
+    pointer_at(dash_duo, "report-output", *[(1 - t) * low + t * high for t in np.linspace(0, 1, 11)])
+    until(lambda: len(view_array(dash_duo, "input", "data[2].x")) > 0, timeout=WAIT)
+    Y32 = result.Y.astype(np.float32)
+    output_marks = np.column_stack([view_array(dash_duo, "output", f"data[2].{axis}") for axis in "xy"])
+    rows = np.flatnonzero((Y32[:, None, :] == output_marks[None, :, :]).all(axis=2).any(axis=1))
+    assert 10 < len(rows) == len(output_marks) < result.n_samples // 2 and 123 in rows
+    input_marks = np.column_stack([view_array(dash_duo, "input", f"data[2].{axis}") for axis in "xyz"])
+    np.testing.assert_array_equal(input_marks, result.drawn_X[rows].astype(np.float32))
+    assert dash_duo.find_element("#report-selection").text == f"{len(rows)} points selected, marked in both views."
 
     # The colour menu recolours both views from the embedded arrays.
     driver.execute_script("const menu = document.getElementById('report-color'); menu.value = 'truth-1';"
@@ -98,7 +109,7 @@ def test_over_a_subsampled_3d_view_a_hovered_row_is_ringed_there_only_when_it_is
     spacing = cKDTree(result.Y).query(result.Y, k=2)[0][:, 1]
     left_out = np.setdiff1d(np.arange(result.n_samples), drawn)
     for row, in_input in ((drawn[np.argmax(spacing[drawn])], True), (left_out[np.argmax(spacing[left_out])], False)):
-        pointer_at(dash_duo, "report-output", *result.Y[row])
+        pointer_at(dash_duo, "report-output", result.Y[row])
         until(lambda: np.array_equal([view_array(dash_duo, "output", f"data[1].{axis}")[0]
                                       if len(view_array(dash_duo, "output", "data[1].x")) else np.nan
                                       for axis in "xy"], result.Y[row].astype(np.float32)), timeout=WAIT)
