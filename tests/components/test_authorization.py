@@ -102,7 +102,7 @@ FORGED = {
     "stability-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
     "stability-graph#draw_stability": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_run": lambda f, state, record: _triggered(
-        f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, record, state, "mallory"),
+        f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, None, record, state, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(
         f"{ids.EXPORT_COMPARE_CSV}.n_clicks", f, 1, None, {"state": state}, "mallory"),
 }
