@@ -4,7 +4,8 @@
 fresh session) and names the view to open; :func:`notebook_app` builds the app whose every page
 starts there, and :func:`show` runs it with Dash's ``jupyter_mode`` (inline in the notebook by
 default, or in a browser tab). The page is the full dashboard: every view, card, the inspector,
-the two-runs tab and the downloads work on the arrays.
+the two-runs tab and the downloads work on the arrays. :func:`write_report` writes the run the page
+opens on as one HTML file instead, which opens offline in any browser (:mod:`components.report`).
 
 The server answers on 127.0.0.1 only. Its pages may be framed (the notebook shows them in an
 iframe of another origin, which the site's ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``
@@ -12,9 +13,13 @@ forbid); every other security header stays.
 """
 
 from app import create_app
+from components.report import write_report as write_run_report
+from lab import RunRequest, UploadStore
+from lab.compute import compute
+from lab.store.cache import host_results
 from lab.view.notebook import prepare
 
-__all__ = ["notebook_app", "show"]
+__all__ = ["notebook_app", "show", "write_report"]
 
 
 class _FramingAllowed:
@@ -85,3 +90,37 @@ def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **o
     app = notebook_app(X, Y, cache_dir=cache_dir, **options)
     app.run(jupyter_mode=mode, host="127.0.0.1", port=port, jupyter_height=height)
     return app
+
+
+def write_report(path, X, Y=None, *, cache_dir=None, color="normalized", **options):
+    """Write the run :func:`show` opens on (``X``, measured as ``Y`` or embedded) as one offline HTML file.
+
+    The file holds the linked input and output views (hover, selection, a colour menu), every measure
+    with its direction, mean and median, the run's notes and its provenance, with Plotly's JavaScript
+    inline: it opens in any browser without a server or a network (:func:`components.report.run_report`).
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write (``.html``).
+    X, Y, cache_dir, **options
+        As for :func:`show`; the run is computed into ``cache_dir``'s result cache, so a later
+        :func:`show` on the same directory opens it at once.
+    color : str
+        The colouring shown first: a local measure's name (``"normalized"``, ...) or ``"truth-<i>"``.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    DatasetError
+        As for :func:`show`, before anything is computed or written.
+    """
+    start = prepare(X, Y, directory=cache_dir, **options)
+    request = RunRequest.from_state(start.state)
+    uploads = UploadStore(start.directory / "uploads").for_session(start.session)
+    result, _ = compute(request, cache=host_results(start.directory), uploads=uploads)
+    return write_run_report(path, request, result, color=color)

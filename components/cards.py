@@ -1,21 +1,13 @@
-"""A run's numbers on the page: the headline cards, their text, and which end of a measure is good."""
+"""A run's numbers on the page: the headline cards and their text."""
 
 from dash import html
 
-import measures
-
 from . import ids
 
-__all__ = ["NO_RESULT", "card", "card_text", "direction_key"]
+__all__ = ["NO_RESULT", "card", "card_text"]
 
 # A value not computed (yet, or ever: a quadratic measure on a large input).
 NO_RESULT = "—"
-
-
-def direction_key(measure):
-    """Which end of a measure is good, from its registry entry: "↓ better", "↑ better", or nothing."""
-    higher = measures.spec(measure).higher_is_better
-    return "" if higher is None else ("↑ better" if higher else "↓ better")
 
 
 def card(measure, title, help_text, key="", yardstick=True):

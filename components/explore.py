@@ -20,7 +20,7 @@ from lab.compute.views import class_labels, coloring, explore_view, neighbour_lo
 from serving.managers import job_deadline
 
 from . import ids, point_events, yardsticks
-from .cards import NO_RESULT, card, card_text, direction_key
+from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
@@ -36,7 +36,7 @@ CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
 
 def _cards():
     cards = [card(name, measures.spec(name).label,
-                   f"{measures.spec(name).description} ({measures.spec(name).citation})", direction_key(name))
+                  f"{measures.spec(name).description} ({measures.spec(name).citation})", catalogue.direction_key(name))
              for name in catalogue.CARD_MEASURES]
     return [*cards, card(TIME_CARD, "Run time", "Embedding plus every measure, on the server.", yardstick=False)]
 
@@ -55,7 +55,10 @@ def explore_tab():
                  "Every point: index, input and output coordinates, ground truth, every local measure; the view "
                  "above."),
                 (ids.EXPORT_CONFIG, "Run configuration (JSON)",
-                 "The whole view and the run's request; upload it back (Data, Upload) to restore this view.")),
+                 "The whole view and the run's request; upload it back (Data, Upload) to restore this view."),
+                (ids.EXPORT_REPORT, "Report (HTML)",
+                 "One file that opens offline in any browser: the linked views, a colour menu, every measure, the "
+                 "notes and the provenance.")),
         ], className="result-actions"),
         html.Div([
             dcc.Graph(id=ids.INPUT_GRAPH, className="view", config=graph_config("input"),

@@ -24,6 +24,7 @@ from lab.view.state import stored_state
 
 from . import ids
 from .panel import algorithm_options, dataset_options
+from .report import report_name, run_report
 from .state_sync import upload_ref
 
 __all__ = ["client_address", "decode_contents", "register"]
@@ -208,8 +209,9 @@ def _refused(message, error):
     return no_update
 
 
-def export_run(services, _points_clicks, _config_clicks, shown, state, session):
-    """Download the shown run: every point with every local measure (CSV), or its view and measures (JSON)."""
+def export_run(services, _points_clicks, _config_clicks, _report_clicks, shown, state, session):
+    """Download the shown run: every point with every local measure (CSV), its view and measures (JSON), or
+    its offline report in the current colouring (HTML, :func:`components.report.run_report`)."""
     if not isinstance(shown, dict) or shown.get("status") != "done" or not state:
         return no_update
     try:
@@ -223,6 +225,8 @@ def export_run(services, _points_clicks, _config_clicks, shown, state, session):
         return _refused(ids.MESSAGE, error)
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again
         return no_update
+    if ctx.triggered_id == ids.EXPORT_REPORT:
+        return dcc.send_string(run_report(request, result, color=view.display.color), report_name(request))
     return dcc.send_string(*points_csv(view, request, result))
 
 
@@ -305,8 +309,9 @@ def register(app, services):
         prevent_initial_call=True,
     )(functools.partial(use_upload, services))
     app.callback(Output(ids.DOWNLOAD, "data"), Input(ids.EXPORT_POINTS, "n_clicks"),
-                 Input(ids.EXPORT_CONFIG, "n_clicks"), State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"),
-                 session, prevent_initial_call=True)(functools.partial(export_run, services))
+                 Input(ids.EXPORT_CONFIG, "n_clicks"), Input(ids.EXPORT_REPORT, "n_clicks"),
+                 State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), session,
+                 prevent_initial_call=True)(functools.partial(export_run, services))
     app.callback(Output(ids.DOWNLOAD, "data", allow_duplicate=True), Input(ids.EXPORT_SWEEP_CSV, "n_clicks"),
                  Input(ids.EXPORT_SWEEP_JSON, "n_clicks"), State(ids.SWEEP_STORE, "data"),
                  prevent_initial_call=True)(export_sweep)

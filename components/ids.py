@@ -106,10 +106,11 @@ MEASURE_TABLE = "result-measure-table"
 YARDSTICK_RUN = "yardstick-run"
 YARDSTICK_STORE = "yardstick-store"
 YARDSTICK_MESSAGE = "yardstick-message"
-# Downloads: the explore run's points and configuration, sweep and comparison tables.
+# Downloads: the explore run's points, configuration and offline report, sweep and comparison tables.
 DOWNLOAD = "download"
 EXPORT_POINTS = "export-points"
 EXPORT_CONFIG = "export-config"
+EXPORT_REPORT = "export-report"
 EXPORT_SWEEP_CSV = "export-sweep-csv"
 EXPORT_SWEEP_JSON = "export-sweep-json"
 EXPORT_COMPARE_CSV = "export-compare-csv"

@@ -16,7 +16,7 @@ from lab import RunRequest, StateError, YardstickRequest, failure_message
 from lab.compute import catalogue
 
 from . import ids
-from .cards import NO_RESULT, direction_key
+from .cards import NO_RESULT
 from .jobs import job_box, register_study_job
 from .records import checked_record
 
@@ -56,7 +56,7 @@ def measure_table(summary, best, sticks):
         mean, median = (list(summary[name]) + [None, None])[:2]
         worse = sticks is not None and sticks.verdict(name)
         rows.append(html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                             html.Td(direction_key(name), className="direction"),
+                             html.Td(catalogue.direction_key(name), className="direction"),
                              _number_cell(mean), _number_cell(median), _number_cell(best.get(name)),
                              _number_cell(None if sticks is None else sticks.random.get(name))],
                             className="no-better-than-random" if worse else None,

@@ -45,6 +45,7 @@ __all__ = [
     "YARDSTICK_MAX_SAMPLES",
     "color_choices",
     "default_size",
+    "direction_key",
     "method_label",
     "method_output_scale",
     "pair_color_choices",
@@ -137,6 +138,18 @@ def color_choices(truth_labels):
     intrinsic = [(f"truth-{i}", f"intrinsic: {label}") for i, label in enumerate(truth_labels)]
     return (intrinsic + [(key, f"local {label}") for key, label in LOCAL_MEASURES]
             + [(NEIGHBOUR_LOSSES, "false vs missing neighbours (1 − T, 1 − C)")])
+
+
+def direction_key(measure):
+    """Which end of a measure is good, from its registry entry: "↓ better", "↑ better", or nothing.
+
+    Examples
+    --------
+    >>> direction_key("normalized"), direction_key("trustworthiness")
+    ('↓ better', '↑ better')
+    """
+    higher = measures.spec(measure).higher_is_better
+    return "" if higher is None else ("↑ better" if higher else "↓ better")
 
 
 def default_size(dataset):

@@ -2,10 +2,12 @@
 
 - ``python -m lab evaluate INPUT OUTPUT… -k K``: every output file judged against the input file
   (:func:`lab.compute.judge.judge_files`), one row per output.
-- ``python -m lab run DATASET ALGORITHM -k K [--n N] …``: one run of the dashboard computed into the
-  result cache the page reads (:func:`lab.store.cache.host_results`), so the page then opens it at
-  once; one row with its measures. The same validation and messages as the page (a value out of its
-  range is refused with the control's words).
+- ``python -m lab run DATASET ALGORITHM -k K [--n N] … [--report FILE.html]``: one run of the dashboard
+  computed into the result cache the page reads (:func:`lab.store.cache.host_results`), so the page then
+  opens it at once; one row with its measures, and with ``--report`` the run's offline HTML report. The
+  same validation and messages as the page (a value out of its range is refused with the control's words).
+  The report is drawn with plotly, which lab/ never imports: :func:`main` takes the writer
+  (``write_report``), and ``lab/__main__.py`` passes :func:`components.report.write_report`.
 
 Rows go to standard output as CSV or JSON; progress and refusals to standard error. Exit status 0,
 1 (bad input: a file, a value, a run that failed, with its message) or 2 (usage).
@@ -125,7 +127,7 @@ def _evaluate(args, parser, stdout):
     return 1 if any(verdict.error for verdict in verdicts) else 0
 
 
-def _run(args, stdout):
+def _run(args, stdout, write_report):
     progress = _progress(sys.stderr)
     try:
         request = RunRequest.create(args.dataset, args.algorithm, n=args.n, noise=args.noise,
@@ -142,11 +144,24 @@ def _run(args, stdout):
     progress.finish()
     print(f"{request.describe()}: {'read from' if cached else 'computed into'} the result cache", file=sys.stderr)
     _write([run_row(request, result, cached)], stdout, args.format)
+    if args.report is None:
+        return 0
+    try:
+        path = write_report(args.report, request, result)
+    except OSError as error:  # a folder that is not there, a file that cannot be written: the message, no traceback
+        print(f"cannot write the report {args.report!r}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    print(f"report written to {path}", file=sys.stderr)
     return 0
 
 
-def main(argv=None, stdout=None):
-    """``python -m lab evaluate …`` or ``python -m lab run …``: exit status 0, 1 (bad input) or 2 (usage)."""
+def main(argv=None, stdout=None, *, write_report=None):
+    """``python -m lab evaluate …`` or ``python -m lab run …``: exit status 0, 1 (bad input) or 2 (usage).
+
+    ``write_report(path, request, result)`` writes ``run --report``'s file and returns its path
+    (:func:`components.report.write_report`, which ``python -m lab`` passes); without it ``--report`` is a
+    usage error, before anything is computed.
+    """
     parser = argparse.ArgumentParser(prog="python -m lab", description="Procrustes Lab without the page: judge "
                                      "embeddings made elsewhere, or compute runs into the page's result cache.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -172,6 +187,12 @@ def main(argv=None, stdout=None):
                      help="an algorithm parameter (repeat)")
     run.add_argument("--cache-dir", help="the dashboard's cache directory (default: PROCRUSTES_CACHE_DIR, as app.py)")
     run.add_argument("--format", choices=("csv", "json"), default="csv")
+    run.add_argument("--report", metavar="FILE.html", help="also write the run's report: one HTML file that opens "
+                     "offline in any browser (the linked views, every measure, the provenance)")
     args = parser.parse_args(argv)
     stdout = stdout or sys.stdout
-    return _evaluate(args, parser, stdout) if args.command == "evaluate" else _run(args, stdout)
+    if args.command == "evaluate":
+        return _evaluate(args, parser, stdout)
+    if args.report is not None and write_report is None:
+        parser.error("--report needs a report writer: run it as python -m lab, which draws it with plotly")
+    return _run(args, stdout, write_report)

@@ -90,6 +90,8 @@ class NormalizationRequest:
     """A study of the normalization tab: a validated :class:`lab.compute.choices.NormalizationChoice`."""
 
     KIND: typing.ClassVar[str] = "normalization"
+    # Catalogue data only: no upload to authorize (lab.store.uploads.UploadStore.authorized).
+    READS_NO_UPLOAD: typing.ClassVar[bool] = True
     RESULT: typing.ClassVar[type] = NormalizationResult
     shape: str
     aspect: float
@@ -134,6 +136,8 @@ class PhiCurveRequest:
     Φ(Y)/Φ(Z) (PN Eq. 5-7) of each chosen algorithm with a Φ, at every aspect of :data:`CURVE_ASPECTS`."""
 
     KIND: typing.ClassVar[str] = "phi_ratio_curve"
+    # Catalogue data only: no upload to authorize (lab.store.uploads.UploadStore.authorized).
+    READS_NO_UPLOAD: typing.ClassVar[bool] = True
     RESULT: typing.ClassVar[type] = PhiCurve
     dataset: str
     n: typing.Optional[int]

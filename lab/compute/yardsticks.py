@@ -103,6 +103,11 @@ class YardstickRequest:
         if self.run.data.n is not None:
             _check_size(self.run.data.n)
 
+    @property
+    def data(self):
+        """The run's data (:meth:`lab.store.uploads.UploadStore.authorized` checks an upload's session by it)."""
+        return self.run.data
+
     @classmethod
     def from_state(cls, state):
         """The yardsticks of a validated :class:`~lab.view.state.ViewState`'s explore run."""

@@ -202,18 +202,25 @@ class UploadStore:
         ----------
         session : str
         request : object
-            A request, with a ``data`` (:class:`lab.compute.choices.DataChoice`) if it reads one: a run, a sweep,
-            a comparison, a pair, a stability study.
+            A request with a ``data`` (:class:`lab.compute.choices.DataChoice`): a run, a sweep, a comparison, a
+            pair, a stability study, yardsticks; or one whose type declares ``READS_NO_UPLOAD = True`` (the
+            normalization study and its curve, a tour step: the catalogue's data only).
 
         Raises
         ------
         DatasetError
             :data:`UPLOAD_GONE`, when ``request`` names a file this session did not send.
+        TypeError
+            For a request with neither: a new kind is checked here before anything of it is read (it failed
+            open once, a request that kept its data under another name).
         """
         uploads = self.for_session(session)
-        data = getattr(request, "data", None)
-        if data is not None:
-            uploads.authorize(data)
+        if getattr(type(request), "READS_NO_UPLOAD", False):
+            return uploads
+        if not hasattr(request, "data"):
+            raise TypeError(f"{type(request).__name__} has no data to authorize and does not declare "
+                            "READS_NO_UPLOAD.")
+        uploads.authorize(request.data)
         return uploads
 
 

@@ -517,6 +517,8 @@ class StepRequest:
     """
 
     KIND: typing.ClassVar[str] = "tour_step"
+    # Catalogue data only: no upload to authorize (lab.store.uploads.UploadStore.authorized).
+    READS_NO_UPLOAD: typing.ClassVar[bool] = True
     RESULT: typing.ClassVar[type] = StepResult
     step: str
     keys: tuple

@@ -102,7 +102,10 @@ FORGED = {
     "stability-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
     "stability-graph#draw_stability": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_run": lambda f, state, record: _triggered(
-        f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, record, state, "mallory"),
+        f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, None, record, state, "mallory"),
+    "yardstick-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "seed-noise-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "pair-card-beyond-value#draw_seed_noise": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(
         f"{ids.EXPORT_COMPARE_CSV}.n_clicks", f, 1, None, {"state": state}, "mallory"),
 }
@@ -118,9 +121,22 @@ SAYS_NOT_CACHED = {
 }
 
 
+# The cards' yardstick lines and the table of every measure are blank for a run the session may not read (the
+# explore callbacks already say why).
+SHOWS_NOTHING = {"card-normalized-yardstick#show_yardsticks": lambda f, state, record: f(record, None, "mallory")}
+
+
 def test_every_callback_reading_the_session_is_forged_here(alice):
     callbacks, _, _ = alice
-    assert set(callbacks) == set(FORGED) | set(SAYS_NOT_CACHED) | WRITES_ONLY | NO_UPLOAD
+    assert set(callbacks) == set(FORGED) | set(SAYS_NOT_CACHED) | set(SHOWS_NOTHING) | WRITES_ONLY | NO_UPLOAD
+
+
+@pytest.mark.parametrize("name", sorted(SHOWS_NOTHING))
+def test_a_forged_reference_shows_no_number_of_another_sessions_run(alice, name):
+    callbacks, state, record = alice
+    assert callbacks[name](record, None, "alice")["table"] is not None  # alice reads her own run's table
+    answer = SHOWS_NOTHING[name](callbacks[name], state, record)
+    assert answer == {"lines": {name: "" for name in catalogue.CARD_MEASURES}, "table": None}
 
 
 @pytest.mark.parametrize("name", sorted(FORGED))

@@ -37,27 +37,52 @@ def test_every_upload_box_refuses_a_large_file_with_the_parser_s_message():
         assert settings["data-message-id"] == messages[upload_id]
 
 
-def test_the_run_configuration_download_carries_the_shown_run_s_measures(tmp_path):
-    """The Run configuration button writes every measure of the run shown, as the result cache holds it."""
-    import json
-
+def shown_run_download(tmp_path, button, query):
+    """``(services, record, download)``: the run of link ``query`` computed as the page's job does, then the
+    explore download ``button`` (an id of components/ids.py) clicked under it."""
     from dash._callback_context import context_value
     from dash._utils import AttributeDict
 
     from components import ids, jobs
     from components.explore import compute_record
-    from lab import RunRequest, from_query
+    from lab import from_query
 
     services = jobs.Services.in_directory(tmp_path)
-    state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict()
+    state = from_query(query).to_dict()
     record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
-    token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{ids.EXPORT_CONFIG}.n_clicks",
-                                                                "value": 1}], updated_props={}))
+    token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{button}.n_clicks", "value": 1}],
+                                            updated_props={}))
+    clicks = [1 if button == name else None for name in (ids.EXPORT_POINTS, ids.EXPORT_CONFIG, ids.EXPORT_REPORT)]
     try:
-        download = components.files.export_run(services, None, 1, record, state, "session")
+        return services, record, components.files.export_run(services, *clicks, record, state, "session")
     finally:
         context_value.reset(token)
+
+
+def test_the_run_configuration_download_carries_the_shown_run_s_measures(tmp_path):
+    """The Run configuration button writes every measure of the run shown, as the result cache holds it."""
+    import json
+
+    from components import ids
+    from lab import RunRequest
+
+    services, record, download = shown_run_download(tmp_path, ids.EXPORT_CONFIG,
+                                                    "?dataset=swissroll&n=300&k=8&algorithm=pca")
     saved = json.loads(download["content"])["measures"]
     result = services.results.get(RunRequest.from_dict(record["request"]))
     assert {name: [saved[name]["mean"], saved[name]["median"]] for name in saved} == record["summary"]
     assert saved["continuity"]["per_point"]["max"] == result.local["continuity"].max()
+
+
+def test_the_report_download_is_the_shown_run_s_report_in_the_view_s_colouring(tmp_path):
+    """The Report button writes :func:`components.report.run_report` of the run shown, opened on the view's colour."""
+    from components import ids
+    from components.report import run_report
+    from lab import RunRequest
+
+    services, record, download = shown_run_download(tmp_path, ids.EXPORT_REPORT,
+                                                    "?dataset=swissroll&n=300&k=8&algorithm=pca&color=truth-1")
+    request = RunRequest.from_dict(record["request"])
+    assert download["filename"] == "procrustes-lab_swissroll_n300_pca_k8_report.html"
+    assert download["content"] == run_report(request, services.results.get(request), color="truth-1")
+    assert '<option value="truth-1" selected>' in download["content"]

@@ -143,6 +143,53 @@ def test_an_unknown_algorithm_exits_1_naming_the_available_ones(tmp_path, capsys
     assert "isomap" in capsys.readouterr().err
 
 
+def _report_measures(path):
+    """The measures block of a report file (components/report.py's #report-measures)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script type="application/json" id="report-measures">')
+    return json.loads(text[text.index(">", start) + 1:text.index("</script>", start)])
+
+
+def test_run_report_writes_the_run_s_offline_report_with_the_row_s_numbers(tmp_path, capsys):
+    from components.report import write_report
+
+    path = tmp_path / "strip.html"
+    argv = ["run", "strip", "pca", "-k", "8", "--n", "300", "--cache-dir", str(tmp_path), "--report", str(path)]
+    out = io.StringIO()
+    assert main(argv, stdout=out, write_report=write_report) == 0, capsys.readouterr().err
+    row = next(csv.DictReader(io.StringIO(out.getvalue())))
+    record = _report_measures(path)
+    assert record["request"] == RunRequest.create("strip", "pca", n=300, n_neighbors=8).to_dict()
+    for name, entry in record["measures"].items():  # the report's numbers are the row's, exactly
+        assert entry["mean"] == float(row[name]) or (entry["mean"] is None and row[name] == "nan"), name
+    assert f"report written to {path}" in capsys.readouterr().err
+
+
+def test_run_report_without_a_writer_is_a_usage_error_and_an_unwritable_file_exits_1(tmp_path, capsys):
+    from components.report import write_report
+
+    argv = ["run", "strip", "pca", "-k", "8", "--n", "300", "--cache-dir", str(tmp_path)]
+    with pytest.raises(SystemExit) as stopped:  # the library's main draws nothing with plotly by itself
+        main([*argv, "--report", str(tmp_path / "r.html")])
+    assert stopped.value.code == 2 and "--report needs a report writer" in capsys.readouterr().err
+    assert not (tmp_path / "results").exists()  # refused before anything is computed
+    status = main([*argv, "--report", str(tmp_path / "missing" / "r.html")], stdout=io.StringIO(),
+                  write_report=write_report)
+    err = capsys.readouterr().err
+    assert status == 1 and "cannot write the report" in err and "Traceback" not in err
+
+
+def test_python_m_lab_run_report_writes_the_report_through_the_front_door(tmp_path):
+    path = tmp_path / "roll.html"
+    done = subprocess.run([sys.executable, "-m", "lab", "run", "swissroll", "pca", "-k", "10", "--n", "500",
+                           "--cache-dir", str(tmp_path), "--report", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    record = _report_measures(path)
+    assert record["n_samples"] == 500 and record["request"]["method"]["algorithm"] == "pca"
+    assert record["measures"]["normalized"]["label"] == measures.spec("normalized").label
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True

@@ -10,12 +10,14 @@ import dataclasses
 import json
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
 
 from lab import (CompareRequest, DataChoice, MethodChoice, NormalizationRequest, PairRequest, ResultCache, RunRequest,
-                 SeedNoiseRequest, StabilityRequest, StateError, SweepRequest, YardstickRequest, cache_key)
+                 SeedNoiseRequest, StabilityRequest, StateError, SweepRequest, UploadStore, YardstickRequest,
+                 cache_key)
 from lab.compute import REQUESTS, compute, request_from_dict
 from lab.compute.normalization import PhiCurveRequest
 from lab.store.serialization import decode, encode
@@ -157,3 +159,17 @@ def test_registering_an_incomplete_request_type_is_refused():
         register(Half)
     with pytest.raises(TypeError, match="Two request types"):
         register(type("Other", (RunRequest,), {}))
+
+
+@pytest.mark.parametrize("kind", sorted(EXAMPLES))
+def test_every_request_names_its_data_for_the_upload_check(kind, tmp_path):
+    """:meth:`lab.UploadStore.authorized` fails closed: a kind must show its data or declare it reads none."""
+    request = EXAMPLES[kind][0]
+    assert hasattr(request, "data") != getattr(type(request), "READS_NO_UPLOAD", False)
+    UploadStore(tmp_path).authorized("a-session", request)  # the catalogue's data: nothing to refuse
+
+
+def test_a_request_kind_that_hides_its_data_is_stopped_by_the_upload_check(tmp_path):
+    hidden = types.SimpleNamespace(run=RUN)
+    with pytest.raises(TypeError, match="READS_NO_UPLOAD"):
+        UploadStore(tmp_path).authorized("a-session", hidden)
