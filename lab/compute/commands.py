@@ -23,10 +23,12 @@ import sys
 import measures
 
 from ..store.cache import host_results
+from . import catalogue
 from .choices import StateError
-from .judge import judge_files, verdict_rows
+from .judge import judge_files, verdict_rows, yardstick_columns
 from .runs import RunRequest, failure_message
 from .study import compute
+from .yardsticks import YardstickRequest
 
 __all__ = ["main", "run_row"]
 
@@ -65,19 +67,25 @@ def _parameters(pairs, option):
     return values
 
 
-def run_row(request, result, cached):
-    """One row of a computed run: what it is, where it came from, each measure's mean and median, its notes."""
+def run_row(request, result, cached, yardsticks=None):
+    """One row of a computed run: what it is, where it came from, each measure's mean and median, its
+    yardsticks when given (:class:`lab.compute.yardsticks.YardstickResult`), its notes."""
     row = {"dataset": request.data.dataset, "n": int(result.n_samples), "algorithm": request.method.algorithm,
            "k": request.method.n_neighbors, "cached": cached, "seconds": float(result.seconds)}
     for name, (mean, median) in result.summary.items():
         row[name] = float("nan") if mean is None else float(mean)
         if median is not None and not math.isnan(median):
             row[f"{name} median"] = float(median)
-    row["notes"] = " ".join(result.notes)
+    if yardsticks is not None:
+        row.update(yardstick_columns(yardsticks.random, yardsticks.best))
+    row["notes"] = " ".join([*result.notes, *(() if yardsticks is None else yardsticks.notes)])
     return row
 
 
 PROGRESS_WIDTH = 30  # characters of the terminal bar
+YARDSTICKS_HELP = ("also each measure's value on outputs that keep nothing of the input (columns '<measure> "
+                   "random') and its best attainable value ('<measure> best'); inputs of at most "
+                   f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points")
 
 
 def _progress(stream):
@@ -117,7 +125,8 @@ def _evaluate(args, parser, stdout):
         parser.error(f"unknown measure {', '.join(unknown)}; measures: {', '.join(measures.available())}")
     try:
         verdicts = list(judge_files(args.input, args.outputs, args.n_neighbors, which=which,
-                                    truth_columns=_columns(args.truth), color_column=args.labels))
+                                    truth_columns=_columns(args.truth), color_column=args.labels,
+                                    yardsticks=args.yardsticks))
     except OSError as error:  # a file that is not there or cannot be read: a usage error
         parser.error(f"cannot read {pathlib.Path(error.filename).name!r}" if error.filename else str(error))
     for verdict in verdicts:
@@ -135,7 +144,12 @@ def _run(args, stdout, write_report):
                                     dataset_params=_parameters(args.data_param, "--data-param"),
                                     n_neighbors=args.n_neighbors,
                                     algorithm_params=_parameters(args.algorithm_param, "--algorithm-param"))
-        result, cached = compute(request, cache=host_results(args.cache_dir), progress=progress)
+        # Checked before the run is computed (a run above the yardsticks' cap is refused at once).
+        yardsticks = YardstickRequest(request) if args.yardsticks else None
+        cache = host_results(args.cache_dir)
+        result, cached = compute(request, cache=cache, progress=progress)
+        # Through the same cache: the page's Yardsticks button then shows them at once.
+        sticks = None if yardsticks is None else compute(yardsticks, cache=cache, progress=progress).result
     except Exception as error:  # a value out of range, a run that fails: its message, never a traceback
         progress.finish()
         print(failure_message(error), file=sys.stderr)
@@ -143,7 +157,7 @@ def _run(args, stdout, write_report):
     progress(1.0, "done")
     progress.finish()
     print(f"{request.describe()}: {'read from' if cached else 'computed into'} the result cache", file=sys.stderr)
-    _write([run_row(request, result, cached)], stdout, args.format)
+    _write([run_row(request, result, cached, sticks)], stdout, args.format)
     if args.report is None:
         return 0
     try:
@@ -174,6 +188,7 @@ def main(argv=None, stdout=None, *, write_report=None):
     evaluate.add_argument("--truth", help="comma-separated columns of INPUT holding a ground-truth chart")
     evaluate.add_argument("--labels", help="a column of INPUT holding class labels")
     evaluate.add_argument("--format", choices=("csv", "json"), default="csv")
+    evaluate.add_argument("--yardsticks", action="store_true", help=YARDSTICKS_HELP)
     run = commands.add_parser("run", help="compute one run into the dashboard's result cache (the page then "
                               "opens it at once)")
     run.add_argument("dataset", metavar="DATASET", help="a data set of the registry, e.g. swissroll")
@@ -187,6 +202,7 @@ def main(argv=None, stdout=None, *, write_report=None):
                      help="an algorithm parameter (repeat)")
     run.add_argument("--cache-dir", help="the dashboard's cache directory (default: PROCRUSTES_CACHE_DIR, as app.py)")
     run.add_argument("--format", choices=("csv", "json"), default="csv")
+    run.add_argument("--yardsticks", action="store_true", help=YARDSTICKS_HELP)
     run.add_argument("--report", metavar="FILE.html", help="also write the run's report: one HTML file that opens "
                      "offline in any browser (the linked views, every measure, the provenance)")
     args = parser.parse_args(argv)

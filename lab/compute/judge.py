@@ -14,9 +14,10 @@ import warnings
 import datasets
 import measures
 
+from . import catalogue
 from .runs import run_measures
 
-__all__ = ["Verdict", "judge_files", "output_files", "verdict_rows"]
+__all__ = ["Verdict", "judge_files", "output_files", "verdict_rows", "yardstick_columns"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,11 +32,17 @@ class Verdict:
         None when the file (or the pair) was refused.
     error : str or None
         The parser's or the measures' message, naming no server path.
+    yardsticks : measures.Yardsticks or None
+        When asked for: each measure's random-output and best values on this input (:func:`measures.yardsticks`).
+    notes : tuple of str
+        Besides the evaluation's: yardsticks asked for and not computed, and why.
     """
 
     output: str
     evaluation: "measures.Evaluation | None" = None
     error: "str | None" = None
+    yardsticks: "measures.Yardsticks | None" = None
+    notes: tuple = ()
 
 
 def output_files(paths):
@@ -57,7 +64,20 @@ def output_files(paths):
     return found
 
 
-def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_columns=None, color_column=None):
+def yardstick_columns(random, best):
+    """A row's yardstick columns: ``<name> random`` and ``<name> best`` of each measure that has them.
+
+    Examples
+    --------
+    >>> yardstick_columns({"stress": 0.6}, {"trustworthiness": 1.0})
+    {'stress random': 0.6, 'trustworthiness best': 1.0}
+    """
+    return {**{f"{name} random": float(value) for name, value in random.items()},
+            **{f"{name} best": float(value) for name, value in best.items()}}
+
+
+def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_columns=None, color_column=None,
+                yardsticks=False):
     """Evaluate each output file as an embedding of the input file's points, row for row.
 
     Parameters
@@ -73,6 +93,10 @@ def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_colu
     truth_columns, color_column : optional
         As :func:`datasets.parse_upload`: a ground-truth chart of the input (truth measures), a label
         column (the label measures read its classes).
+    yardsticks : bool, default=False
+        Also each measure's random-output and best values (:func:`measures.yardsticks`, one seeded draw,
+        as the page), for inputs of at most :data:`lab.compute.catalogue.YARDSTICK_MAX_SAMPLES` points (the
+        page's limit; above it the row's notes say so).
 
     Yields
     ------
@@ -89,16 +113,24 @@ def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_colu
             names, labels = run_measures(data, data.Y)
             with warnings.catch_warnings():  # kept in the evaluation's notes, which the rows carry
                 warnings.simplefilter("ignore", measures.ProcrustesLabWarning)
+                chosen = names if which is None else list(which)
                 evaluation = measures.evaluate(data.X, data.Y, n_neighbors, truth=data.truth, labels=labels,
-                                               which=names if which is None else list(which))
+                                               which=chosen)
+                sticks, notes = None, ()
+                if yardsticks and len(data.X) > catalogue.YARDSTICK_MAX_SAMPLES:
+                    notes = (f"Yardsticks not computed: at most {catalogue.YARDSTICK_MAX_SAMPLES:,} points; this "
+                             f"input has {len(data.X):,}.",)
+                elif yardsticks:
+                    sticks = measures.yardsticks(data.X, data.Y, n_neighbors, chosen, truth=data.truth, labels=labels)
         except measures.ProcrustesLabError as error:  # the parser's and the measures' messages
             yield Verdict(path.name, error=str(error))
         else:
-            yield Verdict(path.name, evaluation=evaluation)
+            yield Verdict(path.name, evaluation=evaluation, yardsticks=sticks, notes=notes)
 
 
 def verdict_rows(verdicts):
-    """One dict per verdict: ``output``, ``error``, ``k``, each measure's mean and ``<name> median``, ``notes``.
+    """One dict per verdict: ``output``, ``error``, ``k``, each measure's mean and ``<name> median``, its
+    yardsticks when computed (:func:`yardstick_columns`), ``notes``.
 
     A refused output's row holds its message and no values; a measure with no median (a global
     value) has none; ``notes`` joins the evaluation's notes (a measure not computed, and why; an
@@ -115,6 +147,8 @@ def verdict_rows(verdicts):
                 median = evaluation.median.get(name)
                 if median is not None and not math.isnan(median):
                     row[f"{name} median"] = float(median)
-            row["notes"] = " ".join(evaluation.notes)
+            if verdict.yardsticks is not None:
+                row.update(yardstick_columns(verdict.yardsticks.random, verdict.yardsticks.best))
+            row["notes"] = " ".join([*evaluation.notes, *verdict.notes])
         rows.append(row)
     return rows

@@ -12,7 +12,7 @@ import pytest
 import algorithms
 import datasets
 import measures
-from lab import ResultCache, RunRequest
+from lab import ResultCache, RunRequest, YardstickRequest
 from lab.compute import compute
 from lab.compute.commands import main
 from lab.compute.runs import run_measures
@@ -218,3 +218,34 @@ def test_progress_is_a_bar_redrawn_in_place_on_a_terminal_and_a_line_per_stage_i
     # In a file or a pipe: a plain line each time the stage changes, no carriage return.
     assert log.getvalue().splitlines() == ["  0.0 %  loading the data", " 10.0 %  searching the neighbours",
                                            " 40.0 %  embedding with LTSA", "100.0 %  measuring: done"]
+
+
+def test_evaluate_yardsticks_are_measures_yardsticks_of_each_output(files):
+    status, text = judged(["evaluate", str(files / "roll.csv"), str(files / "outputs" / "pca.csv"),
+                           str(files / "outputs" / "isomap.csv"), "-k", "10", "--yardsticks"])
+    assert status == 0
+    rows = {row["output"]: row for row in csv.DictReader(io.StringIO(text))}
+    X = np.loadtxt(files / "roll.csv", delimiter=",", skiprows=1)
+    for name in ("pca", "isomap"):
+        Y = np.loadtxt(files / "outputs" / f"{name}.csv", delimiter=",")
+        row = rows[f"{name}.csv"]
+        names = [measure for measure in measures.available() if measure in row]
+        expected = measures.yardsticks(X, Y, 10, names)
+        for measure, value in expected.random.items():
+            assert float(row[f"{measure} random"]) == pytest.approx(value, rel=0, abs=0, nan_ok=True), measure
+        assert float(row["normalized best"]) == float(row["lower_bound"])  # the floor, GR Lemma 1
+        assert float(row["trustworthiness best"]) == 1.0 and "lower_bound random" not in row
+
+
+def test_run_yardsticks_go_through_the_page_s_cache(tmp_path, capsys):
+    argv = ["run", "swissroll", "pca", "-k", "8", "--n", "300", "--cache-dir", str(tmp_path), "--yardsticks"]
+    status, text = judged(argv)
+    assert status == 0, capsys.readouterr().err
+    row = next(csv.DictReader(io.StringIO(text)))
+    request = YardstickRequest(RunRequest.create("swissroll", "pca", n=300, n_neighbors=8))
+    sticks, cached = compute(request, cache=ResultCache(tmp_path / "results"))
+    assert cached  # the page's Yardsticks button then shows them at once
+    assert {name: float(row[f"{name} random"]) for name in sticks.random} == pytest.approx(sticks.random, nan_ok=True)
+    assert float(row["conformal best"]) == sticks.best["conformal"]
+    too_many = ["run", "swissroll", "pca", "-k", "8", "--n", "10001", "--cache-dir", str(tmp_path), "--yardsticks"]
+    assert judged(too_many)[0] == 1 and "at most 10,000 points" in capsys.readouterr().err
