@@ -15,7 +15,7 @@ from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
 import measures
-from lab import CompareRequest, RunRequest, SweepRequest, ViewState, failure_message
+from lab import CompareRequest, RunRequest, StateError, SweepRequest, ViewState, YardstickRequest, failure_message
 from lab.compute import catalogue
 from lab.compute.runs import parse_uploaded
 from lab.compute.studies import stored_sweep
@@ -225,8 +225,13 @@ def export_run(services, _points_clicks, _config_clicks, _report_clicks, shown, 
         return _refused(ids.MESSAGE, error)
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again
         return no_update
-    if ctx.triggered_id == ids.EXPORT_REPORT:
-        return dcc.send_string(run_report(request, result, color=view.display.color), report_name(request))
+    if ctx.triggered_id == ids.EXPORT_REPORT:  # with the run's yardsticks when the page computed them
+        try:
+            yardsticks = services.results.get(YardstickRequest(request))
+        except StateError:  # above their cap: none
+            yardsticks = None
+        return dcc.send_string(run_report(request, result, color=view.display.color, yardsticks=yardsticks),
+                               report_name(request))
     return dcc.send_string(*points_csv(view, request, result))
 
 

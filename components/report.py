@@ -21,6 +21,7 @@ import pathlib
 import plotly.graph_objects as go
 import plotly.offline
 
+import measures
 from lab.compute import catalogue
 from lab.compute.runs import display_indices
 from lab.compute.views import coloring, drawn_rows, explore_view
@@ -120,10 +121,22 @@ def _number(value):
 def _measure_table(summaries):
     rows = "".join(
         f"<tr><td>{html.escape(entry['label'])}</td><td>{html.escape(entry['direction'])}</td>"
-        f"<td class='number'>{_number(entry['mean'])}</td><td class='number'>{_number(entry['median'])}</td></tr>"
-        for entry in summaries.values())
-    return ("<table id='report-measures-table'><thead><tr><th>Measure</th><th></th><th class='number'>mean</th>"
-            f"<th class='number'>median</th></tr></thead><tbody>{rows}</tbody></table>")
+        + "".join(f"<td class='number'>{_number(entry.get(key))}</td>" for key in ("mean", "median", "best", "random"))
+        + "</tr>" for entry in summaries.values())
+    header = "".join(f"<th class='number'>{text}</th>" for text in ("mean", "median", "best", "random output"))
+    return (f"<table id='report-measures-table'><thead><tr><th>Measure</th><th></th>{header}</tr></thead>"
+            f"<tbody>{rows}</tbody></table>")
+
+
+def _summaries(result, yardsticks):
+    """Each measure's label, direction, mean and median, its best value (the run's own floor, or the rank
+    measures' best by definition) and, with the yardsticks, its random-output value."""
+    summaries = measure_summaries(result)
+    floors = {name: pair[0] for name, pair in result.summary.items() if pair[0] is not None}
+    best = measures.best_values(summaries, floors) if yardsticks is None else yardsticks.best
+    random = {} if yardsticks is None else yardsticks.random
+    return {name: {**entry, "direction": catalogue.direction_key(name), "best": best.get(name),
+                   "random": random.get(name)} for name, entry in summaries.items()}
 
 
 def _json_block(element_id, value):
@@ -133,7 +146,7 @@ def _json_block(element_id, value):
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
-def run_report(request, result, *, color="normalized"):
+def run_report(request, result, *, color="normalized", yardsticks=None):
     """The report of one explore run: a whole HTML document that opens offline in any browser.
 
     Parameters
@@ -144,19 +157,21 @@ def run_report(request, result, *, color="normalized"):
         The colouring shown first (a local measure's name or ``"truth-<i>"``, as
         :func:`lab.compute.catalogue.color_choices` offers); the page's default, local R_N, or the first
         colouring the run offers when it did not compute that measure.
+    yardsticks : lab.compute.yardsticks.YardstickResult, optional
+        The run's yardsticks, when computed: each measure's random-output value beside its best.
 
     Returns
     -------
     str
         The HTML text. Its JSON block ``#report-measures`` holds every measure's label, direction, mean
-        and median (``result.summary``, full precision), the notes, the request and the provenance.
+        and median (``result.summary``, full precision), best and random-output values (None where unknown),
+        the notes, the request and the provenance.
     """
     rows = {"input": report_rows(result, "input"), "output": report_rows(result, "output")}
     colorings = _colorings(result, rows)
     color = color if color in colorings else next(iter(colorings))
     figures = _figures(request, result, rows, color)
-    summaries = {name: {**entry, "direction": catalogue.direction_key(name)}
-                 for name, entry in measure_summaries(result).items()}
+    summaries = _summaries(result, yardsticks)
     notes = [*result.notes, *_drawn_notes(result, rows)]
     record = {"request": request.to_dict(), "n_samples": int(result.n_samples), "seconds": float(result.seconds),
               "measures": summaries, "notes": notes, **provenance()}

@@ -4,13 +4,13 @@
 from .compute.commands import main
 
 
-def _write_report(path, request, result):
+def _write_report(path, request, result, yardsticks=None):
     """``run --report``'s writer, :func:`components.report.write_report`: lab/'s one import from above it (the
     report is drawn with plotly; it imports no Dash), named in tests/test_layering.py, and made only when a
     report is asked for, so ``evaluate`` and every other run never load plotly."""
     from components.report import write_report
 
-    return write_report(path, request, result)
+    return write_report(path, request, result, yardsticks=yardsticks)
 
 
 raise SystemExit(main(write_report=_write_report))

@@ -161,7 +161,7 @@ def _run(args, stdout, write_report):
     if args.report is None:
         return 0
     try:
-        path = write_report(args.report, request, result)
+        path = write_report(args.report, request, result, yardsticks=sticks)
     except OSError as error:  # a folder that is not there, a file that cannot be written: the message, no traceback
         print(f"cannot write the report {args.report!r}: {error.strerror or error}", file=sys.stderr)
         return 1
@@ -172,7 +172,7 @@ def _run(args, stdout, write_report):
 def main(argv=None, stdout=None, *, write_report=None):
     """``python -m lab evaluate …`` or ``python -m lab run …``: exit status 0, 1 (bad input) or 2 (usage).
 
-    ``write_report(path, request, result)`` writes ``run --report``'s file and returns its path
+    ``write_report(path, request, result, yardsticks=None)`` writes ``run --report``'s file and returns its path
     (:func:`components.report.write_report`, which ``python -m lab`` passes); without it ``--report`` is a
     usage error, before anything is computed.
     """

@@ -9,7 +9,7 @@ import pytest
 
 import measures
 from components.report import REPORT_CAP, report_name, run_report, write_report
-from lab import RunRequest
+from lab import RunRequest, YardstickRequest
 from lab.compute import catalogue, compute
 from lab.compute.runs import RunResult, display_indices
 
@@ -85,6 +85,20 @@ def test_the_report_holds_every_measure_of_the_run_exactly_with_its_label_and_di
     assert record["request"] == request.to_dict() and record["n_samples"] == 400
     assert set(record["packages"]) >= {"numpy", "scipy", "scikit-learn", "plotly"} and record["code_version"]
     assert json.loads(document.texts["report-provenance"])["request"] == request.to_dict()
+
+
+def test_the_report_holds_the_runs_best_values_and_with_its_yardsticks_their_random_values(small_run):
+    request, result = small_run
+    plain = block(_Document(run_report(request, result)), "report-measures")["measures"]
+    assert plain["normalized"]["best"] == result.summary["lower_bound"][0]  # the floor, GR Lemma 1
+    assert plain["trustworthiness"]["best"] == 1.0 and plain["stress"]["best"] is None
+    assert all(entry["random"] is None for entry in plain.values())
+    sticks, _ = compute(YardstickRequest(request), cache=None)
+    document = _Document(run_report(request, result, yardsticks=sticks))
+    placed = block(document, "report-measures")["measures"]
+    assert {name: entry["random"] for name, entry in placed.items() if entry["random"] is not None} == \
+        pytest.approx(sticks.random, nan_ok=True)
+    assert f"{sticks.random['trustworthiness']:.4g}" in document.texts["report-measures-table"]
 
 
 def test_the_report_loads_nothing_from_anywhere(small_run):
