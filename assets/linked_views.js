@@ -1,5 +1,6 @@
 /* Linked views, in the browser (no server round trip): the hovered point is ringed and the selected
- * points (box or lasso in a 2-D view) are marked in both the input and the output view.
+ * points (box or lasso in a 2-D view, or found by the find box's query) are marked in both the input and
+ * the output view.
  *
  * Registered as the clientside callbacks procrustes.markHovered, procrustes.markSelected and
  * procrustes.markNeighbours (components/point_events.py). A point's number maps to a data-set row and
@@ -125,6 +126,16 @@
           .filter((point) => point.curveNumber === 0).map((point) => point.pointNumber);
         const rows = toRows(triggeredFigure(inputFigure, outputFigure), points);
         return [mark(inputFigure, SELECTION_TRACE, rows), mark(outputFigure, SELECTION_TRACE, rows)];
+      },
+      // Find points (components/find.py): the rows the query found, marked as a selection is.
+      markFound: function (found, inputFigure, outputFigure) {
+        const noUpdate = window.dash_clientside.no_update;
+        // Before the first run is drawn the views hold a placeholder without points: nothing to mark.
+        const drawn = (figure) => Boolean(figure && figure.data && figure.data.length > SELECTION_TRACE);
+        if (!found || !drawn(inputFigure) || !drawn(outputFigure)) {
+          return [noUpdate, noUpdate];
+        }
+        return [mark(inputFigure, SELECTION_TRACE, found.rows), mark(outputFigure, SELECTION_TRACE, found.rows)];
       },
       // A clicked point: its k neighbours and kNN edges in both views (an edge that short-circuits the
       // manifold is a long chord), and the inspector below scrolled into view.

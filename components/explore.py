@@ -19,12 +19,13 @@ from lab.compute import catalogue, compute
 from lab.compute.views import class_labels, coloring, explore_view, neighbour_losses
 from serving.managers import job_deadline
 
-from . import ids, point_events, yardsticks
+from . import find, ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
 from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .find import find_box
 from .records import checked_record, failure_record, run_record
 from .yardsticks import yardstick_actions
 
@@ -72,6 +73,7 @@ def explore_tab():
         html.Div("Hover a point to ring it in both views; select with the box or lasso tool of a 2-D view to "
                  "mark points in both; click a point to inspect its neighbourhood below.",
                  id=ids.SELECTION_TEXT, className="help selection-text", role="status"),
+        find_box(),
         # Below the views, never above: the views are what the page is for (and a projector's window).
         html.Details([html.Summary("Every measure of this run"),
                       html.Div(id=ids.MEASURE_TABLE, className="measure-table")], open=True, className="measures-fold"),
@@ -304,3 +306,4 @@ def register(app, services):
         functools.partial(report_lost, services))
     point_events.register(app, services)
     yardsticks.register(app, services)
+    find.register(app, services)

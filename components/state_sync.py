@@ -95,6 +95,7 @@ CONTROLS = {
     "post_refinement": _control(ids.ALGORITHM_POST_REFINEMENT, "method", "post_refinement"),
     "rescale": _control(ids.ALGORITHM_RESCALE, "method", "rescale"),
     "color": _control(ids.COLOR_BY, "display", "color"),
+    "find": _control(ids.FIND, "display", "find", parse=lambda value: "" if value is None else value),
     "input_view": _control(ids.INPUT_VIEW, "display", "input_view"),
     "landmarks": _flag(ids.SHOW_LANDMARKS, "display", "landmarks", "show"),
     "figure_format": _control(ids.FIGURE_FORMAT, "display", "figure_format"),

@@ -6,7 +6,8 @@ data set, the algorithm and k, so a link reads as what it shows):
 
 - data: ``dataset``, ``n``, ``noise``, ``random_state``, ``d.<parameter>``;
 - method: ``algorithm``, ``k``, ``a.<parameter>``, ``post_refinement``, ``rescale``;
-- display: ``color``, ``view``, ``landmarks``, ``format``, ``present`` (presentation mode); the ``tab``;
+- display: ``color``, ``view``, ``landmarks``, ``format``, ``present`` (presentation mode), ``find`` (the
+  points marked, :mod:`lab.compute.find`); the ``tab``;
 - sweep: ``sweep.algorithms`` (comma-separated), ``sweep.k_min``, ``sweep.k_max``, ``sweep.k_step``,
   ``sweep.measure``, ``sweep.log``, ``sweep.yardsticks``; compare: ``compare.algorithms``,
   ``compare.align``; normalization: ``norm.shape``, ``norm.aspect``, ``norm.n``, ``norm.k``, ``norm.algorithms``;
@@ -44,7 +45,7 @@ _KEYS = {
     "algorithm": ("method", "algorithm"), "k": ("method", "n_neighbors"),
     "post_refinement": ("method", "post_refinement"), "rescale": ("method", "rescale"),
     "color": ("display", "color"), "view": ("display", "input_view"), "landmarks": ("display", "landmarks"),
-    "format": ("display", "figure_format"), "present": ("display", "presentation"),
+    "format": ("display", "figure_format"), "present": ("display", "presentation"), "find": ("display", "find"),
     "sweep.algorithms": ("sweep", "algorithms"), "sweep.k_min": ("sweep", "k_min"), "sweep.k_max": ("sweep", "k_max"),
     "sweep.k_step": ("sweep", "k_step"), "sweep.measure": ("sweep", "measure"), "sweep.log": ("sweep", "log_scale"),
     "sweep.yardsticks": ("sweep", "yardsticks"),
@@ -62,7 +63,7 @@ _LEGACY = {"seed": "random_state", "refine": "post_refinement"}
 _LISTS = {"sweep.algorithms", "compare.algorithms", "norm.algorithms"}
 _BOOLS = {"landmarks", "compare.align", "present", "sweep.log", "sweep.yardsticks", "pair.segments"}
 _FLOATS = {"noise", "norm.aspect", "stability.fraction"}
-_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "sweep.measure", "norm.shape", "tour",
+_TEXT = {"dataset", "algorithm", "rescale", "color", "view", "format", "find", "sweep.measure", "norm.shape", "tour",
          "pair.algorithm", "pair.color", "stability.mode"}
 
 

@@ -24,6 +24,7 @@ import datasets
 import measures
 
 from ..compute import catalogue
+from ..compute.find import FIND_MAX_CHARS
 from ..compute.choices import (DataChoice, MethodChoice, NormalizationChoice, Problems, StateError, algorithm_list,
                                among, check_run, json_fields, validate_part)
 
@@ -36,14 +37,17 @@ _TOUR_STEPS = {}
 
 @dataclasses.dataclass(frozen=True)
 class DisplayChoice:
-    """How the explore views draw a run: colouring, input view, landmark overlay, image format, and
-    presentation mode (no control panel, large type, views filling the window: for a projector)."""
+    """How the explore views draw a run: colouring, input view, landmark overlay, image format,
+    presentation mode (no control panel, large type, views filling the window: for a projector), and the
+    query whose points are marked in both views (:mod:`lab.compute.find`; read when the run is drawn, so a
+    query the run cannot answer is a message there, not a refused view)."""
 
     color: str = "normalized"
     input_view: str = "3d"
     landmarks: bool = False
     figure_format: str = catalogue.FIGURE_FORMATS[0]
     presentation: bool = False
+    find: str = ""
 
     def to_dict(self):
         return dataclasses.asdict(self)
@@ -63,10 +67,13 @@ class DisplayChoice:
         if self.figure_format not in catalogue.FIGURE_FORMATS:
             found.append(f"figure format must be one of {list(catalogue.FIGURE_FORMATS)}; "
                          f"got {self.figure_format!r}.")
+        find = self.find if isinstance(self.find, str) else ""
+        if not isinstance(self.find, str) or len(self.find) > FIND_MAX_CHARS:
+            found.append(f"find must be text of at most {FIND_MAX_CHARS} characters.")
         if problems is None:
             found.raise_any()
         return DisplayChoice(self.color, self.input_view, bool(self.landmarks), self.figure_format,
-                             bool(self.presentation))
+                             bool(self.presentation), find.strip()[:FIND_MAX_CHARS])
 
 
 _K_STEP = measures.Parameter("k_step", "k step", "int", 3, low=1, high=catalogue.NEIGHBORS.high)

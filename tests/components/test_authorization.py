@@ -104,6 +104,7 @@ FORGED = {
     "download#export_run": lambda f, state, record: _triggered(
         f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, None, record, state, "mallory"),
     "yardstick-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "view-find-rows#find_points": lambda f, state, record: f("R_N > 0", None, record, "mallory"),
     "seed-noise-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
     "pair-card-beyond-value#draw_seed_noise": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(

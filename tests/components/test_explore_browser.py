@@ -7,6 +7,7 @@ here independently of the page.
 import numpy as np
 import pytest
 from dash.testing.wait import until
+from selenium.webdriver.common.keys import Keys
 
 import algorithms
 import datasets
@@ -208,4 +209,32 @@ def test_false_vs_missing_neighbours_colour_both_views_from_an_empty_cache(dash_
     levels = loss_index(false, missing, loss_range(false, missing))
     false_level, missing_level = np.divmod(levels, LOSS_LEVELS)
     assert (levels == 0).any() and (false_level > missing_level).any() and (missing_level > false_level).any()
+    assert severe_logs(dash_duo) == []
+
+
+def test_a_find_query_in_the_link_marks_its_rows_in_both_views_from_an_empty_cache(dash_duo, tmp_path, default_run):
+    data, Y, evaluation = default_run
+    dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser, the link a user shares
+    dash_duo.wait_for_page(f"{dash_duo.server_url}/?find=R_N%20top%201%25", timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "points selected", timeout=WAIT)
+    values = evaluation.per_point["normalized"]
+    top = np.sort(np.argsort(-values, kind="stable")[:16])  # ceil(1 % of 1 600): R_N's largest, as the API says
+    assert dash_duo.find_element(f"#{ids.FIND_TEXT}").text.startswith("“R_N top 1%”: 16 points selected")
+    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+    until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) == 16, timeout=WAIT)
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[top]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[top]))
+    # A new query typed as a user does: rows by number, the link keeps it; a query it cannot read says why.
+    box = dash_duo.find_element(f"#{ids.FIND}")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("rows 3-5\n")
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "3 points selected", timeout=WAIT)
+    until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) == 3, timeout=WAIT)
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[3:6]))
+    until(lambda: "find=rows" in dash_duo.driver.execute_script("return window.location.search;"), timeout=WAIT)
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("depth > 3\n")
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "no per-point measure or truth column 'depth'",
+                                    timeout=WAIT)
+    until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) == 0, timeout=WAIT)
     assert severe_logs(dash_duo) == []

@@ -1,0 +1,137 @@
+"""Find points of a run by what they are: row numbers, a per-point measure's threshold or share, a truth range.
+
+A query is clauses joined by "and" (the rows every clause finds):
+
+- ``row 12``, ``rows 3, 8, 10-20``: data-set rows (from 0, as the views' hover and the CSV number them);
+- ``R_N > 0.5``, ``trustworthiness <= 0.9``, ``height = 3``: a per-point measure (its label or registry
+  name, e.g. ``R_N`` or ``normalized``) or a ground-truth column (its label) against a number, with
+  ``<``, ``<=``, ``>``, ``>=``, ``=`` or ``!=``;
+- ``continuity bottom 1%``, ``R_N top 5 %``: the ``ceil(p n / 100)`` points of largest (top) or smallest
+  (bottom) value among the n where it is defined, ties by row.
+
+The page marks the rows found in both views (:mod:`components.find`); the link keeps the query.
+"""
+
+import math
+import re
+
+import numpy as np
+
+import measures
+
+from .choices import StateError
+
+__all__ = ["FIND_MAX_CHARS", "FIND_MAX_CLAUSES", "find_rows"]
+
+# A query is typed by hand: these bound what a forged link can ask of the server.
+FIND_MAX_CHARS = 200
+FIND_MAX_CLAUSES = 8
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_ROWS = re.compile(r"rows?\s+(\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*)", re.IGNORECASE)
+_COMPARISON = re.compile(rf"(.+?)\s*(<=|>=|!=|==|=|<|>)\s*({_NUMBER})")
+_SHARE = re.compile(rf"(.+?)\s+(top|bottom)\s+({_NUMBER})\s*%", re.IGNORECASE)
+_OPERATORS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "=": np.equal,
+              "==": np.equal, "!=": np.not_equal}
+
+
+def _fields(result):
+    """Each name a query may use (case and spaces aside) -> the values it reads, one per row."""
+    fields = {}
+    for name, values in result.local.items():
+        label = measures.spec(name).label
+        for alias in (name, label, f"local {label}"):
+            fields[_key(alias)] = (label, values)
+    for column, label in enumerate(result.truth_labels):
+        fields.setdefault(_key(label), (label, result.truth[:, column]))
+    return fields
+
+
+def _key(text):
+    return " ".join(text.casefold().split())
+
+
+def _field(fields, text):
+    try:
+        return fields[_key(text)]
+    except KeyError:
+        known = sorted({label for label, _ in fields.values()})
+        raise StateError([f"Find: no per-point measure or truth column {text.strip()!r}; this run has "
+                          f"{', '.join(known)}."]) from None
+
+
+def _rows(text, n_samples):
+    found = []
+    for part in text.split(","):
+        first, _, last = (value.strip() for value in part.partition("-"))
+        low, high = int(first), int(last or first)
+        if not 0 <= low <= high < n_samples:
+            raise StateError([f"Find: rows run from 0 to {n_samples - 1}; got {part.strip()!r}."])
+        found.append(np.arange(low, high + 1))
+    return np.unique(np.concatenate(found))
+
+
+def _share(values, side, percent):
+    if not 0 < percent <= 100:
+        raise StateError([f"Find: a share is more than 0 % and at most 100 %; got {percent:g} %."])
+    defined = np.flatnonzero(~np.isnan(values))
+    count = math.ceil(percent * defined.size / 100)
+    # A stable sort: equal values keep row order, so ties go to the smaller rows, the same every time.
+    order = defined[np.argsort(values[defined] if side == "bottom" else -values[defined], kind="stable")]
+    return np.sort(order[:count])
+
+
+def _clause(clause, n_samples, fields):
+    if match := _ROWS.fullmatch(clause):
+        return _rows(match.group(1), n_samples)
+    if match := _SHARE.fullmatch(clause):
+        _, values = _field(fields, match.group(1))
+        return _share(values, match.group(2).lower(), float(match.group(3)))
+    if match := _COMPARISON.fullmatch(clause):
+        _, values = _field(fields, match.group(1))
+        with np.errstate(invalid="ignore"):  # NaN (an undefined point) matches no comparison
+            return np.flatnonzero(_OPERATORS[match.group(2)](values, float(match.group(3))))
+    raise StateError([f"Find: cannot read {clause!r}. Write e.g. \"R_N > 0.5\", \"continuity bottom 1%\", "
+                      "\"rows 3, 10-20\", joined by \"and\"."])
+
+
+def find_rows(result, query):
+    """The data-set rows of ``result`` that every clause of ``query`` finds (sorted).
+
+    Parameters
+    ----------
+    result : lab.compute.runs.RunResult
+    query : str
+        Clauses joined by "and" (the module's grammar); blank finds nothing.
+
+    Returns
+    -------
+    ndarray of int
+
+    Raises
+    ------
+    StateError
+        Naming what it cannot read: a clause, a field (with the run's fields), a row out of range.
+
+    Examples
+    --------
+    >>> import types
+    >>> run = types.SimpleNamespace(n_samples=5, local={"normalized": np.array([0.1, 0.9, 0.5, np.nan, 0.7])},
+    ...                             truth=np.arange(5.0)[:, None], truth_labels=("t",))
+    >>> find_rows(run, "R_N > 0.6").tolist(), find_rows(run, "r_n top 50% and t >= 2").tolist()
+    ([1, 4], [4])
+    >>> find_rows(run, "rows 0, 2-3").tolist()
+    [0, 2, 3]
+    """
+    if not isinstance(query, str) or len(query) > FIND_MAX_CHARS:
+        raise StateError([f"Find: a query of at most {FIND_MAX_CHARS} characters."])
+    clauses = [clause.strip() for clause in re.split(r"\s+and\s+", query.strip(), flags=re.IGNORECASE)
+               if clause.strip()]
+    if len(clauses) > FIND_MAX_CLAUSES:
+        raise StateError([f"Find: at most {FIND_MAX_CLAUSES} clauses joined by \"and\"; got {len(clauses)}."])
+    fields = _fields(result)
+    rows = None
+    for clause in clauses:
+        found = _clause(clause, result.n_samples, fields)
+        rows = found if rows is None else np.intersect1d(rows, found)
+    return np.array([], dtype=int) if rows is None else rows.astype(int)

@@ -1,0 +1,44 @@
+"""Find points on the server: the rows of the run shown, the line that says so, and what it cannot read."""
+
+import dash
+import pytest
+
+from components import jobs
+from components.explore import compute_record
+from components.find import find_points
+from lab import RunRequest, from_query
+from lab.compute import compute
+from lab.compute.find import find_rows
+from lab.compute.views import selection_summary
+from tests.strategies import run_part
+
+
+@pytest.fixture
+def shown(tmp_path):
+    services = jobs.Services.in_directory(tmp_path)
+    state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict()
+    record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
+    return services, record
+
+
+def test_a_query_finds_the_rows_of_the_run_shown_and_says_how_many(shown):
+    services, record = shown
+    result = compute(RunRequest.from_dict(record["request"]), cache=services.results).result
+    found, text = find_points(services, "R_N top 10%", {"request": 1}, record, "session")
+    assert found == {"rows": find_rows(result, "R_N top 10%").tolist(), "drawn": {"request": 1}}
+    assert len(found["rows"]) == 30 and text == "“R_N top 10%”: " + selection_summary(result, found["rows"])
+
+
+@pytest.mark.parametrize("query, says", [("", ""), ("R_N > 99", "“R_N > 99”: no point."),
+                                         ("wingspan < 2", "no per-point measure or truth column 'wingspan'")])
+def test_a_blank_query_an_empty_answer_and_an_unknown_field_clear_the_marks(shown, query, says):
+    services, record = shown
+    found, text = find_points(services, query, None, record, "session")
+    assert found["rows"] == [] and says in text
+
+
+@pytest.mark.parametrize("record", [None, [1], {"status": "done"}, {"status": "failed", "message": "no run"}])
+def test_a_record_the_page_did_not_write_or_a_failed_run_marks_nothing(shown, record):
+    services, _ = shown
+    found, text = find_points(services, "R_N > 0", None, record, "session")
+    assert found is dash.no_update or found["rows"] == []

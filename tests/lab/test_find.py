@@ -1,0 +1,73 @@
+"""Find points: each clause against the run's own arrays, the shares counted by hand, the refusals by name."""
+
+import math
+
+import numpy as np
+import pytest
+
+from lab import RunRequest, StateError, ViewState, from_query, to_query
+from lab.compute import compute
+from lab.compute.find import FIND_MAX_CHARS, FIND_MAX_CLAUSES, find_rows
+
+
+@pytest.fixture(scope="module")
+def run():
+    return compute(RunRequest.create("swissroll", "lle", n=500, n_neighbors=8), cache=None).result
+
+
+@pytest.mark.parametrize("query, mask", [
+    ("R_N > 0.5", lambda r: r.local["normalized"] > 0.5),
+    ("normalized<=0.2", lambda r: r.local["normalized"] <= 0.2),
+    ("local R_C >= 0.1", lambda r: r.local["conformal"] >= 0.1),
+    ("Trustworthiness != 1", lambda r: r.local["trustworthiness"] != 1),
+    ("R_N > 0.3 and continuity < 0.99", lambda r: (r.local["normalized"] > 0.3) & (r.local["continuity"] < 0.99)),
+])
+def test_a_comparison_finds_the_rows_where_it_holds(run, query, mask):
+    np.testing.assert_array_equal(find_rows(run, query), np.flatnonzero(mask(run)))
+
+
+def test_a_truth_column_is_read_by_its_label(run):
+    label = run.truth_labels[0]
+    np.testing.assert_array_equal(find_rows(run, f"{label.upper()} < 3"), np.flatnonzero(run.truth[:, 0] < 3))
+
+
+@pytest.mark.parametrize("percent", [1, 5, 12.5, 100])
+def test_a_share_is_the_ceil_p_n_over_100_largest_or_smallest(run, percent):
+    values = run.local["normalized"]
+    top, bottom = find_rows(run, f"R_N top {percent}%"), find_rows(run, f"R_N bottom {percent} %")
+    count = math.ceil(percent * np.isfinite(values).sum() / 100)
+    assert len(top) == len(bottom) == count
+    rest = np.setdiff1d(np.flatnonzero(np.isfinite(values)), top)
+    assert not len(rest) or values[top].min() >= values[rest].max()
+    rest = np.setdiff1d(np.flatnonzero(np.isfinite(values)), bottom)
+    assert not len(rest) or values[bottom].max() <= values[rest].min()
+
+
+def test_rows_and_ranges_are_rows_of_the_data_set(run):
+    assert find_rows(run, "rows 3, 10-12, 3").tolist() == [3, 10, 11, 12]
+    assert find_rows(run, "row 499").tolist() == [499]
+    assert find_rows(run, "  ").tolist() == []
+
+
+@pytest.mark.parametrize("query, says", [
+    ("height of the roll > 2", "no per-point measure or truth column 'height of the roll'; this run has"),
+    ("rows 498-500", "rows run from 0 to 499"),
+    ("R_N top 0%", "more than 0 %"),
+    ("R_N top 101%", "at most 100 %"),
+    ("R_N is large", "cannot read 'R_N is large'"),
+    ("x" * (FIND_MAX_CHARS + 1), f"at most {FIND_MAX_CHARS} characters"),
+    (" and ".join(["R_N > 0"] * (FIND_MAX_CLAUSES + 1)), f"at most {FIND_MAX_CLAUSES} clauses"),
+    (["R_N > 0"], "at most"),
+])
+def test_what_it_cannot_read_is_refused_with_a_message_naming_it(run, query, says):
+    with pytest.raises(StateError, match=None) as refused:
+        find_rows(run, query)
+    assert says in str(refused.value)
+
+
+def test_the_link_keeps_the_query_and_the_view_state_bounds_it():
+    state = from_query("?find=R_N%20top%201%25")
+    assert state.display.find == "R_N top 1%"
+    assert from_query(to_query(state)).display.find == "R_N top 1%"
+    with pytest.raises(StateError, match="find must be text"):
+        ViewState.from_dict({**ViewState().to_dict(), "display": {**ViewState().display.to_dict(), "find": 3}})
