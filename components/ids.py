@@ -16,6 +16,8 @@ TOUR_TEXT = "tour-text"
 TOUR_CLAIMS = "tour-claims"
 TOUR_FIGURES = "tour-figures"
 TOUR_FIGURE = "tour-figure"
+# The image of the point hovered in a tour figure (the image data sets: digits, globe).
+TOUR_IMAGE = "tour-image"
 TOUR_CURVE = "tour-curve"
 TOUR_TABLE = "tour-table"
 TOUR_REQUEST = "tour-request"

@@ -24,9 +24,10 @@ from lab.store.stores import StoreUnavailableError
 from lab.tours.presets import PRESETS, STEPS, applied, locate
 from lab.tours.steps import StepResult, Values, value_label
 
-from . import ids
+from . import ids, tour_images
 from .figures import empty_figure
 from .figures.tours import bar_figure, curve_figure, step_figure
+from .tour_images import tour_image
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 
 __all__ = ["header_controls", "index_options", "mark_ready", "register", "render_step", "show_step", "step_target",
@@ -98,6 +99,7 @@ def tour_figures():
     return html.Section([
         dcc.Graph(id=ids.TOUR_FIGURE, className="tour-figure", config=_CONFIG, style=_HIDDEN,
                   figure=empty_figure("")),
+        tour_image(),
         dcc.Graph(id=ids.TOUR_CURVE, className="tour-curve", config=_CONFIG, style=_HIDDEN, figure=empty_figure("")),
         html.Div(id=ids.TOUR_TABLE, className="tour-table"),
     ], id=ids.TOUR_FIGURES, className="tour-figures hidden")
@@ -162,17 +164,19 @@ def _colored(result, color):
 
 def _outputs(services, step, values, presentation):
     """The step's figure: the input (the paper's panel A) and each drawn output, read from the result cache."""
-    panels, first = [], None
+    panels, first, first_key = [], None, None
     color = _truth_color(step)
-    for panel in step.drawn:
+    for key, panel in enumerate(step.drawn):
         result = services.results.get(panel.request)
         if result is None:  # failed, or left the cache since: the panel says so
             continue
-        first = first or result
+        if first is None:  # the input panel draws the first run's points
+            first, first_key = result, key
         # Each output turned and scaled onto the truth (display only), so that the panels read alike.
         Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
+        # The key (the panel's place in step.drawn) tells a hover whose run it is (components.tour_images).
         panels.append({"label": panel.label, "Y": Y, "caption": _caption(values[panel.key], step.captions),
-                       **_colored(result, color)})
+                       "key": key, **_colored(result, color)})
     if first is None:
         return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
     input_panel = None
@@ -180,7 +184,7 @@ def _outputs(services, step, values, presentation):
         # The paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4).
         letter = "" if any(panel["label"].startswith("A:") for panel in panels) else "A: "
         input_panel = {"label": f"{letter}input, n = {first.n_samples}", "points": first.drawn_X,
-                       **_colored(first, color)}
+                       "key": first_key, **_colored(first, color)}
     return step_figure(panels, input_panel=input_panel, presentation=presentation)
 
 
@@ -382,6 +386,7 @@ def register(app, services):
     # Presentation mode is a class on the page (assets/style.css), set in the browser.
     app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="presentation"),
                             Input(ids.VIEW_STATE, "data"))
+    tour_images.register(app, services)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(ids.TOUR_BACK, "n_clicks"),
                  Input(ids.TOUR_NEXT, "n_clicks"), Input(ids.TOUR_CLOSE, "n_clicks"), State(ids.VIEW_STATE, "data"),
                  prevent_initial_call=True)(navigate)

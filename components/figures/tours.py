@@ -71,7 +71,9 @@ def step_figure(panels, *, input_panel=None, presentation=False):
         (n_samples, d) (its first two coordinates are drawn, at equal axis scales), and its own
         colouring: ``color`` of shape (n_samples,) with ``color_title``, the name of what it shows
         (an intrinsic coordinate of the panel's own data set), or ``categories`` of shape
-        (n_samples,), class labels (the digits): each class its own colour and a legend entry.
+        (n_samples,), class labels (the digits): each class its own colour and a legend entry. An
+        optional ``key`` (an int) becomes every point's ``customdata``, so a hover names the panel (the
+        step's image panels show the hovered point's image: :mod:`components.tour_images`).
     input_panel : dict, optional
         The drawn input, the paper's panel A: ``label``, ``points`` of shape (n_samples, 3) (drawn
         as :func:`oblique_view` shows them) and its colouring as a panel's.
@@ -124,6 +126,9 @@ def step_figure(panels, *, input_panel=None, presentation=False):
             x=Y[:, 0], y=Y[:, 1], mode="markers", name=panel["label"], showlegend=False,
             marker=_marker(panel, scales, index, figure.layout[f"xaxis{axis}"].domain,
                            figure.layout[f"yaxis{axis}"].domain, size),
+            # A plain list: Dash's hover event reads a point's customdata from the figure as sent, where a
+            # typed array (numpy's base64 form) gave None.
+            customdata=None if panel.get("key") is None else [int(panel["key"])] * len(Y),
             hovertemplate=f"{panel['label']}<br>point %{{pointNumber}}<extra></extra>"), row=row, col=column)
         figure.update_layout({f"xaxis{axis}": dict(title=dict(text=captions[index], font=dict(size=font)),
                                                    showticklabels=False, showgrid=False, zeroline=False),

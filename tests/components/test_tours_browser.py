@@ -13,6 +13,7 @@ cache and a fresh browser instead, as a first user does (issue 19), and one meas
 window step by step.
 """
 
+import base64
 import time
 
 import numpy as np
@@ -360,4 +361,40 @@ def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_di
     ActionChains(dash_duo.driver).send_keys(Keys.ESCAPE).perform()
     dash_duo.wait_for_class_to_equal(f"#{ids.TOUR_BOX}", "tour hidden", timeout=WAIT)
     assert "present=1" in dash_duo.driver.current_url
+    assert severe_logs(dash_duo) == []
+
+
+def test_hovering_a_digit_in_a_tour_figure_shows_its_image_from_an_empty_cache(dash_duo, tmp_path):
+    """ML Fig. 5's panels are digits: a hover over the MLLE panel shows that digit's pixels beside the figure."""
+    step = STEPS["ml-fig5-digits"]
+    dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
+    dash_duo.driver.get(dash_duo.server_url + "/" + to_query(step.state))
+    figure = f"document.querySelector('#{ids.TOUR_FIGURE} .js-plotly-plot')"
+    names = until(lambda: dash_duo.driver.execute_script(
+        f"const gd = {figure}; return gd && gd.data && gd.data.length > 1 ? gd.data.map((t) => t.name) : null;"),
+        timeout=3 * WAIT)
+    panel = next(index for index, panel in enumerate(step.drawn) if panel.label.startswith("MLLE"))
+    trace = names.index(step.drawn[panel].label)
+    ActionChains(dash_duo.driver).move_to_element(dash_duo.find_element(f"#{ids.TOUR_FIGURE}")).perform()
+    # The pointer over the panel's point 17: its own subplot's axes and drag layer, as a user's hover lands.
+    dash_duo.driver.execute_script(
+        f"const gd = {figure}; const trace = gd._fullData[{trace}], point = gd.calcdata[{trace}][17];"
+        "const xa = gd._fullLayout[trace.xaxis.replace('x', 'xaxis')];"
+        "const ya = gd._fullLayout[trace.yaxis.replace('y', 'yaxis')];"
+        "const box = gd.getBoundingClientRect();"
+        "const drag = gd.querySelector(`.nsewdrag[data-subplot='${trace.xaxis}${trace.yaxis}']`);"
+        "drag.dispatchEvent(new MouseEvent('mousemove', {clientX: box.left + xa._offset + xa.l2p(point.x),"
+        "                                                clientY: box.top + ya._offset + ya.l2p(point.y),"
+        "                                                bubbles: true}));")
+    until(lambda: dash_duo.find_element(f"#{ids.TOUR_IMAGE}").is_displayed(), timeout=WAIT)
+    result = ResultCache(tmp_path / "results").get(step.drawn[panel].request)
+    pixels = until(lambda: dash_duo.driver.execute_script(
+        f"const gd = document.querySelector('#{ids.TOUR_IMAGE} .js-plotly-plot');"
+        "return gd && gd.data && gd.data.length ? gd.data[0].z : null;"), timeout=WAIT)
+    if isinstance(pixels, dict):  # Plotly's typed-array form of a numpy array
+        shape = [int(size) for size in str(pixels["shape"]).split(",")]
+        pixels = np.frombuffer(base64.b64decode(pixels["bdata"]), dtype=pixels["dtype"]).reshape(shape)
+    row = layout_props(dash_duo)[ids.TOUR_FIGURE]["hoverData"]["points"][0]["pointNumber"]  # nearest the pointer
+    np.testing.assert_array_equal(np.asarray(pixels, dtype=float), result.X[row].reshape(result.image_shape))
+    assert dash_duo.find_element(f"#{ids.TOUR_IMAGE} .gtitle").text.startswith(f"point {row}:")
     assert severe_logs(dash_duo) == []
