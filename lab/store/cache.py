@@ -36,12 +36,13 @@ _ROOT = pathlib.Path(__file__).resolve().parents[2]
 # links what was computed: editing a tour's sentence or a link key must not discard every result.
 SOURCES = ("datasets", "algorithms", "measures", "lab/compute/catalogue.py", "lab/compute/choices.py",
            "lab/compute/normalization.py", "lab/compute/pairs.py", "lab/compute/runs.py", "lab/compute/shapes.py",
-           "lab/compute/stability.py", "lab/compute/studies.py", "lab/compute/study.py", "lab/store/serialization.py",
-           "lab/tours/steps.py", "lab/view/state.py")
+           "lab/compute/seed_noise.py", "lab/compute/stability.py", "lab/compute/studies.py", "lab/compute/study.py",
+           "lab/compute/yardsticks.py", "lab/store/serialization.py", "lab/tours/steps.py", "lab/view/state.py")
 # lab/'s other modules: storage, the key itself, the tours' texts and claims, links, files, what the views draw,
-# the command line (it caches through the computing modules) and its judging of files, and the rooms' docstrings.
+# the command line (it caches through the computing modules) and its judging of files, the find box's queries,
+# and the rooms' docstrings.
 PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__init__.py", "lab/compute/commands.py",
-                        "lab/compute/judge.py", "lab/compute/views.py", "lab/store/__init__.py",
+                        "lab/compute/find.py", "lab/compute/judge.py", "lab/compute/views.py", "lab/store/__init__.py",
                         "lab/store/cache.py", "lab/store/stores.py", "lab/store/uploads.py", "lab/tours/__init__.py",
                         "lab/tours/__main__.py", "lab/tours/prepare.py", "lab/tours/presets.py", "lab/view/__init__.py",
                         "lab/view/exports.py", "lab/view/links.py", "lab/view/notebook.py")
