@@ -774,7 +774,10 @@ class HostileClient:
     def flood_uploads(self):
         tab = self._tab(1)
         contents = tab.upload_contents() if tab else None
-        while tab and time.monotonic() < self.stop_at:
+        sent = 0
+        # At least one upload, however late the page loaded on a loaded machine: the flood's reach is checked.
+        while tab and (not sent or time.monotonic() < self.stop_at) and time.monotonic() < self.give_up_at:
+            sent += 1
             self._new_session(tab)
             accepted = UPLOAD_ACCEPTED in tab.send_upload(contents)
             self.recorder.count("uploads accepted" if accepted else "uploads refused")
