@@ -66,6 +66,11 @@ faithful 2-D output, near 0 for a curve.
   shows when such outputs collapse long shapes.
 - All of these are local: an output can tear the manifold apart (or fold it) and still score well on
   most neighbourhoods. Look at the colour maps, M_G and the landmark overlay as well.
+- **Is a value good?** Under each card: R_N's and R_C's *floor* on this input (no output in the
+  output's dimension scores below it, Goldberg & Ritov's Lemma 1) or a rank measure's best value;
+  "Yardsticks: random and best values" adds each measure's value on outputs that keep nothing of the
+  input (the points shuffled; a Gaussian cloud of the output's scale). A measure that scores the run no
+  better than those is marked red: it cannot tell this output from noise.
 
 ### Using the views
 
@@ -80,6 +85,13 @@ faithful 2-D output, near 0 for a curve.
 - **Select** with the box or lasso tool of the output view, or of the input drawn in a plane ("Input
   view"): the same points are marked in the other view, and their mean local measures are compared
   with all points'.
+- **Find points** (below the views): `R_N > 0.5`, `continuity bottom 1%`, `rows 3, 10-20` or a truth
+  column by its label, clauses joined by "and"; the points found are marked in both views, and the link
+  keeps the query.
+- **Colour by "false vs missing neighbours"** paints where the output brings in points that were far in
+  the input (orange, trustworthiness lost) and where it pushes away input neighbours (blue, continuity
+  lost).
+- **Report (HTML)** saves the run as one file that opens in any browser without this server.
 - Above 20 000 points the views draw a seeded random subsample (the NIEQA landmarks always among
   them); every number is computed on all points.
 
