@@ -122,7 +122,7 @@ def keep_yardsticks(request, result):
     said = (f"Yardsticks of {request.run.describe()}: {len(result.random)} measures on {2 * result.n_draws} random "
             f"outputs in {result.seconds:.1f} s. "
             + (f"No better than a random output by {', '.join(worse)}: these measures cannot tell this run from "
-               "noise." if worse else "Every measure places this run above a random output."))
+               "noise." if worse else "Every measure with a direction places this run above a random output."))
     return {"run": request.run.to_dict()}, " ".join([said, *result.notes])
 
 
