@@ -15,10 +15,11 @@ from dash import Input, Output, State, ctx, dcc, no_update, set_props
 
 import datasets
 import measures
-from lab import CompareRequest, RunRequest, StateError, SweepRequest, ViewState, YardstickRequest, failure_message
+from lab import CompareRequest, RunRequest, SweepRequest, ViewState, failure_message
 from lab.compute import catalogue
 from lab.compute.runs import parse_uploaded
 from lab.compute.studies import stored_sweep
+from lab.compute.yardsticks import cached_yardsticks
 from lab.view.exports import comparison_files, points_csv, read_view_file, sweep_files, view_json
 from lab.view.state import stored_state
 
@@ -226,11 +227,8 @@ def export_run(services, _points_clicks, _config_clicks, _report_clicks, shown, 
     if result is None:  # left the cache since it was drawn: nothing to write until it is run again
         return no_update
     if ctx.triggered_id == ids.EXPORT_REPORT:  # with the run's yardsticks when the page computed them
-        try:
-            yardsticks = services.results.get(YardstickRequest(request))
-        except StateError:  # above their cap: none
-            yardsticks = None
-        return dcc.send_string(run_report(request, result, color=view.display.color, yardsticks=yardsticks),
+        return dcc.send_string(run_report(request, result, color=view.display.color,
+                                          yardsticks=cached_yardsticks(services.results, request)),
                                report_name(request))
     return dcc.send_string(*points_csv(view, request, result))
 

@@ -21,8 +21,8 @@ import pathlib
 import plotly.graph_objects as go
 import plotly.offline
 
-import measures
 from lab.compute import catalogue
+from lab.compute.yardsticks import summary_best
 from lab.compute.runs import display_indices
 from lab.compute.views import coloring, drawn_rows, explore_view
 from lab.view.exports import measure_summaries, provenance
@@ -132,8 +132,7 @@ def _summaries(result, yardsticks):
     """Each measure's label, direction, mean and median, its best value (the run's own floor, or the rank
     measures' best by definition) and, with the yardsticks, its random-output value."""
     summaries = measure_summaries(result)
-    floors = {name: pair[0] for name, pair in result.summary.items() if pair[0] is not None}
-    best = measures.best_values(summaries, floors) if yardsticks is None else yardsticks.best
+    best = summary_best(result.summary) if yardsticks is None else yardsticks.best
     random = {} if yardsticks is None else yardsticks.random
     return {name: {**entry, "direction": catalogue.direction_key(name), "best": best.get(name),
                    "random": random.get(name)} for name, entry in summaries.items()}

@@ -12,8 +12,9 @@ import logging
 from dash import Input, Output, State, dcc, html
 
 import measures
-from lab import RunRequest, StateError, YardstickRequest, failure_message
+from lab import RunRequest, YardstickRequest, failure_message
 from lab.compute import catalogue
+from lab.compute.yardsticks import cached_yardsticks, summary_best
 
 from . import ids
 from .cards import NO_RESULT
@@ -86,14 +87,8 @@ def _shown_yardsticks(services, shown, session):
         return record, {}, None
     request = RunRequest.from_dict(record["request"])
     services.uploads.for_session(session).authorize(request.data)
-    summary = record["summary"]
-    floors = {name: summary[name][0] for name in ("lower_bound",) if name in summary and summary[name][0] is not None}
-    best = measures.best_values(summary, floors)
-    try:
-        sticks = services.results.get(YardstickRequest(request))
-    except StateError:  # above the yardsticks' cap: the button's job says so when clicked
-        sticks = None
-    return record, best, sticks
+    # Above the yardsticks' cap there are none: the button's job says so when clicked.
+    return record, summary_best(record["summary"]), cached_yardsticks(services.results, request)
 
 
 def show_yardsticks(services, shown, _stored, session):

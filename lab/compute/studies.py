@@ -19,7 +19,7 @@ from .choices import (DataChoice, MethodChoice, Problems, StateError, algorithm_
                       neighbour_list)
 from .runs import RunRequest, failure_message
 from .study import compute, register
-from .yardsticks import YardstickRequest
+from .yardsticks import YardstickRequest, summary_best
 
 __all__ = ["CompareRequest", "CompareResult", "SweepRequest", "SweepResult", "SweepYardsticks", "align_to_reference",
            "best_cells", "runs_agreement", "stored_sweep", "sweep_yardsticks"]
@@ -244,8 +244,7 @@ def sweep_yardsticks(rows, measure):
     for row in rows:
         if "summary" not in row:
             continue
-        floors = {name: pair[0] for name, pair in row["summary"].items() if pair[0] is not None}
-        value = measures.best_values([measure], floors).get(measure)
+        value = summary_best(row["summary"]).get(measure)
         if value is not None:
             best[row["k"]] = value
         random = row.get("random", {}).get(measure)

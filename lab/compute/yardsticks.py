@@ -19,7 +19,7 @@ from .runs import RunRequest
 from .study import compute, register
 from .views import class_labels
 
-__all__ = ["YardstickRequest", "YardstickResult"]
+__all__ = ["YardstickRequest", "YardstickResult", "cached_yardsticks", "summary_best"]
 
 
 def _check_size(n_samples):
@@ -135,6 +135,27 @@ class YardstickRequest:
 
     def _compute(self, *, cache, progress, uploads):
         return _compute_yardsticks(self, cache, progress, uploads)
+
+
+def summary_best(summary):
+    """The best attainable values a run's own ``summary`` (measure -> (mean, median)) gives, with no
+    yardstick computed: its lower bound is R_N's and R_C's floor; the rank measures' best is by definition.
+
+    Examples
+    --------
+    >>> summary_best({"normalized": (0.3, 0.2), "lower_bound": (0.01, 0.0), "trustworthiness": (0.9, 0.95)})
+    {'normalized': 0.01, 'trustworthiness': 1.0}
+    """
+    return measures.best_values(summary, {name: pair[0] for name, pair in summary.items() if pair[0] is not None})
+
+
+def cached_yardsticks(results, run):
+    """The yardsticks of ``run`` if ``results`` (a :class:`lab.store.cache.ResultCache`) holds them, else None
+    (also for a run above :data:`~lab.compute.catalogue.YARDSTICK_MAX_SAMPLES`, which has none)."""
+    try:
+        return results.get(YardstickRequest(run))
+    except StateError:
+        return None
 
 
 def _compute_yardsticks(request, cache, report, uploads):

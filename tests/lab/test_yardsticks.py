@@ -48,3 +48,11 @@ def test_the_verdict_reads_the_measures_direction():
     assert sticks.verdict("trustworthiness") is False  # PCA of a flat strip keeps its neighbours
     assert sticks.verdict("collapse", 0.5) is None  # no direction
     assert not np.isnan(sticks.random["trustworthiness"])
+
+
+def test_doctests():
+    import doctest
+
+    import lab.compute.yardsticks
+
+    assert doctest.testmod(lab.compute.yardsticks).failed == 0
