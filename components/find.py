@@ -35,32 +35,46 @@ def find_box(value=""):
                                 "(<, <=, >, >=, =, !=), its top or bottom p %, or row numbers. The link keeps it."))
 
 
-def find_points(services, query, drawn, shown, session):
+def _same_search(found, query, drawn):
+    """Whether ``found`` (the page's store) holds ``query``'s rows for the run ``drawn`` draws."""
+    return (isinstance(found, dict) and isinstance(found.get("rows"), list) and found.get("query") == query
+            and isinstance(found.get("drawn"), dict) and isinstance(drawn, dict)
+            and found["drawn"].get("request") == drawn.get("request"))
+
+
+def find_points(services, query, drawn, shown, session, found=None):
     """The rows of the run shown that ``query`` finds, and the line that says so (the query's own message when
-    it cannot be read). Nothing is read while the query is blank and no mark is shown."""
+    it cannot be read). Nothing is read while the query is blank and no mark is shown; a redraw of the same
+    run (a new colouring, another input view) marks the rows found already, without reading the run again."""
     if not query or not isinstance(query, str):
-        return {"rows": [], "drawn": drawn}, ""
+        return {"rows": [], "drawn": drawn, "query": ""}, ""
+    if _same_search(found, query, drawn):  # the rows go back to the page that holds them; the line stands
+        return {**found, "drawn": drawn}, no_update
     try:
         record = checked_record(shown)
         if record["status"] != "done":
             return no_update, ""
         request, result = shown_result(services, record, session)
         if result is None:
-            return {"rows": [], "drawn": drawn}, "This run has left the cache: run it again to find points."
+            # Not kept as this query's answer: the run, computed again, is drawn with the same request.
+            return ({"rows": [], "drawn": drawn, "query": ""},
+                    "This run has left the cache: run it again to find points.")
         rows = find_rows(result, query)
     except measures.ProcrustesLabError as error:  # a query it cannot read, a forged record: the message
-        return {"rows": [], "drawn": drawn}, str(error)
+        return {"rows": [], "drawn": drawn, "query": query}, str(error)
     if not len(rows):
-        return {"rows": [], "drawn": drawn}, f"“{query.strip()}”: no point."
+        return {"rows": [], "drawn": drawn, "query": query}, f"“{query.strip()}”: no point."
     # The drawn marker is part of the value: a redraw with the same rows still reaches the browser's marks.
-    return {"rows": rows.tolist(), "drawn": drawn}, f"“{query.strip()}”: " + selection_summary(result, rows)
+    return ({"rows": rows.tolist(), "drawn": drawn, "query": query},
+            f"“{query.strip()}”: " + selection_summary(result, rows))
 
 
 def register(app, services):
     """The query read on the server; the rows marked in both views in the browser."""
     app.callback(Output(ids.FIND_ROWS, "data"), Output(ids.FIND_TEXT, "children"),
                  Input(ids.FIND, "value"), Input(ids.DRAWN, "data"), State(ids.RUN_SHOWN, "data"),
-                 State(ids.SESSION, "data"), prevent_initial_call=True)(functools.partial(find_points, services))
+                 State(ids.SESSION, "data"), State(ids.FIND_ROWS, "data"),
+                 prevent_initial_call=True)(functools.partial(find_points, services))
     app.clientside_callback(ClientsideFunction(namespace="procrustes", function_name="markFound"),
                             Output(ids.INPUT_GRAPH, "figure", allow_duplicate=True),
                             Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True),

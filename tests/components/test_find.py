@@ -25,7 +25,7 @@ def test_a_query_finds_the_rows_of_the_run_shown_and_says_how_many(shown):
     services, record = shown
     result = compute(RunRequest.from_dict(record["request"]), cache=services.results).result
     found, text = find_points(services, "R_N top 10%", {"request": 1}, record, "session")
-    assert found == {"rows": find_rows(result, "R_N top 10%").tolist(), "drawn": {"request": 1}}
+    assert found == {"rows": find_rows(result, "R_N top 10%").tolist(), "drawn": {"request": 1}, "query": "R_N top 10%"}
     assert len(found["rows"]) == 30 and text == "“R_N top 10%”: " + selection_summary(result, found["rows"])
 
 
@@ -42,3 +42,21 @@ def test_a_record_the_page_did_not_write_or_a_failed_run_marks_nothing(shown, re
     services, _ = shown
     found, text = find_points(services, "R_N > 0", None, record, "session")
     assert found is dash.no_update or found["rows"] == []
+
+
+def test_a_redraw_of_the_same_run_marks_the_rows_found_without_reading_the_run_again(shown, monkeypatch):
+    services, record = shown
+    drawn = {"request": record["request"], "color": "normalized"}
+    found, text = find_points(services, "R_N top 10%", drawn, record, "session")
+    reads = []
+    original = services.results.get
+    monkeypatch.setattr(services.results, "get", lambda request: reads.append(request) or original(request))
+    recoloured = {**drawn, "color": "conformal"}
+    again, same_text = find_points(services, "R_N top 10%", recoloured, record, "session", found)
+    assert again == {**found, "drawn": recoloured} and same_text is dash.no_update and reads == []
+    # Another query, or another run drawn, is read again.
+    other, _ = find_points(services, "R_N top 20%", recoloured, record, "session", found)
+    assert len(other["rows"]) == 60 and len(reads) == 1
+    elsewhere = {**drawn, "request": {"another": "run"}}
+    assert find_points(services, "R_N top 10%", elsewhere, record, "session", found)[0]["rows"] == found["rows"]
+    assert len(reads) == 2
