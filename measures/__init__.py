@@ -115,8 +115,13 @@ from .procrustes import (
     procrustes_rotation,
     summarize,
 )
-from .benchmarks import class_neighbour_preservation, distance_correlation_on_a_subset, neighbourhood_hit
-from .coranking import CorankingCurves, auc_rnx, coranking_curves
+from .benchmarks import (
+    class_neighbour_preservation,
+    distance_correlation_on_a_subset,
+    neighbourhood_hit,
+    neighbourhood_hit_values,
+)
+from .coranking import CorankingCurves, auc_rnx, auc_rnx_rows, auc_rnx_values, coranking_curves
 from .ranks import continuity, mrre, neighbourhood_agreement, trustworthiness
 from .registry import MeasureSpec, available, spec, specs
 from .seeding import check_random_state, seed_int
@@ -136,6 +141,8 @@ __all__ = [
     "DisconnectedGraphError",
     "all_geodesics",
     "auc_rnx",
+    "auc_rnx_rows",
+    "auc_rnx_values",
     "class_neighbour_preservation",
     "coranking_curves",
     "distance_correlation_on_a_subset",
@@ -192,6 +199,7 @@ __all__ = [
     "neighbor_search",
     "neighbourhood_agreement",
     "neighbourhood_hit",
+    "neighbourhood_hit_values",
     "nieqa",
     "normalization_cost",
     "power_of_two_scaled",

@@ -28,10 +28,24 @@ from .parameters import check_integer
 from .ranks import shared_neighbour_counts
 from .seeding import check_random_state
 
-__all__ = ["CPD_POINTS", "class_neighbour_preservation", "distance_correlation_on_a_subset", "neighbourhood_hit"]
+__all__ = ["CPD_POINTS", "KNC_NEIGHBORS", "class_neighbour_preservation", "distance_correlation_on_a_subset",
+           "neighbourhood_hit", "neighbourhood_hit_values"]
 
 # [KB] Methods: "Spearman correlation between pairwise distances ... of 1000 randomly chosen points".
 CPD_POINTS = 1000
+# [KB]'s k for KNC over MNIST's ten classes; a run with fewer classes takes their number minus one.
+KNC_NEIGHBORS = 4
+
+
+def neighbourhood_hit_values(Y: npt.ArrayLike, labels: npt.ArrayLike, n_neighbors: int = 3) -> np.ndarray:
+    """Each point's share of its ``n_neighbors`` nearest output points that carry its label ([EMK]); their
+    mean is :func:`neighbourhood_hit`, whose parameters these are. Returns an ndarray of shape (n_samples,)."""
+    Y = check_points(Y, "Y")
+    codes, _ = check_labels(labels, Y.shape[0])
+    k = check_integer(n_neighbors, "n_neighbors", 2, Y.shape[0], error=MeasureError,
+                      hint="The point itself is one of its k.")
+    neighbors = nearest_neighbors(Y, k - 1)  # the point, then its k - 1 nearest
+    return np.mean(codes[neighbors] == codes[:, None], axis=1)
 
 
 def neighbourhood_hit(Y: npt.ArrayLike, labels: npt.ArrayLike, n_neighbors: int = 3) -> float:
@@ -57,12 +71,7 @@ def neighbourhood_hit(Y: npt.ArrayLike, labels: npt.ArrayLike, n_neighbors: int 
     >>> neighbourhood_hit(Y, [0] * 5 + [1] * 5, 3)
     1.0
     """
-    Y = check_points(Y, "Y")
-    codes, _ = check_labels(labels, Y.shape[0])
-    k = check_integer(n_neighbors, "n_neighbors", 2, Y.shape[0], error=MeasureError,
-                      hint="The point itself is one of its k.")
-    neighbors = nearest_neighbors(Y, k - 1)  # the point, then its k - 1 nearest
-    return float(np.mean(codes[neighbors] == codes[:, None]))
+    return float(np.mean(neighbourhood_hit_values(Y, labels, n_neighbors)))
 
 
 def _class_means(points, codes, n_classes):
@@ -72,7 +81,7 @@ def _class_means(points, codes, n_classes):
 
 
 def class_neighbour_preservation(X: npt.ArrayLike, Y: npt.ArrayLike, labels: npt.ArrayLike,
-                                 n_neighbors: int = 4) -> float:
+                                 n_neighbors: int = KNC_NEIGHBORS) -> float:
     """KNC ([KB]): share of each class mean's ``n_neighbors`` nearest class means kept in the output.
 
     Parameters

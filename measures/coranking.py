@@ -27,8 +27,16 @@ from .chunks import chunk_slices
 from .errors import MeasureError
 from .neighbors import check_pair, power_of_two_scaled, squared_distances
 from .parameters import check_integer
+from .seeding import check_random_state
 
-__all__ = ["CorankingCurves", "auc_rnx", "coranking_curves"]
+__all__ = ["AUC_MIN_ROWS", "AUC_PAIR_BUDGET", "CorankingCurves", "auc_rnx", "auc_rnx_rows", "auc_rnx_values",
+           "coranking_curves"]
+
+# Pairs ranked per space when a run's AUC is estimated (measures.evaluate): every point's row up to
+# sqrt(budget) = 3 162 points (about a second here); above, a seeded sample of budget / n rows, never
+# fewer than AUC_MIN_ROWS (a second per 20 000 points).
+AUC_PAIR_BUDGET = 10_000_000
+AUC_MIN_ROWS = 200
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,6 +155,73 @@ def coranking_curves(X: npt.ArrayLike, Y: npt.ArrayLike, *, max_rank: "int | Non
                            LCMC=Q_NX - K / (n_samples - 1), n_samples=n_samples)
 
 
+def _auc_weights(n_samples):
+    """``(C, constant)`` with ``a_i = Σ_j C[max(ρ_ij, r_ij)] + constant`` the AUC of point i's own R_NX.
+
+    From [LPV] Eq. 14 with ``w_K = 1/K`` and ``W = Σ_K w_K`` over K = 1 … n - 2, point i's R_NX(K) is
+    ``((n - 1) c_i(K) / K - K) / (n - 1 - K)``, ``c_i(K)`` the neighbours i keeps at scale K, that is the
+    j whose larger rank is at most K. Summing over K first, each such j adds ``Σ_{K >= m} c_K`` with
+    ``c_K = w_K (n - 1) / (K (n - 1 - K)) / W``: ``C[m]``, 0 for m > n - 2 (the point itself has rank n).
+    """
+    K = np.arange(1, n_samples - 1, dtype=float)
+    weights = 1.0 / K
+    total = weights.sum()
+    C = np.zeros(n_samples + 1)
+    C[1:n_samples - 1] = np.cumsum((weights * (n_samples - 1) / (K * (n_samples - 1 - K)))[::-1])[::-1] / total
+    return C, -float(np.dot(weights, K / (n_samples - 1 - K)) / total)
+
+
+def auc_rnx_values(X: npt.ArrayLike, Y: npt.ArrayLike, rows: "npt.ArrayLike | None" = None) -> np.ndarray:
+    """Each point's own area under R_NX(K) on a log scale of K: their mean over all points is :func:`auc_rnx`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, q)
+    Y : array-like of shape (n_samples, d)
+    rows : array-like of int, optional
+        The points to compute (default all): the mean over a uniform random sample of them estimates
+        the AUC without bias, at ``len(rows) / n_samples`` of the cost.
+
+    Returns
+    -------
+    ndarray of shape (len(rows),)
+        ``a_i = Σ_K R_i(K) / K  /  Σ_K 1 / K`` over K = 1 … n - 2, with ``R_i(K) = ((n - 1) c_i(K) / K - K)
+        / (n - 1 - K)`` and ``c_i(K)`` the number of i's K nearest input neighbours that are among its K
+        nearest output neighbours: ``Q_NX(K)`` is the mean of ``c_i(K) / K`` ([LV] Eq. 2), so the AUC of
+        [LPV] Eq. 14, linear in ``Q_NX``, is the mean of the ``a_i``. 1 for a point whose neighbours keep
+        their order at every scale, about 0 when its output neighbours are random.
+
+    Raises
+    ------
+    MeasureError
+        For fewer than 4 points or a row outside [0, n_samples).
+    """
+    X, Y = check_pair(X, Y)
+    n_samples = X.shape[0]
+    if n_samples < 4:
+        raise MeasureError(f"The co-ranking curves need at least 4 points; got {n_samples}.")
+    rows = np.arange(n_samples) if rows is None else np.asarray(rows)
+    if rows.ndim != 1 or rows.dtype.kind not in "iu" or (rows.size and (rows.min() < 0 or rows.max() >= n_samples)):
+        raise MeasureError(f"rows must be a 1-D array of point indices in [0, {n_samples}).")
+    C, constant = _auc_weights(n_samples)
+    X, Y = power_of_two_scaled(X)[0], power_of_two_scaled(Y)[0]
+    values = np.empty(rows.size)
+    for part in chunk_slices(rows.size, 48 * n_samples):  # as _larger_rank_histograms: its memory per row
+        block = rows[part]
+        values[part] = C[np.maximum(_row_ranks(X, block), _row_ranks(Y, block))].sum(axis=1) + constant
+    return values
+
+
+def auc_rnx_rows(n_samples: int, random_state: "int | np.random.Generator" = 0) -> "np.ndarray | None":
+    """The rows :func:`measures.evaluate` ranks for the AUC: None (every one) up to ``sqrt(AUC_PAIR_BUDGET)``
+    points, otherwise a sorted uniform sample without replacement of ``max(AUC_MIN_ROWS, AUC_PAIR_BUDGET //
+    n_samples)`` of them, drawn with ``random_state``."""
+    count = max(AUC_MIN_ROWS, AUC_PAIR_BUDGET // n_samples)
+    if count >= n_samples:
+        return None
+    return np.sort(check_random_state(random_state).choice(n_samples, count, replace=False))
+
+
 def auc_rnx(X: npt.ArrayLike, Y: npt.ArrayLike) -> float:
     """The area under R_NX(K) on a log scale of K, [LPV] Eq. 14: 1 for a perfect output, about 0 for a random one.
 
@@ -158,7 +233,8 @@ def auc_rnx(X: npt.ArrayLike, Y: npt.ArrayLike) -> float:
     Returns
     -------
     float
-        ``Σ_K R_NX(K) / K  /  Σ_K 1 / K`` over K = 1 … n - 2; higher is better.
+        ``Σ_K R_NX(K) / K  /  Σ_K 1 / K`` over K = 1 … n - 2; higher is better. The mean of
+        :func:`auc_rnx_values` over every point.
 
     Examples
     --------
@@ -167,6 +243,4 @@ def auc_rnx(X: npt.ArrayLike, Y: npt.ArrayLike) -> float:
     >>> round(auc_rnx(X, 3.0 * X), 12)
     1.0
     """
-    curves = coranking_curves(X, Y)
-    weights = 1.0 / curves.K
-    return float(np.dot(curves.R_NX, weights) / weights.sum())
+    return float(np.mean(auc_rnx_values(X, Y)))

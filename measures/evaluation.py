@@ -15,6 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .asim import check_dimensions, local_asim, truth_match
+from .benchmarks import (
+    KNC_NEIGHBORS,
+    class_neighbour_preservation,
+    distance_correlation_on_a_subset,
+    neighbourhood_hit_values,
+)
+from .coranking import auc_rnx_rows, auc_rnx_values
 from .distances import (
     KL_SIGMA,
     columns_approximation,
@@ -84,6 +91,9 @@ _PROCRUSTES = ("raw", "normalized", "conformal")
 _RANKS = ("neighbourhood_agreement", "trustworthiness", "continuity")
 _MRRE = ("mrre_false", "mrre_missing")
 _PAIRS = ("stress", "scale_normalized_stress", "kl_divergence")
+# Per-point measures computed on a seeded sample of the points above a size (NaN elsewhere, stated in
+# the run's approximations): their NaN are no coincident points.
+_SAMPLED_ROWS = ("auc_rnx", "silhouette")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,12 +301,37 @@ def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigm
         per_point["mrre_false"] = mrre_values(X, search, output_search, k)
     if "mrre_missing" in names:
         per_point["mrre_missing"] = mrre_values(Y_own, output_search, search, k)
+    if "auc_rnx" in names:
+        rows = auc_rnx_rows(n_samples, random_state)
+        per_point["auc_rnx"] = auc_rnx_values(X, Y_own, rows)
+        if rows is not None:
+            drawn, per_point["auc_rnx"] = per_point["auc_rnx"], np.full(n_samples, np.nan)
+            per_point["auc_rnx"][rows] = drawn
+            # The sample mean's standard error, with the finite-population correction of drawing without replacement.
+            error = drawn.std(ddof=1) / np.sqrt(rows.size) * np.sqrt(1.0 - rows.size / n_samples)
+            approximations["auc_rnx"] = (f"AUC of R_NX from a uniform random sample of {rows.size:,} of the "
+                                         f"{n_samples:,} points (each its own exact area; NaN elsewhere): "
+                                         f"standard error {error:.1g}.")
+    if "shepard" in names:
+        sources = spearman_sources(n_samples, random_state=random_state)
+        values["shepard"] = spearman_from_rows(*distance_spearman_values(X, Y_own, geodesic=False, sources=sources))
+        if sources is not None:
+            approximations["shepard"] = (f"Shepard ρ over the pairs (s, j) of {sources.size:,} random points s "
+                                         f"({sources.size * (n_samples - 1):,} of the {n_samples * (n_samples - 1):,} "
+                                         "ordered pairs), not all pairs.")
+    if "cpd" in names:
+        values["cpd"] = distance_correlation_on_a_subset(X, Y_own, random_state=random_state)
     if "triplet_accuracy" in names:
         values["triplet_accuracy"], per_point["triplet_accuracy"] = triplet_accuracy(
             X, Y_own, per_point=True, random_state=random_state)
     if "label_trustworthiness" in names or "label_continuity" in names:
         trust, continuity = label_trust_continuity(X, Y_own, labels)
         values.update({"label_trustworthiness": trust, "label_continuity": continuity})
+    if "neighbourhood_hit" in names:
+        per_point["neighbourhood_hit"] = neighbourhood_hit_values(Y_own, labels, k)
+    if "class_neighbour_preservation" in names:  # evaluate refuses labels of fewer than two classes
+        values["class_neighbour_preservation"] = class_neighbour_preservation(
+            X, Y_own, labels, min(KNC_NEIGHBORS, np.unique(labels).size - 1))
     if "silhouette" in names:
         values["silhouette"], per_point["silhouette"] = silhouette(Y_own, labels, per_point=True,
                                                                    random_state=random_state)
@@ -508,7 +543,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         means, medians, undefined = {}, {}, {}
         for name in names:
             if name in per_point:
-                mean, medians[name], undefined[name] = summarize(per_point[name], spec(name).label)
+                mean, medians[name], undefined[name] = summarize(
+                    per_point[name], spec(name).label, sampled=name in _SAMPLED_ROWS and name in approximations)
                 means[name] = values.get(name, mean)  # trustworthiness keeps scikit-learn's exact expression
             else:
                 means[name] = values[name]

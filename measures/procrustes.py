@@ -314,7 +314,7 @@ def local_pca_residual(X: np.ndarray, neighbors: np.ndarray, n_components: int) 
     return divide_where_defined(residual, scale, coincident(scale, X, width))
 
 
-def summarize(values, name):
+def summarize(values, name, *, sampled=False):
     """Mean and median of a per-point measure, leaving out (and warning about) NaN points.
 
     Parameters
@@ -322,6 +322,9 @@ def summarize(values, name):
     values : ndarray of shape (n_samples,)
     name : str
         Measure name for the warning.
+    sampled : bool, default=False
+        The measure was computed on a sample of the points (NaN off it, as its caller states): no
+        warning about coincident points.
 
     Returns
     -------
@@ -333,9 +336,10 @@ def summarize(values, name):
     n_undefined = int(undefined.sum())
     if n_undefined == values.size:
         raise MeasureError(f"{name} is undefined at every point: every neighbourhood's points coincide.")
-    if n_undefined:
+    if n_undefined and not sampled:
         warnings.warn(f"{name}: {n_undefined} neighbourhood(s) of coincident points left out of the mean "
                       "(duplicate points; remove them or raise k).", ProcrustesLabWarning, stacklevel=3)
+    if n_undefined:
         values = values[~undefined]
     return float(values.mean()), float(np.median(values)), n_undefined
 

@@ -146,6 +146,18 @@ _measure("mrre_false", "MRRE (false)", "Lee & Verleysen (2009)",
          "Mean relative rank error of the output's neighbours, ranked in the input (intrusions).", best=0.0)
 _measure("mrre_missing", "MRRE (missing)", "Lee & Verleysen (2009)",
          "Mean relative rank error of the input's neighbours, ranked in the output (extrusions).", best=0.0)
+# Issue 22: the co-ranking area and the measures of the surveys that rank methods ([EMK], [KB] in
+# measures.benchmarks). KNN is 1 − M_LC above at the run's k; their best values are None: 1 needs every
+# distance's order kept, which no d-dimensional output of a curved input reaches.
+_measure("auc_rnx", "AUC R_NX", "Lee, Peluffo-Ordóñez & Verleysen (2015), Eq. 14",
+         "Area under R_NX(K) over every scale K on a log axis (each point's own area): 1 keeps every "
+         "neighbourhood at every scale, ~0 random.", higher_is_better=True, uses_neighbors=False)
+_measure("shepard", "Shepard ρ", "Espadoto et al. (2021)",
+         "Spearman ρ between the input's and the output's Euclidean distances over all pairs (the Shepard "
+         "diagram's correlation).", per_point=False, higher_is_better=True, uses_neighbors=False)
+_measure("cpd", "CPD", "Kobak & Berens (2019)",
+         "Spearman ρ of the pairwise distances of 1 000 seeded random points, input against output.",
+         per_point=False, higher_is_better=True, uses_neighbors=False)
 _measure("triplet_accuracy", "triplet accuracy", "Wang et al. (2021), PaCMAP",
          "Share of random triplets whose two distances the output orders as the input does.",
          higher_is_better=True, uses_neighbors=False)
@@ -154,6 +166,12 @@ _measure("label_trustworthiness", "label-T", "Jeon et al. (2024)",
          per_point=False, higher_is_better=True, uses_neighbors=False, needs_labels=True)
 _measure("label_continuity", "label-C", "Jeon et al. (2024)",
          "Are classes that mix in the input not pulled apart in the output? (distance consistency).",
+         per_point=False, higher_is_better=True, uses_neighbors=False, needs_labels=True)
+_measure("neighbourhood_hit", "NH", "Espadoto et al. (2021)",
+         "Share of each point's k nearest output points (itself one of them) that carry its label.",
+         higher_is_better=True, uses_neighbors=False, needs_labels=True, best=1.0)
+_measure("class_neighbour_preservation", "KNC", "Kobak & Berens (2019)",
+         "Share of each class mean's 4 nearest class means (fewer with fewer classes) kept in the output.",
          per_point=False, higher_is_better=True, uses_neighbors=False, needs_labels=True)
 _measure("silhouette", "silhouette", "Rousseeuw (1987)",
          "How well the output keeps the labelled classes apart: (b − a) / max(a, b) per point.",

@@ -11,6 +11,7 @@ from measures import (
     class_neighbour_preservation,
     distance_correlation_on_a_subset,
     distance_spearman,
+    evaluate,
     neighbourhood_hit,
 )
 from measures.seeding import check_random_state
@@ -72,3 +73,16 @@ def test_labels_are_checked(labelled):
         neighbourhood_hit(Y, labels[:-1])
     with pytest.raises(MeasureError, match="The point itself is one of its k"):
         neighbourhood_hit(Y, labels, 1)
+
+
+def test_the_run_s_hit_and_knc_are_the_functions_at_the_run_s_k_and_kb_s_four(labelled):
+    X, Y, labels = labelled
+    result = evaluate(X, Y, 7, labels=labels, which=["neighbourhood_hit", "class_neighbour_preservation"])
+    neighbors = KNeighborsClassifier(n_neighbors=7).fit(Y, labels).kneighbors(Y, return_distance=False)
+    np.testing.assert_allclose(result.per_point["neighbourhood_hit"], np.mean(labels[neighbors] == labels[:, None], 1),
+                               rtol=0, atol=1e-15)
+    assert result.mean["neighbourhood_hit"] == pytest.approx(neighbourhood_hit(Y, labels, 7), abs=1e-15)
+    assert result.mean["class_neighbour_preservation"] == class_neighbour_preservation(X, Y, labels, 4)
+    # Two classes: each mean has one other, kept by any output.
+    two = evaluate(X, Y, 7, labels=labels % 2, which=["class_neighbour_preservation"])
+    assert two.mean["class_neighbour_preservation"] == 1.0

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from measures import MeasureError, auc_rnx, coranking_curves, neighbourhood_agreement
+from measures import MeasureError, auc_rnx, auc_rnx_rows, auc_rnx_values, coranking_curves, evaluate
 from measures import coranking as coranking_module
+from measures import neighbourhood_agreement
 
 
 def brute_force_matrix(X, Y):
@@ -90,6 +91,50 @@ def test_four_points_on_a_line_worked_by_hand():
     np.testing.assert_array_equal(curves.R_NX, [0.625, 1.0])
     np.testing.assert_array_equal(curves.B_NX, [0.0, 0.0])
     np.testing.assert_allclose(curves.LCMC, [0.75 - 1 / 3, 1.0 - 2 / 3], rtol=0, atol=1e-15)
+    # Each point's own area, weights 1 and 1/2: point 1 keeps no neighbour at K = 1, R = (0 - 1) / 2, and
+    # both at K = 2, R = 1: (-1/2 + 1/2) / (3/2) = 0; the others keep theirs at both scales: 1. Mean 3/4,
+    # the area of the curves above: (5/8 + 1/2) / (3/2).
+    np.testing.assert_allclose(auc_rnx_values(np.array([[0.0], [1.0], [3.0], [7.0]]),
+                                              np.array([[0.0], [2.0], [3.0], [7.0]])), [1, 0, 1, 1], rtol=0, atol=1e-15)
+
+
+def test_each_point_s_area_is_its_own_row_of_the_brute_force_ranks():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(120, 3))
+    Y = X[:, :2] + 0.4 * rng.normal(size=(120, 2))
+    n = 120
+
+    def ranks(points):
+        distances = cdist(points, points)
+        np.fill_diagonal(distances, np.inf)
+        return np.argsort(np.argsort(distances, axis=1, kind="stable"), axis=1) + 1
+
+    rho, r = ranks(X), ranks(Y)
+    K = np.arange(1, n - 1)
+    kept = np.array([[np.sum((rho[i] <= k) & (r[i] <= k)) for k in K] for i in range(n)])  # c_i(K), plainly
+    expected = (((n - 1) * kept / K - K) / (n - 1 - K) / K).sum(axis=1) / (1.0 / K).sum()
+    values = auc_rnx_values(X, Y)
+    np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12)
+    rows = np.array([5, 0, 119, 5])
+    np.testing.assert_array_equal(auc_rnx_values(X, Y, rows), values[rows])
+    for bad in (np.array([120]), np.array([-1]), np.array([0.5]), np.zeros((2, 2), int)):
+        with pytest.raises(MeasureError, match=r"rows must be a 1-D array of point indices in \[0, 120\)"):
+            auc_rnx_values(X, Y, bad)
+
+
+def test_a_large_run_s_auc_is_a_seeded_sample_within_its_stated_standard_error():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(4000, 3))
+    Y = X[:, :2] + 0.3 * rng.normal(size=(4000, 2))
+    rows = auc_rnx_rows(4000, random_state=3)
+    assert auc_rnx_rows(3162) is None and rows.size == 2500 and np.array_equal(rows, auc_rnx_rows(4000, 3))
+    result = evaluate(X, Y, 10, which=["auc_rnx"], random_state=3)
+    drawn = result.per_point["auc_rnx"][rows]
+    assert np.isnan(result.per_point["auc_rnx"]).sum() == 1500 and not np.isnan(drawn).any()
+    assert result.mean["auc_rnx"] == drawn.mean() and result.notes == ()
+    error = drawn.std(ddof=1) / np.sqrt(2500) * np.sqrt(1 - 2500 / 4000)
+    assert result.approximations["auc_rnx"].endswith(f"standard error {error:.1g}.")
+    assert abs(result.mean["auc_rnx"] - auc_rnx(X, Y)) < 4 * error
 
 
 @pytest.mark.parametrize("max_rank", [0, 99, 2.5, True])

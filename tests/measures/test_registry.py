@@ -27,7 +27,8 @@ def test_entries_are_complete(entry):
 def test_quality_directions():
     assert {entry.name for entry in specs() if entry.higher_is_better is True} == {
         "trustworthiness", "continuity", "distance_spearman", "triplet_accuracy", "label_trustworthiness",
-        "label_continuity", "silhouette"}
+        "label_continuity", "silhouette", "auc_rnx", "shepard", "cpd", "neighbourhood_hit",
+        "class_neighbour_preservation"}
     assert {entry.name for entry in specs() if entry.higher_is_better is None} == {"collapse"}
 
 

@@ -29,16 +29,22 @@ def test_a_random_outputs_rank_measures_equal_their_expectations_worked_by_hand(
     Trustworthiness: an output neighbour's input rank r is uniform on 1 … n - 1 and costs max(r - k, 0),
     of mean (n - 1 - k)(n - k) / (2 (n - 1)); Venna & Kaski's normalization 2 / (n k (2n - 3k - 1)) over the
     n k pairs gives 1 - T = (n - 1 - k)(n - k) / ((2n - 3k - 1)(n - 1)). Continuity, by symmetry, the same.
+    R_NX(K): K of the n - 1 others drawn at random keep K² / (n - 1) of the K input neighbours on average,
+    Q_NX(K) = K / (n - 1), which R_NX's rescaling sends to 0 at every K ([LPV] Eq. 13): its area too. The
+    distances of unrelated points are uncorrelated: Shepard's ρ and CPD about 0.
     """
     n, k = 800, 10
     X, truth = noisy_strip(n)
-    sticks = measures.yardsticks(X, truth, k, ["neighbourhood_agreement", "trustworthiness", "continuity"],
-                                 n_draws=2)
+    sticks = measures.yardsticks(X, truth, k, ["neighbourhood_agreement", "trustworthiness", "continuity", "auc_rnx",
+                                               "shepard", "cpd"], n_draws=2)
+    assert sticks.random["auc_rnx"] == pytest.approx(0.0, abs=0.01)
+    assert sticks.random["shepard"] == pytest.approx(0.0, abs=0.02)
+    assert sticks.random["cpd"] == pytest.approx(0.0, abs=0.02)
     expected_t = 1 - (n - 1 - k) * (n - k) / ((2 * n - 3 * k - 1) * (n - 1))
     assert sticks.random["neighbourhood_agreement"] == pytest.approx(1 - k / (n - 1), abs=0.003)
     assert sticks.random["trustworthiness"] == pytest.approx(expected_t, abs=0.01)
     assert sticks.random["continuity"] == pytest.approx(expected_t, abs=0.01)
-    assert all(0 < spread < 0.01 for spread in sticks.random_spread.values())
+    assert all(0 < spread < 0.02 for spread in sticks.random_spread.values())
 
 
 def test_the_truths_r_n_sits_on_its_floor_up_to_the_noise_and_a_random_output_far_above():
