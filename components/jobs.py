@@ -32,7 +32,7 @@ from . import ids
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
-           "show_job_state", "study_job_id"]
+           "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ def job_box(job):
         html.Div([
             html.Progress(id=job_ids["progress"], value="0", max="100"),
             html.Span(id=job_ids["label"], className="job-label"),
-            html.Button("Cancel", id=job_ids["cancel"], className="cancel-button"),
+            html.Button("Cancel", id=job_ids["cancel"], className="cancel-button", disabled=True),
             dcc.Store(id=job_ids["running"], data=False),
         ], id=job_ids["box"], className="job idle"),
         html.Div(id=job_ids["report"], className="message error", role="status"),
@@ -143,7 +143,7 @@ def job_box(job):
 def job_options(job, *extra_running):
     """Background-callback options of ``job``: progress bar and label, cancel button, running flag.
 
-    ``running=`` only sets the job's store (and ``extra_running`` outputs); :func:`show_job_state`
+    ``running=`` only sets the job's store (and ``extra_running`` outputs); :data:`SHOW_JOB_STATE`
     turns the store into UI state, so a page change mid-job cannot leave a control stuck. A job that
     ends without answering (past its deadline where its callback set none, lost, a store failing
     while the page polls it) is reported in its box by :func:`report_job_failure`, never a 500.
@@ -192,11 +192,6 @@ def job_failure_message(error):
 def report_job_failure(job, error):
     """``on_error`` of ``job``'s callback: the failure in the job's report; its outputs keep what they show."""
     set_props(ids.job_controls(job)["report"], {"children": job_failure_message(error)})
-
-
-def show_job_state(running):
-    """Show a job's progress box and enable its cancel button only while it runs; a new run clears its report."""
-    return ("job running" if running else "job idle"), not running, "" if running else no_update
 
 
 def study_job_id(token, job, clicks):
@@ -253,9 +248,17 @@ def register_study_job(app, services, job, button, store, message, request_type,
                  State(button, "n_clicks"), PAGE_TOKEN_STATE, prevent_initial_call=True)(say_lost)
 
 
+# A job's box from its running flag, in the browser: a pure function of one boolean needs no round trip
+# (nine on every page load, two a job). The layout draws the idle state (job_box), so no initial call.
+SHOW_JOB_STATE = """function (running) {
+    return [running ? "job running" : "job idle", !running, running ? "" : window.dash_clientside.no_update];
+}"""
+
+
 def register_job_boxes(app):
-    """Each job's box shows while its job runs (an ordinary callback on the job's running store)."""
+    """Each job's box shows, and its cancel button is enabled, while its job runs; a new run clears its report."""
     for job in ids.JOBS:
         job_ids = ids.job_controls(job)
-        app.callback(Output(job_ids["box"], "className"), Output(job_ids["cancel"], "disabled"),
-                     Output(job_ids["report"], "children"), Input(job_ids["running"], "data"))(show_job_state)
+        app.clientside_callback(SHOW_JOB_STATE, Output(job_ids["box"], "className"),
+                                Output(job_ids["cancel"], "disabled"), Output(job_ids["report"], "children"),
+                                Input(job_ids["running"], "data"), prevent_initial_call=True)

@@ -88,11 +88,18 @@ def _summary_text(pair):
 
 def draw_sweep(stored, state):
     """The sweep's curves, each algorithm's best k starred in the measure's own direction, its table, and
-    the measures' agreement across its runs (:func:`lab.compute.studies.runs_agreement`)."""
-    if not stored or not state:
-        return empty_figure("Run a sweep to see quality against k."), None, empty_figure(_AGREEMENT_PENDING)
+    the measures' agreement across its runs (:func:`lab.compute.studies.runs_agreement`).
+
+    Only while the sweep tab shows: the view state changes with every run the explore tab opens, and a
+    hidden tab's figures would be rebuilt and sent for nothing; opening the tab (a view state) draws them.
+    """
     try:
-        result, view = stored_sweep(stored), ViewState.from_dict(state)
+        view = ViewState.from_dict(state) if state else None
+        if view is not None and view.tab != "sweep":
+            return no_update, no_update, no_update
+        if not stored or view is None:
+            return empty_figure("Run a sweep to see quality against k."), None, empty_figure(_AGREEMENT_PENDING)
+        result = stored_sweep(stored)
     except StateError as error:
         return empty_figure(str(error)), None, empty_figure(_AGREEMENT_PENDING)
     rows = result.rows

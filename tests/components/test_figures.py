@@ -1,5 +1,6 @@
 """Figure builders: pure functions from arrays to figures, checked through fig.data and fig.layout."""
 
+import dash
 import numpy as np
 import pytest
 
@@ -230,3 +231,7 @@ def test_a_sweep_s_agreement_is_that_of_its_runs_measures_and_needs_four_runs():
     np.testing.assert_allclose(np.array(heatmap.z, dtype=float), expected, rtol=1e-15)
     few = draw_sweep({"result": {"rows": rows[:3], "computed": 3, "cached": 0, "failed": 0}}, state)[2]
     assert few.data == () and "needs 4 runs or more; this study has 3" in few.layout.annotations[0].text
+    # Another tab shown: a new run there (a new view state) rebuilds and sends nothing; the tab draws on opening.
+    hidden = draw_sweep({"result": {"rows": rows, "computed": 6, "cached": 0, "failed": 1}},
+                        from_query("?tab=explore&k=12").to_dict())
+    assert all(part is dash.no_update for part in hidden)
