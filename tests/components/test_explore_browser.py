@@ -144,6 +144,7 @@ def test_clicking_a_point_opens_its_neighbourhood_in_the_inspector(dash_duo, tmp
 def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo, tmp_path, default_run):
     data, Y, _ = default_run
     trustworthiness_and_continuity = measures.evaluate(data.X, Y, 10, which=["trustworthiness", "continuity"])
+    surveys = measures.evaluate(data.X, Y, 10, which=["auc_rnx", "shepard", "cpd"])  # the surveys' measures
     dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
     dash_duo.wait_for_element(f"#{ids.MEASURE_TABLE} tbody tr", timeout=WAIT)
     rows = {row.find_elements("css selector", "td")[0].text: [cell.text for cell in
@@ -154,6 +155,9 @@ def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo,
         assert direction == "↑ better" and best == "1" and random == "—"
         assert float(mean) == pytest.approx(trustworthiness_and_continuity.mean[name], rel=1e-3)
         assert float(median) == pytest.approx(trustworthiness_and_continuity.median[name], rel=1e-3)
+    for name in ("auc_rnx", "shepard", "cpd"):
+        assert rows[measures.spec(name).label][0] == "↑ better"
+        assert float(rows[measures.spec(name).label][1]) == pytest.approx(surveys.mean[name], rel=1e-3), name
     assert rows[measures.spec("stress").label][0] == "↓ better"
     assert len(rows) > len(catalogue.CARD_MEASURES)
     # The yardsticks, as a user asks for them: the cards and the table gain each measure's random value.

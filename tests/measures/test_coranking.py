@@ -98,6 +98,13 @@ def test_four_points_on_a_line_worked_by_hand():
                                               np.array([[0.0], [2.0], [3.0], [7.0]])), [1, 0, 1, 1], rtol=0, atol=1e-15)
 
 
+@pytest.mark.parametrize("max_rank", [0, 99, 2.5, True])
+def test_a_scale_outside_one_to_n_minus_two_is_refused(max_rank):
+    X = np.random.default_rng(6).normal(size=(50, 3))
+    with pytest.raises(MeasureError, match=r"max_rank must .*defined up to K = n - 2"):
+        coranking_curves(X, X[:, :2], max_rank=max_rank)
+
+
 def test_each_point_s_area_is_its_own_row_of_the_brute_force_ranks():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 3))
@@ -124,15 +131,15 @@ def test_each_point_s_area_is_its_own_row_of_the_brute_force_ranks():
 
 def test_a_large_run_s_auc_is_a_seeded_sample_within_its_stated_standard_error():
     rng = np.random.default_rng(8)
-    X = rng.normal(size=(1500, 3))
-    Y = X[:, :2] + 0.3 * rng.normal(size=(1500, 2))
-    rows = auc_rnx_rows(1500, random_state=3)
-    assert auc_rnx_rows(1000) is None and rows.size == 666 and np.array_equal(rows, auc_rnx_rows(1500, 3))
+    X = rng.normal(size=(2500, 3))
+    Y = X[:, :2] + 0.3 * rng.normal(size=(2500, 2))
+    rows = auc_rnx_rows(2500, random_state=3)
+    assert auc_rnx_rows(2000) is None and rows.size == 1600 and np.array_equal(rows, auc_rnx_rows(2500, 3))
     assert auc_rnx_rows(100_000).size == 200  # AUC_MIN_ROWS
     result = evaluate(X, Y, 10, which=["auc_rnx"], random_state=3)
     drawn = result.per_point["auc_rnx"][rows]
-    assert np.isnan(result.per_point["auc_rnx"]).sum() == 1500 - 666 and not np.isnan(drawn).any()
+    assert np.isnan(result.per_point["auc_rnx"]).sum() == 2500 - 1600 and not np.isnan(drawn).any()
     assert result.mean["auc_rnx"] == drawn.mean() and result.notes == ()
-    error = drawn.std(ddof=1) / np.sqrt(666) * np.sqrt(1 - 666 / 1500)
+    error = drawn.std(ddof=1) / np.sqrt(1600) * np.sqrt(1 - 1600 / 2500)
     assert result.approximations["auc_rnx"].endswith(f"standard error {error:.1g}.")
     assert abs(result.mean["auc_rnx"] - auc_rnx(X, Y)) < 4 * error
