@@ -126,6 +126,8 @@ def test_a_perfect_embedding_scores_at_the_good_end(data, name):
     near = 0.05 if entry.uses_geodesics or name in ("truth_match",) else 1e-9
     if name == "silhouette":  # a property of the classes' layout: an isometry keeps the input's
         assert value == pytest.approx(measures.silhouette(X, labels), rel=1e-9)
+    elif name == "neighbourhood_hit":  # so is the hit: the input's own, at the same k
+        assert value == pytest.approx(measures.neighbourhood_hit(X, labels, K), rel=1e-12)
     elif entry.higher_is_better is None:
         assert value == pytest.approx(0.5, abs=0.05), name  # the collapse score of a faithful 2-D output
     elif entry.higher_is_better:
