@@ -53,7 +53,8 @@ def mark_ready(services, _token, _done):
     """The index with the steps whose numbers are in the result cache marked (on load, and after a step is
     computed): a lecturer sees which steps open at once (``python -m lab.tours prepare`` computes them all)."""
     try:
-        return index_options({name for name, step in STEPS.items() if services.results.holds(step.request())})
+        held = services.results.holding([step.request() for step in STEPS.values()])
+        return index_options({name for name, found in zip(STEPS, held) if found})
     except StoreUnavailableError:  # no marks rather than no menu; the log has the store's failure
         logger.warning("the tours' index could not read the result cache; steps shown unmarked")
         return no_update

@@ -182,11 +182,15 @@ class ResultCache:
         return result
 
     def holds(self, request):
-        """Whether ``request``'s result is in the cache, without decoding it or renewing its expiry.
+        """Whether ``request``'s result is in the cache, without decoding it or renewing its expiry."""
+        return self.holding([request])[0]
 
-        For small entries (a tour step's numbers): the store reads the entry's bytes.
+    def holding(self, requests):
+        """Whether each of ``requests`` has its result in the cache (a list), without decoding them or renewing
+        their expiry. For small entries (a tour step's numbers): the store reads the entries' bytes, in one
+        opening (the tours' index asks for all 29 steps at every page load: 0.6 s one by one).
         """
-        return self.store.get(cache_key(request)) is not None
+        return self.store.present([cache_key(request) for request in requests])
 
     def get_or_compute(self, request, compute):
         """The cached result of ``request``, or ``compute(request)`` stored under its key.

@@ -301,6 +301,11 @@ class DiskStore:
             return value
         return self._use(read)
 
+    def present(self, keys):
+        """Whether each of ``keys`` holds a value (its bytes read, as :meth:`get` reads them), in one opening
+        of the store: each opening costs a SQLite connection, about 20 ms."""
+        return self._use(lambda cache: [cache.get(key, default=None) is not None for key in keys])
+
     def put(self, key, value, *, expire=None):
         """Store ``value`` (bytes) under ``key``, expiring ``expire`` seconds after its last use."""
         self._use(lambda cache: cache.set(key, bytes(value), expire=expire))
@@ -372,6 +377,15 @@ class RedisStore:
     def get(self, key):
         """The bytes under ``key``, or None."""
         return self._run(lambda client: client.get(self._key(key)))
+
+    def present(self, keys):
+        """Whether each of ``keys`` holds a value, in one round trip."""
+        def exists(client):
+            pipeline = client.pipeline()
+            for key in keys:
+                pipeline.exists(self._key(key))
+            return [bool(found) for found in pipeline.execute()]
+        return self._run(exists)
 
     def put(self, key, value, *, expire=None):
         """Store ``value`` (bytes) under ``key``, expiring ``expire`` seconds after its last use."""
@@ -449,6 +463,14 @@ class TieredStore:
         elif not self.shared.touch(key):
             self.shared.put(key, value, expire=_LOCAL_COPY_SECONDS)  # the caller's touch sets its own expiry
         return value
+
+    def present(self, keys):
+        """Held here, or else in the shared store (nothing is copied: a presence, not a read)."""
+        keys = list(keys)
+        found = self.local.present(keys)
+        missing = [key for key, here in zip(keys, found) if not here]
+        elsewhere = dict(zip(missing, self.shared.present(missing))) if missing else {}
+        return [here or elsewhere[key] for key, here in zip(keys, found)]
 
     def put(self, key, value, *, expire=None):
         self.shared.put(key, value, expire=expire)

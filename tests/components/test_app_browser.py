@@ -29,6 +29,14 @@ def card_mean(dash_duo, measure):
     return float(dash_duo.find_element(selector).text)
 
 
+def open_page(dash_duo, app, link):
+    """Start ``app`` and open its page on ``link`` (a query string) as the browser's first page, as a user
+    following a shared link does: no default page loads (and starts its run) first. Later links are built
+    on ``dash_duo.server.url``; ``dash_duo.server_url`` stays unset."""
+    dash_duo.start_server(app, navigate=False)
+    dash_duo.wait_for_page(f"{dash_duo.server.url}/{link}", timeout=WAIT)
+
+
 def wait_for_output_title(dash_duo, text):
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", text, timeout=WAIT)
 

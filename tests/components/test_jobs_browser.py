@@ -10,7 +10,7 @@ from app import create_app
 from components import ids
 from components.jobs import LOST_JOB
 
-from .test_app_browser import WAIT, severe_logs, type_number, wait_for_output_title
+from .test_app_browser import WAIT, open_page, severe_logs, type_number, wait_for_output_title
 
 
 def test_a_killed_job_process_is_reported_lost_and_the_page_recovers(dash_duo, tmp_path):
@@ -55,8 +55,7 @@ def test_a_tour_step_past_its_deadline_says_so_under_its_box(dash_duo, tmp_path,
 
     monkeypatch.setattr(algorithms, "embed", slow_embedding)
     monkeypatch.setenv("PROCRUSTES_JOB_DEADLINE", "3.0")
-    dash_duo.start_server(create_app(tmp_path))
-    dash_duo.driver.get(dash_duo.server_url + "/?tour=gr-fig1")
+    open_page(dash_duo, create_app(tmp_path), "?tour=gr-fig1")
     report = ids.job_controls(ids.TOUR_JOB)["report"]
     dash_duo.wait_for_contains_text(f"#{report}", "stopped at its deadline of 3 s", timeout=WAIT)
     dash_duo.wait_for_class_to_equal(f"#{ids.job_controls(ids.TOUR_JOB)['box']}", "job idle", timeout=WAIT)

@@ -21,7 +21,7 @@ from lab.compute.seed_noise import SeedNoiseRequest
 from lab.compute.stability import StabilityRequest
 from lab.view.state import StabilityChoice
 
-from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, browser_array, open_page, severe_logs, wait_for_output_title
 from .test_explore_browser import choose_tool, marked, marked_count, sorted_rows
 
 # Every callback the renderer knows of has finished. A job is started only then: the server forks it, and a
@@ -37,8 +37,7 @@ def start_job(dash_duo, button):
 
 
 def open_pairs_tab(dash_duo, tmp_path, query="?dataset=strip&n=400&algorithm=isomap&k=8", title="Isomap, k = 8"):
-    dash_duo.start_server(create_app(tmp_path))
-    dash_duo.driver.get(f"{dash_duo.server_url}/{query}")
+    open_page(dash_duo, create_app(tmp_path), query)
     wait_for_output_title(dash_duo, title)
     tab = next(element for element in dash_duo.find_elements(f"#{ids.TABS} .tab") if element.text == "Two runs")
     tab.click()

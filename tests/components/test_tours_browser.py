@@ -29,7 +29,7 @@ from components import ids
 from lab import ResultCache, RunRequest, from_query, to_query
 from lab.tours.presets import STEPS, TOURS
 
-from .test_app_browser import WAIT, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, open_page, severe_logs, wait_for_output_title
 from .test_state_browser import layout_props, wait_for_run
 
 VIEWPORT = (1280, 720)
@@ -65,11 +65,11 @@ def view_state(dash_duo):
 WALKED_TOUR = "ml"
 
 
-def test_a_tour_walked_by_next_reaches_each_step_s_state_and_its_claims_hold(dash_duo, tour_app_directory):
+def test_a_tour_walked_by_next_reaches_each_step_s_state_and_its_claims_hold(dash_duo, tour_app_directory, choose):
     dash_duo.start_server(create_app(tour_app_directory))
     wait_for_output_title(dash_duo, "k = 10")
     for tour in TOURS:
-        dash_duo.driver.get(dash_duo.server_url + f"/?tour={tour.steps[0].name}")
+        choose(ids.TOUR_INDEX, tour.steps[0].name)  # as a lecturer opens a tour: its first step from the menu
         walked = tour.steps if tour.key == WALKED_TOUR else tour.steps[:1]
         for index, step in enumerate(walked):
             if index:
@@ -114,9 +114,8 @@ def overlaps(first, second):
 
 
 def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_visible(dash_duo, tour_app_directory):
-    dash_duo.start_server(create_app(tour_app_directory))
     set_viewport(dash_duo, *VIEWPORT)
-    dash_duo.driver.get(dash_duo.server_url + "/?present=1")
+    open_page(dash_duo, create_app(tour_app_directory), "?present=1")
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     assert dash_duo.driver.execute_script("return document.documentElement.classList.contains('presentation');")
     assert not dash_duo.find_element(".panel").is_displayed()  # the control panel is hidden
@@ -132,7 +131,7 @@ def test_presentation_mode_fits_1280_by_720_with_large_type_and_the_views_fully_
     assert figure["layout"]["font"]["size"] >= 18 and hovered["marker"]["line"]["width"] >= 5
 
     # A tour step: its text and claims beside its figure, every panel in the window.
-    dash_duo.driver.get(dash_duo.server_url + "/?tour=gr-fig1&present=1")
+    dash_duo.driver.get(dash_duo.server.url + "/?tour=gr-fig1&present=1")
     dash_duo.wait_for_element(f"#{ids.TOUR_CLAIMS} li.claim.holds", timeout=WAIT)
     until(lambda: layout_props(dash_duo)[ids.TOUR_FIGURE].get("style") == {}, timeout=WAIT)
     for element in (ids.TOUR_FIGURE, ids.TOUR_BOX):
@@ -162,8 +161,7 @@ def test_clicking_a_point_draws_its_k_neighbours_and_knn_edges_in_both_views(das
     data = datasets.load("swissroll", 1600, random_state=0)
     Y = algorithms.embed("isomap", data.X, n_neighbors=12)
     neighbors = measures.nearest_neighbors(data.X, 12)
-    dash_duo.start_server(create_app(tour_app_directory))
-    dash_duo.driver.get(dash_duo.server_url + "/" + link)
+    open_page(dash_duo, create_app(tour_app_directory), link)
     wait_for_run(dash_duo, state)
     wait_for_output_title(dash_duo, "Isomap, k = 12")
     mouse_at(ids.OUTPUT_GRAPH, *Y[321], ("mousemove", "mousedown", "mouseup", "click"))
@@ -194,8 +192,7 @@ def test_digits_have_a_class_legend_and_a_fixed_image_box_that_never_squeezes_th
                                                                                        mouse_at):
     link = "?dataset=digits&algorithm=mlle&k=12&d.classes=2-5&color=truth-0"
     state = from_query(link)
-    dash_duo.start_server(create_app(tour_app_directory))
-    dash_duo.driver.get(dash_duo.server_url + "/" + link)
+    open_page(dash_duo, create_app(tour_app_directory), link)
     wait_for_run(dash_duo, state)
     wait_for_output_title(dash_duo, "MLLE, k = 12")
     figure = until(lambda: drawn_with_legend(dash_duo), timeout=WAIT)
@@ -265,11 +262,13 @@ def drawn_points(dash_duo):
 def test_the_first_click_on_a_step_works_from_an_empty_cache(dash_duo, tmp_path):
     """A fresh app folder (no computed_tours) and a fresh browser: each step's job computes it, as a first
     user meets it; the pending state shows the claims' texts, then every claim is checked."""
-    dash_duo.start_server(create_app(tmp_path))
     for name in COLD_STEPS:
         step = STEPS[name]
         started = time.perf_counter()
-        dash_duo.driver.get(dash_duo.server_url + f"/?tour={name}")
+        if name == COLD_STEPS[0]:  # the browser's first page
+            open_page(dash_duo, create_app(tmp_path), f"?tour={name}")
+        else:
+            dash_duo.driver.get(dash_duo.server.url + f"/?tour={name}")
         dash_duo.wait_for_text_to_equal(f"#{ids.TOUR_STEP_TITLE}", step.title, timeout=WAIT)
         shown = until(lambda: computed_claims(dash_duo), timeout=COLD_WAIT)
         print(f"{name}: computed and drawn in {time.perf_counter() - started:.1f} s")  # noqa: T201 (the report)
@@ -310,11 +309,14 @@ def figure_labels(dash_duo):
 
 
 def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_directory):
-    dash_duo.start_server(create_app(steps_app_directory(*PROJECTOR_STEPS)))
     set_viewport(dash_duo, *VIEWPORT)
+    app = create_app(steps_app_directory(*PROJECTOR_STEPS))
     for name in PROJECTOR_STEPS:
         step = STEPS[name]
-        dash_duo.driver.get(dash_duo.server_url + f"/?tour={name}&present=1")
+        if name == PROJECTOR_STEPS[0]:  # the browser's first page
+            open_page(dash_duo, app, f"?tour={name}&present=1")
+        else:
+            dash_duo.driver.get(dash_duo.server.url + f"/?tour={name}&present=1")
         until(lambda: computed_claims(dash_duo), timeout=WAIT)
         until(lambda: len(drawn_points(dash_duo)) == len(step.drawn) + step.show_input, timeout=WAIT)  # noqa: B023
         dash_duo.driver.execute_script("return new Promise((done) => setTimeout(done, 500));")  # a settled layout
@@ -367,8 +369,7 @@ def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_di
 def test_hovering_a_digit_in_a_tour_figure_shows_its_image_from_an_empty_cache(dash_duo, tmp_path):
     """ML Fig. 5's panels are digits: a hover over the MLLE panel shows that digit's pixels beside the figure."""
     step = STEPS["ml-fig5-digits"]
-    dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
-    dash_duo.driver.get(dash_duo.server_url + "/" + to_query(step.state))
+    open_page(dash_duo, create_app(tmp_path), to_query(step.state))  # an empty result cache, a fresh browser
     figure = f"document.querySelector('#{ids.TOUR_FIGURE} .js-plotly-plot')"
     names = until(lambda: dash_duo.driver.execute_script(
         f"const gd = {figure}; return gd && gd.data && gd.data.length > 1 ? gd.data.map((t) => t.name) : null;"),

@@ -225,3 +225,19 @@ def test_a_local_copy_whose_shared_entry_is_gone_is_written_back(redis_url, tmp_
     again, cached = worker.get_or_compute(Square(7.0), large_result)
     assert cached
     np.testing.assert_array_equal(web.get(Square(7.0)).Y, result.Y)  # the web host can draw it now
+
+
+def test_presence_is_read_in_one_opening_and_a_tiered_store_asks_the_shared_one_for_what_it_lacks(redis_url, tmp_path,
+                                                                                                  monkeypatch):
+    local, shared = DiskStore(tmp_path / "here"), RedisStore(redis_url, "test-present")
+    local.put("a", b"1")
+    shared.put("b", b"2")
+    assert local.present(["a", "b", "c"]) == [True, False, False]
+    assert shared.present(["a", "b", "c"]) == [False, True, False] and shared.present([]) == []
+    opened = []
+    monkeypatch.setattr(local, "_use", lambda operation, use=local._use: opened.append(1) or use(operation))
+    assert TieredStore(local, shared).present(["a", "b", "c"]) == [True, True, False]
+    assert len(opened) == 1 and local.get("b") is None  # one opening; a presence copies nothing here
+    cache = ResultCache(local)
+    cache.get_or_compute(Square(2.0), large_result)
+    assert cache.holding([Square(1.0), Square(2.0)]) == [False, True] and cache.holds(Square(2.0))
