@@ -19,7 +19,7 @@ import algorithms
 from lab import StateError, ViewState, failure_message
 from lab.compute import compute
 from lab.compute.studies import align_to_reference
-from lab.compute.views import class_labels, coloring
+from lab.compute.views import class_labels, coloring, marked_neighbourhood
 from lab.store.stores import StoreUnavailableError
 from lab.tours.presets import PRESETS, STEPS, applied, locate
 from lab.tours.steps import StepResult, Values, value_label
@@ -176,8 +176,15 @@ def _outputs(services, step, values, presentation):
         # Each output turned and scaled onto the truth (display only), so that the panels read alike.
         Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
         # The key (the panel's place in step.drawn) tells a hover whose run it is (components.tour_images).
-        panels.append({"label": panel.label, "Y": Y, "caption": _caption(values[panel.key], step.captions),
-                       "key": key, **_colored(result, color)})
+        caption = _caption(values[panel.key], step.captions)
+        marks = None
+        if step.marked:
+            k = panel.request.method.n_neighbors
+            marked = marked_neighbourhood(result, k)
+            marks = {"point": marked.point, "input": marked.input, "output": marked.output}
+            caption.append(f"marked point: {marked.kept} of its {k} neighbours kept")
+        panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key, "marks": marks,
+                       **_colored(result, color)})
     if first is None:
         return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
     input_panel = None
@@ -185,7 +192,8 @@ def _outputs(services, step, values, presentation):
         # The paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4).
         letter = "" if any(panel["label"].startswith("A:") for panel in panels) else "A: "
         input_panel = {"label": f"{letter}input, n = {first.n_samples}", "points": first.drawn_X,
-                       "key": first_key, **_colored(first, color)}
+                       "key": first_key, **_colored(first, color),
+                       "marks": None if panels[0]["marks"] is None else {**panels[0]["marks"], "output": None}}
     return step_figure(panels, input_panel=input_panel, presentation=presentation)
 
 

@@ -73,7 +73,9 @@ def step_figure(panels, *, input_panel=None, presentation=False):
         (an intrinsic coordinate of the panel's own data set), or ``categories`` of shape
         (n_samples,), class labels (the digits): each class its own colour and a legend entry. An
         optional ``key`` (an int) becomes every point's ``customdata``, so a hover names the panel (the
-        step's image panels show the hovered point's image: :mod:`components.tour_images`).
+        step's image panels show the hovered point's image: :mod:`components.tour_images`). An optional
+        ``marks`` (NQ Fig. 1, PN Fig. 1 E–F): ``point`` (a row), ``input`` and ``output`` (rows of its k
+        nearest input and output neighbours; ``output`` may be None), drawn over the points.
     input_panel : dict, optional
         The drawn input, the paper's panel A: ``label``, ``points`` of shape (n_samples, 3) (drawn
         as :func:`oblique_view` shows them) and its colouring as a panel's.
@@ -134,6 +136,9 @@ def step_figure(panels, *, input_panel=None, presentation=False):
                                                    showticklabels=False, showgrid=False, zeroline=False),
                               f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1, showticklabels=False,
                                                    showgrid=False, zeroline=False)})
+    marked = [index for index, panel in enumerate(drawn) if panel.get("marks") is not None]
+    for index in marked:
+        _mark(figure, drawn[index], index // columns + 1, index % columns + 1, size)
     categorised = [panel for panel in drawn if panel.get("categories") is not None]
     if categorised:
         labels = np.concatenate([panel["categories"] for panel in categorised])
@@ -152,6 +157,28 @@ def step_figure(panels, *, input_panel=None, presentation=False):
                          # On a projector the window sets the height (two rows at most: no page scroll).
                          height=height)
     return figure
+
+
+def _mark(figure, panel, row, column, size):
+    """A panel's marked neighbourhood: the input's k nearest (rings), the output's (crosses), the point (star).
+
+    No legend: at the foot of the figure it would lie over the panels' captions; the step's text says
+    what the marks are, and each caption how many of the k neighbours the output kept.
+    """
+    Y = np.asarray(panel["Y"], dtype=np.float32)  # as the panel's points are drawn: the marks sit on them
+    marks = panel["marks"]
+    for rows, name, marker in (
+            (marks["input"], "its k nearest input neighbours", dict(symbol="circle-open", size=size + 8, color="black",
+                                                                     line=dict(width=1.5))),
+            (marks.get("output"), "its k nearest output neighbours", dict(symbol="x-thin-open", size=size + 8,
+                                                                           color="crimson", line=dict(width=2))),
+            ([marks["point"]], "the marked point", dict(symbol="star", size=size + 10, color="black"))):
+        if rows is None:
+            continue
+        rows = np.asarray(rows, dtype=int)
+        figure.add_trace(go.Scatter(x=Y[rows, 0], y=Y[rows, 1] if Y.shape[1] > 1 else np.zeros(len(rows)),
+                                    mode="markers", name=name, legendgroup=name, showlegend=False,
+                                    hoverinfo="skip", marker=marker), row=row, col=column)
 
 
 def _color_scales(drawn):

@@ -16,8 +16,9 @@ import measures
 from . import catalogue
 from .runs import display_indices
 
-__all__ = ["DrawnPoints", "ExploreView", "NeighbourLosses", "class_labels", "coloring", "data_rows", "drawn_rows",
-           "explore_view", "inspect_point", "neighbour_losses", "selection_summary"]
+__all__ = ["DrawnPoints", "ExploreView", "MarkedNeighbourhood", "NeighbourLosses", "class_labels", "coloring",
+           "data_rows", "drawn_rows", "explore_view", "inspect_point", "marked_neighbourhood", "neighbour_losses",
+           "selection_summary"]
 
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
@@ -151,6 +152,35 @@ def neighbour_losses(result):
         missing=1.0 - np.asarray(result.local["continuity"], dtype=float),
         trustworthiness=float(trust), continuity=float(continuity),
         title=f"false vs missing neighbours: T = {trust:.4f}, C = {continuity:.4f}")
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class MarkedNeighbourhood:
+    """One point's neighbourhood in both spaces, as NQ Fig. 1 and PN Fig. 1 E–F mark it.
+
+    Attributes
+    ----------
+    point : int
+        The row marked: the one whose truth lies nearest the truth's centre (its mean).
+    input, output : ndarray of int, shape (k,)
+        Its k nearest neighbours in the input and in the output (:func:`measures.nearest_neighbors`).
+    kept : int
+        How many of the input's k are among the output's k: ``k (1 - M_LC)`` at this point (NQ Eq. 2).
+    """
+
+    point: int
+    input: np.ndarray
+    output: np.ndarray
+    kept: int
+
+
+def marked_neighbourhood(result, n_neighbors):
+    """The neighbourhood a paper's figure marks in run ``result`` at its k (:class:`MarkedNeighbourhood`)."""
+    truth = np.asarray(result.truth, dtype=float)
+    point = int(np.argmin(((truth - truth.mean(axis=0)) ** 2).sum(axis=1)))
+    near_in = measures.nearest_neighbors(result.X, n_neighbors)[point, 1:]
+    near_out = measures.nearest_neighbors(result.Y, n_neighbors)[point, 1:]
+    return MarkedNeighbourhood(point, near_in, near_out, int(np.isin(near_in, near_out).sum()))
 
 
 def drawn_rows(result, view, input_view="3d"):

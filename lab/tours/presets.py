@@ -316,8 +316,9 @@ NQ_STEPS = (
           "depends on the input's size against the output's unit norm, and NQ do not give their rectangle's "
           "sample. The neighbourhoods change: on average "
           "{y.neighbourhood_agreement:.0%} of each point's 10 nearest neighbours are no longer among its 10 "
-          "nearest in Y (1 − M_LC; NQ: 4 of 10 at the origin). The input itself (PCA at its own scale) scores "
-          "R_N {x.normalized:.1e}.",
+          "nearest in Y (1 − M_LC; NQ: 4 of 10 at the origin). The figure marks the point nearest the centre: "
+          "its 10 nearest input neighbours (rings) and its 10 nearest output neighbours (crosses). The input "
+          "itself (PCA at its own scale) scores R_N {x.normalized:.1e}.",
           [Claim("ASIM forgives the normalization: {y.asim:.1e} (below 1e-8).", lambda v: abs(v.y.asim) < 1e-8,
                  identity=True),
            Claim("R_N does not: {y.normalized:.2f} (above 0.5).", lambda v: v.y.normalized > 0.5),
@@ -328,7 +329,7 @@ NQ_STEPS = (
                  lambda v: v.y.neighbourhood_agreement > 0.1 and v.x.neighbourhood_agreement < 1e-9)],
           [Panel("x", "X: the rectangle (PCA)", _rectangle["x"]),
            Panel("y", "Y: normalized, YY' = I", _rectangle["y"])], reproduced="partly",
-          captions=("normalized", "asim")),
+          captions=("normalized", "asim"), marked=True),
     _step("nq-fig2-swissroll", "NQ Fig. 2: a swiss roll, LLE, LE, LTSA and Isomap at k = 10",
           _state(_nq2["isomap"], color="truth-0"),
           "A 1000-point swiss roll at k = 10 (NQ Fig. 2; random state 1). M_L (mean ASIM) ranks LTSA "
@@ -455,7 +456,8 @@ PN_STEPS = (
           "1000 points of the strip [0, 6] × [0, 1], K = 8 (PN Fig. 1). On the clean strip LTSA returns an affine "
           "image of it (affine residual {clean.affine:.1e}): normalization has rescaled and sheared the strip, so "
           "distances are lost, and so are neighbourhoods ({clean.neighbourhood_agreement:.0%} of each point's 8 "
-          "nearest neighbours are no longer its nearest in the output; PN Fig. 1 E, F) — PN still call this a "
+          "nearest neighbours are no longer its nearest in the output; PN Fig. 1 E, F, marked here for the point "
+          "nearest the strip's centre: rings its input neighbours, crosses its output ones) — PN still call this a "
           "success. With Gaussian noise of variance 1e-4 normal to the strip, LTSA prefers a curve: collapse "
           "score {noisy.collapse:.4f} (clean: {clean.collapse:.2f}), PN's Fig. 1 D.",
           [Claim("The clean output is an affine image of the strip (affine residual {clean.affine:.1e} < 1e-6).",
@@ -467,7 +469,7 @@ PN_STEPS = (
                  lambda v: v.noisy.collapse < 0.1 and v.clean.collapse > 0.3)],
           [Panel("clean", "B: LTSA, clean strip", _strip["clean"]),
            Panel("noisy", "D: LTSA, noise of variance 1e-4", _strip["noisy"])],
-          captions=("collapse", "neighbourhood_agreement")),
+          captions=("collapse", "neighbourhood_agreement"), marked=True),
     _step("pn-fig4-grid39", "PN Fig. 4 (A–D): LEM and DFM on 81 × 41 and 81 × 39 grids",
           _state(_grid["diffusion_maps_39"], color="truth-1"),
           "The integer grids of 81 × 41 and 81 × 39 points, K = 8 (PN Fig. 4). PN Theorem 4.1: past aspect 2 the "

@@ -312,6 +312,10 @@ class Step:
         One of :data:`CHARTS`.
     show_input : bool
         Draw the input (the paper's panel A) before the outputs.
+    marked : bool
+        Whether every panel marks one point's neighbourhood, as NQ Fig. 1 and PN Fig. 1 E–F do: its k
+        nearest input neighbours and its k nearest output neighbours
+        (:func:`lab.compute.views.marked_neighbourhood`).
     captions : tuple of str
         The values written under each panel (R_N and R_C, or the paper's own measure).
     outputs : tuple of str
@@ -351,6 +355,7 @@ class Step:
     reproduced: str = "yes"
     chart: str = "outputs"
     show_input: bool = True
+    marked: bool = False
     captions: tuple = ("normalized", "conformal")
     outputs: tuple = ()
     curve: tuple = ()

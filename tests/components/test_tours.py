@@ -132,7 +132,9 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
         return chosen if chosen < result.truth.shape[1] else 0
 
     results = [services.results.get(panel.request) for panel in step.drawn]
-    traces = [trace for trace in figure.data if trace.x is not None and trace.x[0] is not None]
+    # The points' traces: not the legend's empty entries, nor a marked neighbourhood's (each in a legend group).
+    traces = [trace for trace in figure.data if trace.x is not None and trace.x[0] is not None
+              and trace.legendgroup is None]
     offset = len(traces) - len(results)
     assert offset == (1 if step.show_input and results[0].drawn_X.shape[1] == 3 else 0)
     titles = set()
@@ -183,6 +185,31 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
     notice, fold = rendered["text"]  # the failure in sight, the text folded on a projector
     assert notice.children == "Failed runs: mds: a failure" and not fold.open
     assert rendered["figure"].layout.font.size >= 18
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["nq-3a-rectangle", "pn-fig1-strip"])
+def test_nq_fig1_and_pn_fig1_mark_the_central_point_s_input_and_output_neighbours(tour_app_directory, name):
+    services, step = Services.in_directory(tour_app_directory), STEPS[name]
+    figure = show_step(services, step.state.to_dict(), None, "token")["figure"]
+    inputs = [trace for trace in figure.data if trace.name == "its k nearest input neighbours"]
+    outputs = [trace for trace in figure.data if trace.name == "its k nearest output neighbours"]
+    assert len(inputs) == len(step.drawn) + 1 and len(outputs) == len(step.drawn)  # the input panel: its own only
+    captions = [figure.layout[f"xaxis{'' if index == 0 else index + 1}"].title.text
+                for index in range(len(step.drawn) + 1)]  # the input's panel first
+    for index, panel in enumerate(step.drawn):
+        result = services.results.get(panel.request)
+        k = panel.request.method.n_neighbors
+        centre = np.argmin(np.linalg.norm(result.truth - result.truth.mean(axis=0), axis=1))
+        near_in = set(np.argsort(np.linalg.norm(result.X - result.X[centre], axis=1))[1:k + 1])
+        near_out = set(np.argsort(np.linalg.norm(result.Y - result.Y[centre], axis=1))[1:k + 1])
+        drawn = figure.data[[trace.name for trace in figure.data].index(panel.label)]
+        points = np.column_stack([drawn.x, drawn.y])
+        for trace, rows in ((inputs[index + 1], near_in), (outputs[index], near_out)):
+            assert len(trace.x) == k
+            np.testing.assert_array_equal(sorted(map(tuple, np.column_stack([trace.x, trace.y]))),
+                                          sorted(map(tuple, points[sorted(rows)])), err_msg=panel.label)
+        assert f"marked point: {len(near_in & near_out)} of its {k} neighbours kept" in captions[index + 1]
 
 
 def test_a_paper_s_figure_keeps_its_grid_a1_to_f1_over_a2_to_f2():

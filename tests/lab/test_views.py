@@ -12,7 +12,14 @@ import measures
 from lab import RunRequest
 from lab.compute import compute
 from lab.compute import catalogue
-from lab.compute.views import coloring, data_rows, explore_view, neighbour_losses, selection_summary
+from lab.compute.views import (
+    coloring,
+    data_rows,
+    explore_view,
+    marked_neighbourhood,
+    neighbour_losses,
+    selection_summary,
+)
 
 
 def test_the_2d_views_draw_every_point_and_the_3d_view_a_subsample_with_every_landmark(monkeypatch):
@@ -122,3 +129,14 @@ def test_a_run_without_trustworthiness_falls_back_to_local_rn_and_says_so():
     notes = explore_view(request, result, False, color=catalogue.NEIGHBOUR_LOSSES).notes
     assert "did not compute trustworthiness and continuity" in notes and "local R_N instead" in notes
     assert "trustworthiness" not in explore_view(request, result, False, color="normalized").notes
+
+
+def test_the_marked_neighbourhood_is_the_central_point_s_k_nearest_in_each_space_worked_by_hand():
+    """Five points on a line, the truth the line: the centre is row 2 (at 2). Its 2 nearest input
+    neighbours are rows 1 and 3 (at 1 and 3); in the output (rows at 0, 3, 2, 10, 2.5) they are rows 4
+    (0.5 away) and 1 (1 away): one of the two is kept."""
+    line = np.arange(5.0)[:, None]
+    run = types.SimpleNamespace(X=line, truth=line, Y=np.array([[0.0], [3.0], [2.0], [10.0], [2.5]]))
+    marked = marked_neighbourhood(run, 2)
+    assert marked.point == 2 and sorted(marked.input) == [1, 3] and sorted(marked.output) == [1, 4]
+    assert marked.kept == 1
