@@ -8,6 +8,7 @@ through the result cache) and :func:`show_computed` draws it. The text and every
 from the computed values; the figure draws each panel's output from the cached run. No numerics here.
 """
 
+import dataclasses
 import functools
 import logging
 import secrets
@@ -176,13 +177,8 @@ def _outputs(services, step, values, presentation):
         # Each output turned and scaled onto the truth (display only), so that the panels read alike.
         Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
         # The key (the panel's place in step.drawn) tells a hover whose run it is (components.tour_images).
-        caption = _caption(values[panel.key], step.captions)
-        marks = None
-        if step.marked:
-            k = panel.request.method.n_neighbors
-            marked = marked_neighbourhood(result, k)
-            marks = {"point": marked.point, "input": marked.input, "output": marked.output}
-            caption.append(f"marked point: {marked.kept} of its {k} neighbours kept")
+        marks = marked_neighbourhood(result, panel.request.method.n_neighbors) if step.marked else None
+        caption = _caption(values[panel.key], step.captions) + ([marks.caption] if marks else [])
         panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key, "marks": marks,
                        **_colored(result, color)})
     if first is None:
@@ -193,7 +189,7 @@ def _outputs(services, step, values, presentation):
         letter = "" if any(panel["label"].startswith("A:") for panel in panels) else "A: "
         input_panel = {"label": f"{letter}input, n = {first.n_samples}", "points": first.drawn_X,
                        "key": first_key, **_colored(first, color),
-                       "marks": None if panels[0]["marks"] is None else {**panels[0]["marks"], "output": None}}
+                       "marks": panels[0]["marks"] and dataclasses.replace(panels[0]["marks"], output=None)}
     return step_figure(panels, input_panel=input_panel, presentation=presentation)
 
 

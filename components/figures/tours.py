@@ -74,8 +74,8 @@ def step_figure(panels, *, input_panel=None, presentation=False):
         (n_samples,), class labels (the digits): each class its own colour and a legend entry. An
         optional ``key`` (an int) becomes every point's ``customdata``, so a hover names the panel (the
         step's image panels show the hovered point's image: :mod:`components.tour_images`). An optional
-        ``marks`` (NQ Fig. 1, PN Fig. 1 E–F): ``point`` (a row), ``input`` and ``output`` (rows of its k
-        nearest input and output neighbours; ``output`` may be None), drawn over the points.
+        ``marks`` (NQ Fig. 1, PN Fig. 1 E–F; :class:`lab.compute.views.MarkedNeighbourhood`): its ``point``
+        and the rows of its k nearest ``input`` and ``output`` neighbours (None: not drawn) over the points.
     input_panel : dict, optional
         The drawn input, the paper's panel A: ``label``, ``points`` of shape (n_samples, 3) (drawn
         as :func:`oblique_view` shows them) and its colouring as a panel's.
@@ -168,11 +168,11 @@ def _mark(figure, panel, row, column, size):
     Y = np.asarray(panel["Y"], dtype=np.float32)  # as the panel's points are drawn: the marks sit on them
     marks = panel["marks"]
     for rows, name, marker in (
-            (marks["input"], "its k nearest input neighbours", dict(symbol="circle-open", size=size + 8, color="black",
+            (marks.input, "its k nearest input neighbours", dict(symbol="circle-open", size=size + 8, color="black",
                                                                      line=dict(width=1.5))),
-            (marks.get("output"), "its k nearest output neighbours", dict(symbol="x-thin-open", size=size + 8,
+            (marks.output, "its k nearest output neighbours", dict(symbol="x-thin-open", size=size + 8,
                                                                            color="crimson", line=dict(width=2))),
-            ([marks["point"]], "the marked point", dict(symbol="star", size=size + 10, color="black"))):
+            ([marks.point], "the marked point", dict(symbol="star", size=size + 10, color="black"))):
         if rows is None:
             continue
         rows = np.asarray(rows, dtype=int)

@@ -163,15 +163,21 @@ class MarkedNeighbourhood:
     point : int
         The row marked: the one whose truth lies nearest the truth's centre (its mean).
     input, output : ndarray of int, shape (k,)
-        Its k nearest neighbours in the input and in the output (:func:`measures.nearest_neighbors`).
+        Its k nearest neighbours in the input and in the output (:func:`measures.nearest_neighbors`);
+        ``output`` None where only the input is drawn.
     kept : int
         How many of the input's k are among the output's k: ``k (1 - M_LC)`` at this point (NQ Eq. 2).
     """
 
     point: int
     input: np.ndarray
-    output: np.ndarray
+    output: typing.Optional[np.ndarray]
     kept: int
+
+    @property
+    def caption(self):
+        """What a panel writes under it: how many of the point's k input neighbours the output kept."""
+        return f"marked point: {self.kept} of its {len(self.input)} neighbours kept"
 
 
 def marked_neighbourhood(result, n_neighbors):
