@@ -166,7 +166,8 @@ class MarkedNeighbourhood:
         Its k nearest neighbours in the input and in the output (:func:`measures.nearest_neighbors`);
         ``output`` None where only the input is drawn.
     kept : int
-        How many of the input's k are among the output's k: ``k (1 - M_LC)`` at this point (NQ Eq. 2).
+        How many of the input's k are among the output's k: ``k M_LC`` at this point (NQ Eq. 2; the
+        registry's ``1 − M_LC`` is the share missing).
     """
 
     point: int
