@@ -420,8 +420,9 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
-    if any(name in names for name in _PAIRS + ("distance_spearman", "triplet_accuracy", "silhouette")):
-        report(0.75, "distances (stress, DEMaP, triplets)")
+    if any(name in names for name in _PAIRS + ("distance_spearman", "triplet_accuracy", "silhouette", "auc_rnx",
+                                               "shepard", "cpd")):
+        report(0.75, "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)")
     approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
                                          random_state, per_point, values, failures, graph, swept))
     for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):

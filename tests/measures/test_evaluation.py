@@ -372,7 +372,7 @@ def test_progress_names_each_group_of_measures_in_order_and_counts_the_sweep_s_s
     stages = [stage.split(":")[0] for _, stage in calls]
     assert list(dict.fromkeys(stages)) == [
         "neighbours and local Procrustes", "ASIM", "neighbour ranks (trustworthiness, continuity)",
-        "geodesics (M_G, residual variance)", "distances (stress, DEMaP, triplets)",
+        "geodesics (M_G, residual variance)", "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)",
         "the truth's measures (M_t, collapse)"]
     swept = [stage for _, stage in calls if "sources" in stage]
     assert swept[-1].endswith("300 of 300 sources") and len(swept) == 6
