@@ -60,7 +60,11 @@ def api_rn(dataset, algorithm, k):
     return measures.procrustes(data.X, Y, k, per_point=True)
 
 
-def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo, tmp_path):
+def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landmarks_and_switches_to_ltsa(
+        dash_duo, tmp_path, mouse_at):
+    """A first visit (an empty cache, a fresh browser) to the default run: its cards and colours equal the
+    API's, a hovered point is ringed in both views, the NIEQA cards, ASIM colouring and landmark overlay
+    show the API's values, and LTSA then shows its own R_N (one session: a browser session costs ~10 s of CI)."""
     dash_duo.start_server(create_app(tmp_path))
     wait_for_output_title(dash_duo, "Isomap, k = 10")
     shown = card_mean(dash_duo, "normalized")
@@ -74,18 +78,46 @@ def test_default_isomap_on_swiss_roll_shows_api_values(dash_duo, tmp_path):
     colors = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color")
     np.testing.assert_array_equal(colors, per_point.astype(np.float32))  # drawn as float32
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-default.png")
-    assert severe_logs(dash_duo) == []
 
+    # Hovering point 123 of the output view rings it in both views.
+    data = datasets.load("swissroll")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    mouse_at(ids.OUTPUT_GRAPH, *Y[123])
+    ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
+    until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
+    ringed_input = [dash_duo.driver.execute_script(f"return {ring}.{axis}[0];") for axis in "xyz"]
+    ringed_output = [browser_array(dash_duo, ids.OUTPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xy"]
+    # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
+    # must mark that same point.
+    hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
+    assert np.linalg.norm(Y[hovered] - Y[123]) < 1.0
+    np.testing.assert_allclose(ringed_output, Y[hovered], rtol=1e-6)  # drawn as float32
+    np.testing.assert_allclose(ringed_input, data.X[hovered], rtol=1e-6)
 
-def test_switching_to_ltsa_shows_its_unit_norm_rn_near_one(dash_duo, tmp_path):
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap")
+    # NIEQA: the cards, the local ASIM colouring and the landmark overlay.
+    nieqa = measures.nieqa(data.X, Y, 10, per_point=True)
+    assert card_mean(dash_duo, "asim") == pytest.approx(nieqa.local_assessment, abs=6e-5)
+    assert card_mean(dash_duo, "nieqa_global") == pytest.approx(nieqa.global_assessment, abs=6e-5)
+    dash_duo.select_dcc_dropdown(f"#{ids.COLOR_BY}", "local ASIM (M_L)")
+    until(lambda: "ASIM" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .cbtitle").text, timeout=WAIT)
+    np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
+                                  nieqa.asim_values.astype(np.float32))
+    dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
+    names = (f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
+             ".data.map((trace) => trace.name);")
+    until(lambda: "landmarks" in dash_duo.driver.execute_script(names), timeout=WAIT)
+    drawn = dash_duo.driver.execute_script(names)
+    assert drawn[3:6] == ["to MDS reference", "landmarks", "MDS of landmark geodesics"], drawn
+    landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[4].x")
+    np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-6)
+
+    # Switching to LTSA: its unit-norm output's R_N is near one, and its own control appears.
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
     wait_for_output_title(dash_duo, "LTSA, k = 10")
     shown = card_mean(dash_duo, "normalized")
     assert shown == pytest.approx(api_rn("swissroll", "ltsa", 10)[0], abs=6e-5)
     assert 0.95 < shown <= 1.0  # GR Table 2: 0.99, from LTSA's unit-norm output (SPEC §2)
-    # LTSA's own control appears, generated from its registry entry.
+    # LTSA's own control, generated from its registry entry.
     dash_duo.wait_for_element(f"#{ids.ALGORITHM_PARAMS} .control", timeout=WAIT)
     assert "Eigensolver" in dash_duo.find_element(f"#{ids.ALGORITHM_PARAMS}").text
     assert severe_logs(dash_duo) == []
@@ -142,47 +174,4 @@ def test_refused_inputs_get_their_messages_and_the_app_recovers(dash_duo, tmp_pa
     with pytest.raises(algorithms.DisconnectedGraphError) as raised:
         algorithms.embed("isomap", data.X, n_neighbors=3)
     assert dash_duo.find_element(f"#{ids.MESSAGE}").text == str(raised.value)
-    assert severe_logs(dash_duo) == []
-
-
-def test_hovering_a_point_rings_it_in_both_views(dash_duo, tmp_path, mouse_at):
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap, k = 10")
-    card_mean(dash_duo, "normalized")
-    data = datasets.load("swissroll")
-    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
-    mouse_at(ids.OUTPUT_GRAPH, *Y[123])  # onto point 123 of the output view
-    ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
-    until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
-    ringed_input = [dash_duo.driver.execute_script(f"return {ring}.{axis}[0];") for axis in "xyz"]
-    ringed_output = [browser_array(dash_duo, ids.OUTPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xy"]
-    # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
-    # must mark that same point.
-    hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
-    assert np.linalg.norm(Y[hovered] - Y[123]) < 1.0
-    np.testing.assert_allclose(ringed_output, Y[hovered], rtol=1e-6)  # drawn as float32
-    np.testing.assert_allclose(ringed_input, data.X[hovered], rtol=1e-6)
-    assert severe_logs(dash_duo) == []
-
-
-def test_nieqa_cards_asim_colouring_and_landmark_overlay(dash_duo, tmp_path):
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap, k = 10")
-    data = datasets.load("swissroll")
-    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
-    nieqa = measures.nieqa(data.X, Y, 10, per_point=True)
-    assert card_mean(dash_duo, "asim") == pytest.approx(nieqa.local_assessment, abs=6e-5)
-    assert card_mean(dash_duo, "nieqa_global") == pytest.approx(nieqa.global_assessment, abs=6e-5)
-    dash_duo.select_dcc_dropdown(f"#{ids.COLOR_BY}", "local ASIM (M_L)")
-    until(lambda: "ASIM" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .cbtitle").text, timeout=WAIT)
-    np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
-                                  nieqa.asim_values.astype(np.float32))
-    dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
-    names = (f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
-             ".data.map((trace) => trace.name);")
-    until(lambda: "landmarks" in dash_duo.driver.execute_script(names), timeout=WAIT)
-    drawn = dash_duo.driver.execute_script(names)
-    assert drawn[3:6] == ["to MDS reference", "landmarks", "MDS of landmark geodesics"], drawn
-    landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[4].x")
-    np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-6)
     assert severe_logs(dash_duo) == []

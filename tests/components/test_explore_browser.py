@@ -17,7 +17,7 @@ from lab.compute import catalogue
 from components import ids
 from components.figures.marks import LOSS_LEVELS, loss_index, loss_palette, loss_range
 
-from .test_app_browser import WAIT, browser_array, card_mean, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
 
 
 def marked(dash_duo, graph_id, axes):
@@ -54,95 +54,12 @@ def default_run():
     return data, Y, measures.evaluate(data.X, Y, 10, which=["normalized", "conformal", "asim"])
 
 
-def test_box_selection_in_the_output_marks_the_same_points_in_the_input(dash_duo, tmp_path, drag, default_run):
+def test_the_run_s_table_yardsticks_inspector_and_box_selection_from_an_empty_cache(dash_duo, tmp_path, mouse_at,
+                                                                                   drag, default_run):
+    """One first visit (an empty result cache, a fresh browser) to the default run: the table of every measure
+    and its yardsticks, a clicked point's neighbourhood in the inspector, a box selection in the output
+    marked in the input (one session: a browser session costs ~10 s of CI)."""
     data, Y, evaluation = default_run
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap, k = 10")
-    card_mean(dash_duo, "normalized")
-    choose_tool(dash_duo, ids.OUTPUT_GRAPH, "select")
-    low, high = np.percentile(Y, 20, axis=0), np.percentile(Y, 45, axis=0)
-    drag(ids.OUTPUT_GRAPH, low, high)
-    until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) > 0, timeout=WAIT)
-    low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
-    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
-
-    def inside(margin):  # points of the box grown (or shrunk) by ``margin`` of its size
-        pad = margin * (high - low)
-        return set(np.flatnonzero(np.all((Y32 >= low - pad) & (Y32 <= high + pad), axis=1)))
-
-    assert 20 < len(inside(0)) < len(Y) // 2
-    selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
-    # Plotly tests the box in pixels (one is about 1% of this box's size): a point within 2% of the box's
-    # size of its edge may fall either way; every other point is marked exactly when it lies inside.
-    assert inside(-0.02) <= set(selected) <= inside(0.02)
-    # Not a vacuous check: the band of ±2 % along the four edges holds about 17 % of a box's points (4 × 4 %),
-    # here 22 of 106 (the share moves a few points with the pixel rounding of the drag).
-    assert len(inside(0.02) - inside(-0.02)) < 0.3 * len(selected)
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
-    # The summary is the selection's mean local R_N beside every point's.
-    expected = np.nanmean(evaluation.per_point["normalized"][selected])
-    dash_duo.wait_for_contains_text(f"#{ids.SELECTION_TEXT}", f"{len(selected)} points selected", timeout=WAIT)
-    text = dash_duo.find_element(f"#{ids.SELECTION_TEXT}").text
-    assert f"R_N {expected:.4f} (all points {evaluation.mean['normalized']:.4f})" in text
-    assert severe_logs(dash_duo) == []
-
-
-def test_selecting_in_a_projected_input_marks_the_points_in_the_output(dash_duo, tmp_path, choose, drag,
-                                                                      default_run):
-    data, Y, _ = default_run
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap, k = 10")
-    choose(ids.INPUT_VIEW, "02")  # the roll's spiral: x₁ against x₃
-    until(lambda: dash_duo.driver.execute_script(
-        f"return document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[0].type;")
-        == "scattergl", timeout=WAIT)
-    choose_tool(dash_duo, ids.INPUT_GRAPH, "select")
-    plane = data.X[:, [0, 2]]
-    low, high = np.array([0.0, 0.0]), plane.max(axis=0)  # the roll's quarter x₁ > 0, x₃ > 0
-    drag(ids.INPUT_GRAPH, low, high)
-    until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
-    marks = marked(dash_duo, ids.OUTPUT_GRAPH, "xy")
-    Y32 = Y.astype(np.float32)  # the views draw float32
-    selected = np.flatnonzero(np.isin(Y32[:, 0], marks[:, 0]))
-    low, high = selected_box(dash_duo, ids.INPUT_GRAPH)
-    plane = plane.astype(np.float32)
-    inside = np.flatnonzero(np.all((plane >= low) & (plane <= high), axis=1))
-    assert 100 < len(inside) < len(Y) // 2
-    np.testing.assert_array_equal(selected, inside)
-    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y32[selected]))
-    assert severe_logs(dash_duo) == []
-
-
-def test_clicking_a_point_opens_its_neighbourhood_in_the_inspector(dash_duo, tmp_path, mouse_at, default_run):
-    data, Y, evaluation = default_run
-    dash_duo.start_server(create_app(tmp_path))
-    wait_for_output_title(dash_duo, "Isomap, k = 10")
-    card_mean(dash_duo, "normalized")
-    mouse_at(ids.OUTPUT_GRAPH, *Y[123], ("mousemove", "mousedown", "mouseup", "click"))
-    dash_duo.wait_for_contains_text(f"#{ids.INSPECTOR_TEXT}", "input neighbours", timeout=WAIT)
-    text = dash_duo.find_element(f"#{ids.INSPECTOR_TEXT}").text
-    # Plotly clicks the point nearest the pointer (123 or one drawn on top of it).
-    clicked = int(text.split()[1])
-    assert np.linalg.norm(Y[clicked] - Y[123]) < 1.0
-    view = measures.inspect_neighbourhood(data.X, Y, measures.nearest_neighbors(data.X, 10), clicked)
-    assert f"local R_N {evaluation.per_point['normalized'][clicked]:.4f}" in text
-    assert f"R_C {evaluation.per_point['conformal'][clicked]:.4f}" in text
-    assert f"ASIM {evaluation.per_point['asim'][clicked]:.4f}" in text
-    # The panels hold the input patch and each alignment of its embedding (signs of axes may differ).
-    inspector = f"document.getElementById('{ids.INSPECTOR_GRAPH}').querySelector('.js-plotly-plot')"
-    until(lambda: dash_duo.driver.execute_script(f"return {inspector}.data.length;") == 12, timeout=WAIT)
-    drawn_input = np.c_[browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].x"),
-                        browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].y")]
-    np.testing.assert_allclose(np.abs(drawn_input), np.abs(view.input_local), rtol=1e-9, atol=1e-12)
-    titles = dash_duo.driver.execute_script(
-        f"return {inspector}.layout.annotations.map((a) => a.text);")
-    assert titles[0].startswith(f"R_N {view.normalized:.4f}")
-    assert severe_logs(dash_duo) == []
-
-
-def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo, tmp_path, default_run):
-    data, Y, _ = default_run
     trustworthiness_and_continuity = measures.evaluate(data.X, Y, 10, which=["trustworthiness", "continuity"])
     surveys = measures.evaluate(data.X, Y, 10, which=["auc_rnx", "shepard", "cpd"])  # the surveys' measures
     dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
@@ -175,6 +92,55 @@ def test_explore_s_table_and_yardsticks_of_the_run_from_an_empty_cache(dash_duo,
     floor = dash_duo.find_element(f"#{ids.card_yardstick('normalized')}").text
     assert floor.startswith("floor ") and float(floor.split()[1]) == pytest.approx(
         float(dash_duo.find_element(f"#{ids.card_value('lower_bound')} .card-mean").text), rel=1e-2)
+
+    # A clicked point's neighbourhood opens in the inspector.
+    mouse_at(ids.OUTPUT_GRAPH, *Y[123], ("mousemove", "mousedown", "mouseup", "click"))
+    dash_duo.wait_for_contains_text(f"#{ids.INSPECTOR_TEXT}", "input neighbours", timeout=WAIT)
+    text = dash_duo.find_element(f"#{ids.INSPECTOR_TEXT}").text
+    # Plotly clicks the point nearest the pointer (123 or one drawn on top of it).
+    clicked = int(text.split()[1])
+    assert np.linalg.norm(Y[clicked] - Y[123]) < 1.0
+    view = measures.inspect_neighbourhood(data.X, Y, measures.nearest_neighbors(data.X, 10), clicked)
+    assert f"local R_N {evaluation.per_point['normalized'][clicked]:.4f}" in text
+    assert f"R_C {evaluation.per_point['conformal'][clicked]:.4f}" in text
+    assert f"ASIM {evaluation.per_point['asim'][clicked]:.4f}" in text
+    # The panels hold the input patch and each alignment of its embedding (signs of axes may differ).
+    inspector = f"document.getElementById('{ids.INSPECTOR_GRAPH}').querySelector('.js-plotly-plot')"
+    until(lambda: dash_duo.driver.execute_script(f"return {inspector}.data.length;") == 12, timeout=WAIT)
+    drawn_input = np.c_[browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].x"),
+                        browser_array(dash_duo, ids.INSPECTOR_GRAPH, "data[1].y")]
+    np.testing.assert_allclose(np.abs(drawn_input), np.abs(view.input_local), rtol=1e-9, atol=1e-12)
+    titles = dash_duo.driver.execute_script(
+        f"return {inspector}.layout.annotations.map((a) => a.text);")
+    assert titles[0].startswith(f"R_N {view.normalized:.4f}")
+
+    # A box drawn in the output view marks the same points in the input view.
+    choose_tool(dash_duo, ids.OUTPUT_GRAPH, "select")
+    low, high = np.percentile(Y, 20, axis=0), np.percentile(Y, 45, axis=0)
+    drag(ids.OUTPUT_GRAPH, low, high)
+    until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) > 0, timeout=WAIT)
+    low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
+    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+
+    def inside(margin):  # points of the box grown (or shrunk) by ``margin`` of its size
+        pad = margin * (high - low)
+        return set(np.flatnonzero(np.all((Y32 >= low - pad) & (Y32 <= high + pad), axis=1)))
+
+    assert 20 < len(inside(0)) < len(Y) // 2
+    selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
+    # Plotly tests the box in pixels (one is about 1% of this box's size): a point within 2% of the box's
+    # size of its edge may fall either way; every other point is marked exactly when it lies inside.
+    assert inside(-0.02) <= set(selected) <= inside(0.02)
+    # Not a vacuous check: the band of ±2 % along the four edges holds about 17 % of a box's points (4 × 4 %),
+    # here 22 of 106 (the share moves a few points with the pixel rounding of the drag).
+    assert len(inside(0.02) - inside(-0.02)) < 0.3 * len(selected)
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
+    # The summary is the selection's mean local R_N beside every point's.
+    expected = np.nanmean(evaluation.per_point["normalized"][selected])
+    dash_duo.wait_for_contains_text(f"#{ids.SELECTION_TEXT}", f"{len(selected)} points selected", timeout=WAIT)
+    text = dash_duo.find_element(f"#{ids.SELECTION_TEXT}").text
+    assert f"R_N {expected:.4f} (all points {evaluation.mean['normalized']:.4f})" in text
     assert severe_logs(dash_duo) == []
 
 
@@ -190,7 +156,8 @@ def browser_colors(dash_duo, graph_id):
                           if color == same and low <= p <= high) for p in position])
 
 
-def test_false_vs_missing_neighbours_colour_both_views_from_an_empty_cache(dash_duo, tmp_path, choose, default_run):
+def test_false_vs_missing_colours_and_a_projected_input_s_selection_from_an_empty_cache(dash_duo, tmp_path, choose,
+                                                                                      drag, default_run):
     data, Y, _ = default_run
     trust, trust_values = measures.trustworthiness(data.X, Y, 10, per_point=True)
     continuity, continuity_values = measures.continuity(data.X, Y, 10, per_point=True)
@@ -215,6 +182,26 @@ def test_false_vs_missing_neighbours_colour_both_views_from_an_empty_cache(dash_
     levels = loss_index(false, missing, loss_range(false, missing))
     false_level, missing_level = np.divmod(levels, LOSS_LEVELS)
     assert (levels == 0).any() and (false_level > missing_level).any() and (missing_level > false_level).any()
+
+    # A box drawn in a projection of the input (x₁ against x₃) marks its points in the output.
+    choose(ids.INPUT_VIEW, "02")  # the roll's spiral: x₁ against x₃
+    until(lambda: dash_duo.driver.execute_script(
+        f"return document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[0].type;")
+        == "scattergl", timeout=WAIT)
+    choose_tool(dash_duo, ids.INPUT_GRAPH, "select")
+    plane = data.X[:, [0, 2]]
+    low, high = np.array([0.0, 0.0]), plane.max(axis=0)  # the roll's quarter x₁ > 0, x₃ > 0
+    drag(ids.INPUT_GRAPH, low, high)
+    until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
+    marks = marked(dash_duo, ids.OUTPUT_GRAPH, "xy")
+    Y32 = Y.astype(np.float32)  # the views draw float32
+    selected = np.flatnonzero(np.isin(Y32[:, 0], marks[:, 0]))
+    low, high = selected_box(dash_duo, ids.INPUT_GRAPH)
+    plane = plane.astype(np.float32)
+    inside = np.flatnonzero(np.all((plane >= low) & (plane <= high), axis=1))
+    assert 100 < len(inside) < len(Y) // 2
+    np.testing.assert_array_equal(selected, inside)
+    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y32[selected]))
     assert severe_logs(dash_duo) == []
 
 

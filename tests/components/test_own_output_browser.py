@@ -84,22 +84,8 @@ def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_jud
     assert severe_logs(dash_duo) == []
 
 
-def test_output_columns_of_the_same_file_are_measured_and_set_aside(dash_duo, tmp_path, choose, roll_and_umap):
-    X, Y = roll_and_umap
-    both = write_table(tmp_path / "both.csv", np.c_[X, Y], ["x", "y", "z", "umap1", "umap2"])
-    open_upload_panel(dash_duo, tmp_path)
-    upload_file(dash_duo, both)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "both.csv: 500 rows, 5 columns", timeout=WAIT)
-    choose(ids.UPLOAD_OUTPUT_COLUMNS, 3)
-    choose(ids.UPLOAD_OUTPUT_COLUMNS, 4)
-    start_job(dash_duo, ids.UPLOAD_USE)
-    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "500 points in 3 dimensions. With its 2-dimensional "
-                                    "output (columns 4, 5)", timeout=WAIT)
-    assert_page_measures(dash_duo, X, Y)
-    assert severe_logs(dash_duo) == []
-
-
-def test_an_output_of_other_rows_gets_the_parser_s_message(dash_duo, tmp_path, roll_and_umap):
+def test_an_output_of_other_rows_is_refused_and_output_columns_of_the_same_file_are_measured(dash_duo, tmp_path,
+                                                                                           choose, roll_and_umap):
     X, Y = roll_and_umap
     points = write_table(tmp_path / "roll.csv", X, ["x", "y", "z"])
     short = write_table(tmp_path / "short.csv", Y[:-3], ["u", "v"])
@@ -111,6 +97,17 @@ def test_an_output_of_other_rows_gets_the_parser_s_message(dash_duo, tmp_path, r
     upload_output_file(dash_duo, short)
     dash_duo.wait_for_text_to_equal(f"#{ids.UPLOAD_OUTPUT_MESSAGE}", str(expected.value), timeout=WAIT)
     assert "The output file has 497 rows, but the input has 500 rows" in str(expected.value)
+
+    # One file holding the points and their output: the output's columns are measured and set aside.
+    both = write_table(tmp_path / "both.csv", np.c_[X, Y], ["x", "y", "z", "umap1", "umap2"])
+    upload_file(dash_duo, both)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "both.csv: 500 rows, 5 columns", timeout=WAIT)
+    choose(ids.UPLOAD_OUTPUT_COLUMNS, 3)
+    choose(ids.UPLOAD_OUTPUT_COLUMNS, 4)
+    start_job(dash_duo, ids.UPLOAD_USE)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "500 points in 3 dimensions. With its 2-dimensional "
+                                    "output (columns 4, 5)", timeout=WAIT)
+    assert_page_measures(dash_duo, X, Y)
     assert severe_logs(dash_duo) == []
 
 

@@ -143,17 +143,13 @@ def test_two_seeds_of_t_sne_are_read_against_a_s_seed_noise(dash_duo, tmp_path):
     assert severe_logs(dash_duo) == []
 
 
-def test_a_run_beside_itself_has_distance_zero(dash_duo, tmp_path):
-    open_pairs_tab(dash_duo, tmp_path, "?dataset=strip&n=400&algorithm=isomap&k=8&pair.algorithm=")  # B: A's
+def test_a_run_beside_itself_has_distance_zero_and_the_stability_study_shows_each_point_s_spread(dash_duo, tmp_path):
+    open_pairs_tab(dash_duo, tmp_path, "?dataset=strip&n=400&algorithm=isomap&k=8&pair.algorithm="  # B: A's
+                                       "&stability.mode=subsamples&stability.runs=4")
     start_job(dash_duo, ids.PAIR_RUN)
     assert card_text(dash_duo, "distance") == "0"
     assert card_text(dash_duo, "scale") == "1"
-    assert severe_logs(dash_duo) == []
 
-
-def test_the_stability_study_shows_each_point_s_spread(dash_duo, tmp_path):
-    open_pairs_tab(dash_duo, tmp_path, "?dataset=strip&n=400&algorithm=isomap&k=8&stability.mode=subsamples"
-                                       "&stability.runs=4")
     start_job(dash_duo, ids.STABILITY_RUN)
     state = ViewState(data=DataChoice("strip", n=400), method=MethodChoice("isomap", 8),
                       stability=StabilityChoice("subsamples", 4)).validated()

@@ -40,7 +40,7 @@ def plotted(dash_duo, graph_id):
     return until(lambda: json.loads(dash_duo.driver.execute_script(script)), timeout=WAIT)
 
 
-def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_path):
+def test_sweep_marks_the_best_k_a_repeat_comes_from_the_cache_and_a_clicked_point_opens(dash_duo, tmp_path, mouse_at):
     start_on_sweep_tab(dash_duo, tmp_path, 400)
     dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
     dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "25 runs: 25 computed, 0 from the cache", timeout=WAIT)
@@ -75,6 +75,12 @@ def test_sweep_marks_the_best_k_and_a_repeat_comes_from_the_cache(dash_duo, tmp_
     assert runs == 25 and heatmap["x"] == [measures.spec(name).label for name in names]
     assert {"R_N", "trustworthiness", "DEMaP ρ"} <= set(heatmap["x"]) and "lower bound" not in heatmap["x"]
     np.testing.assert_allclose(np.array(heatmap["z"], dtype=float), rho, rtol=1e-12)  # blank cells: NaN in both
+
+    # Clicking a point of a curve opens that run in the explore tab, from the cache.
+    ltsa = next(trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH) if trace["name"] == "LTSA")
+    mouse_at(ids.SWEEP_GRAPH, 15, ltsa["y"][ltsa["x"].index(15)], ("mousemove", "mousedown", "mouseup", "click"))
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 15", timeout=WAIT)
+    assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
     assert dash_duo.get_logs() == []
 
 
@@ -102,14 +108,3 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LLE, k = 10", timeout=WAIT)
     assert float(dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text) > 0.5
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
-
-
-def test_clicking_a_sweep_point_opens_that_embedding(dash_duo, tmp_path, mouse_at):
-    start_on_sweep_tab(dash_duo, tmp_path, 300)
-    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
-    dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "25 runs", timeout=WAIT)
-    ltsa = next(trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH) if trace["name"] == "LTSA")
-    mouse_at(ids.SWEEP_GRAPH, 15, ltsa["y"][ltsa["x"].index(15)], ("mousemove", "mousedown", "mouseup", "click"))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 15", timeout=WAIT)
-    assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
-    assert dash_duo.get_logs() == []
