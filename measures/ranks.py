@@ -245,16 +245,19 @@ def pair_ranks(points, pair_rows, pair_columns, squared, k, *, ties="argsort"):
 def _exact_ranks(points, pair_rows, pair_columns, ties):
     """``r(i, j)`` for each pair from row i's distances, computed whole.
 
-    O(n) per row, each row once, a cache-sized block of rows at a time. Where j ties with another
-    point: with ``ties="argsort"`` its row is argsorted (numpy's default kind, as scikit-learn's
-    ``trustworthiness``) and j's position read off; with ``"index"`` the tied points of smaller
-    index come first.
+    O(n) per row, each row once, a cache-sized block of rows at a time: the distances are summed coordinate
+    by coordinate, so a block holds a few arrays of its pairs whatever the dimension (sized for every
+    coordinate's differences, a block was one row at 1 024 dimensions, and the Python calls per row and
+    coordinate took 16 of the 21 s of a run on the globe's 900 images). Where j ties with another point:
+    with ``ties="argsort"`` its row is argsorted (numpy's default kind, as scikit-learn's
+    ``trustworthiness``) and j's position read off; with ``"index"`` the tied points of smaller index
+    come first.
     """
     n_samples = points.shape[0]
     everyone = np.arange(n_samples)
     rows, owner = np.unique(pair_rows, return_inverse=True)
     ranks = np.empty(pair_rows.size, dtype=np.int64)
-    for block in chunk_slices(rows.size, 8 * n_samples * (points.shape[1] + 1), cache=True):
+    for block in chunk_slices(rows.size, 8 * n_samples * 4, cache=True):  # the sum, a difference, its square, rows
         in_block = np.flatnonzero((owner >= block.start) & (owner < block.stop))
         local = owner[in_block] - block.start
         distances = np.sqrt(squared_distances(points, rows[block, None], everyone[None, :]))
