@@ -1,7 +1,9 @@
 """The command line, ``python -m lab``: judge embeddings made elsewhere, or compute a run into the page's cache.
 
-- ``python -m lab evaluate INPUT OUTPUT… -k K``: every output file judged against the input file
-  (:func:`lab.compute.judge.judge_files`), one row per output.
+- ``python -m lab evaluate INPUT OUTPUT… -k K [--report DIR]``: every output file judged against the input
+  file (:func:`lab.compute.judge.judge_files`), one row per output; with ``--report`` each judged output's
+  offline HTML report in DIR, the page's report of the same two files uploaded (the run computed again
+  as the page computes it: about twice the time).
 - ``python -m lab run DATASET ALGORITHM -k K [--n N] … [--report FILE.html]``: one run of the dashboard
   computed into the result cache the page reads (:func:`lab.store.cache.host_results`), so the page then
   opens it at once; one row with its measures, and with ``--report`` the run's offline HTML report. The
@@ -25,7 +27,7 @@ import measures
 from ..store.cache import host_results
 from . import catalogue
 from .choices import StateError
-from .judge import judge_files, verdict_rows, yardstick_columns
+from .judge import FileContents, judge_files, verdict_rows, yardstick_columns
 from .runs import RunRequest, failure_message
 from .study import compute
 from .yardsticks import YardstickRequest
@@ -118,7 +120,7 @@ def _progress(stream):
     return report
 
 
-def _evaluate(args, parser, stdout):
+def _evaluate(args, parser, stdout, write_report):
     which = None if args.measures is None else [name.strip() for name in args.measures.split(",") if name.strip()]
     unknown = sorted(set(which or ()) - set(measures.available()))
     if unknown:
@@ -132,8 +134,35 @@ def _evaluate(args, parser, stdout):
     for verdict in verdicts:
         if verdict.error:
             print(f"{verdict.output}: {verdict.error}", file=sys.stderr)
-    _write(verdict_rows(verdicts), stdout, args.format)
-    return 1 if any(verdict.error for verdict in verdicts) else 0
+    rows = verdict_rows(verdicts)
+    failed = any(verdict.error for verdict in verdicts)
+    if args.report is not None:
+        for verdict, row in zip(verdicts, rows):
+            if verdict.request is not None:
+                row["report"] = _verdict_report(args, verdict, write_report)
+                failed |= row["report"] == ""
+    _write(rows, stdout, args.format)
+    return 1 if failed else 0
+
+
+def _verdict_report(args, verdict, write_report):
+    """Write ``verdict``'s report into ``args.report`` (a folder, made if missing) and return the file's name;
+    "" (the reason on standard error) when the run or the file fails."""
+    folder = pathlib.Path(args.report)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        files = FileContents(pathlib.Path(args.input).read_bytes(), verdict.path.read_bytes())
+        result = compute(verdict.request, cache=None, uploads=files)
+        name = f"{pathlib.Path(verdict.output).stem}_report.html"
+        write_report(folder / name, verdict.request, result.result, yardsticks=verdict.yardsticks)
+    except OSError as error:
+        print(f"{verdict.output}: cannot write its report: {error.strerror or error}", file=sys.stderr)
+        return ""
+    except measures.ProcrustesLabError as error:
+        print(f"{verdict.output}: no report: {failure_message(error)}", file=sys.stderr)
+        return ""
+    print(f"report written to {folder / name}", file=sys.stderr)
+    return name
 
 
 def _run(args, stdout, write_report):
@@ -172,7 +201,7 @@ def _run(args, stdout, write_report):
 def main(argv=None, stdout=None, *, write_report=None):
     """``python -m lab evaluate …`` or ``python -m lab run …``: exit status 0, 1 (bad input) or 2 (usage).
 
-    ``write_report(path, request, result, yardsticks=None)`` writes ``run --report``'s file and returns its path
+    ``write_report(path, request, result, yardsticks=None)`` writes a ``--report`` file and returns its path
     (:func:`components.report.write_report`, which ``python -m lab`` passes); without it ``--report`` is a
     usage error, before anything is computed.
     """
@@ -189,6 +218,9 @@ def main(argv=None, stdout=None, *, write_report=None):
     evaluate.add_argument("--labels", help="a column of INPUT holding class labels")
     evaluate.add_argument("--format", choices=("csv", "json"), default="csv")
     evaluate.add_argument("--yardsticks", action="store_true", help=YARDSTICKS_HELP)
+    evaluate.add_argument("--report", metavar="DIR", help="also write each judged output's report into DIR "
+                          "(<output>_report.html: one HTML file that opens offline, as the page's report of the two "
+                          "files uploaded); its run is computed again as the page does, about twice the time")
     run = commands.add_parser("run", help="compute one run into the dashboard's result cache (the page then "
                               "opens it at once)")
     run.add_argument("dataset", metavar="DATASET", help="a data set of the registry, e.g. swissroll")
@@ -207,8 +239,8 @@ def main(argv=None, stdout=None, *, write_report=None):
                      "offline in any browser (the linked views, every measure, the provenance)")
     args = parser.parse_args(argv)
     stdout = stdout or sys.stdout
-    if args.command == "evaluate":
-        return _evaluate(args, parser, stdout)
     if args.report is not None and write_report is None:
         parser.error("--report needs a report writer: run it as python -m lab, which draws it with plotly")
+    if args.command == "evaluate":
+        return _evaluate(args, parser, stdout, write_report)
     return _run(args, stdout, write_report)

@@ -15,9 +15,46 @@ import datasets
 import measures
 
 from . import catalogue
-from .runs import run_measures
+from .choices import OutputRef, UploadRef
+from .runs import RunRequest, run_measures
 
-__all__ = ["Verdict", "judge_files", "output_files", "verdict_rows", "yardstick_columns"]
+__all__ = ["FileContents", "Verdict", "judge_files", "output_files", "uploaded_request", "verdict_rows",
+           "yardstick_columns"]
+
+
+class FileContents:
+    """Files read into memory, served by content hash as a session's upload store serves them
+    (``read(ref) -> bytes``), so a run of files judged here is computed as the page computes an upload's."""
+
+    def __init__(self, *contents):
+        self._by_hash = {datasets.upload_sha256(content): content for content in contents}
+
+    def read(self, reference):
+        return self._by_hash[reference.sha256]
+
+
+def uploaded_request(data, n_neighbors):
+    """The page's run request of a parsed input with its output file: "your file, measured as uploaded".
+
+    Parameters
+    ----------
+    data : datasets.Dataset
+        :func:`datasets.parse_upload`'s reading of the input with its ``output`` file (columns resolved
+        to indices, each file's hash).
+    n_neighbors : int
+
+    Returns
+    -------
+    RunRequest
+        Computed with :class:`FileContents` of the two files, its result is the run the page shows
+        for the same two uploads (:func:`lab.compute.compute`), and its report is the page's.
+    """
+    read, output = data.upload, data.upload.output
+    reference = UploadRef(read.sha256, read.filename, columns=read.columns, color_column=read.color_column,
+                          truth_columns=read.truth_columns, drop_nonfinite=read.drop_nonfinite, array=read.array,
+                          output=OutputRef(columns=output.columns, sha256=output.sha256, filename=output.filename,
+                                           array=output.array))
+    return RunRequest.create(catalogue.UPLOAD, catalogue.UPLOADED_OUTPUT, n_neighbors=n_neighbors, upload=reference)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +73,10 @@ class Verdict:
         When asked for: each measure's random-output and best values on this input (:func:`measures.yardsticks`).
     notes : tuple of str
         Besides the evaluation's: yardsticks asked for and not computed, and why.
+    request : RunRequest or None
+        The page's run of the input with this output (:func:`uploaded_request`), for its report.
+    path : pathlib.Path or None
+        The output file read (for the report's run; rows and messages name the file only).
     """
 
     output: str
@@ -43,6 +84,8 @@ class Verdict:
     error: "str | None" = None
     yardsticks: "measures.Yardsticks | None" = None
     notes: tuple = ()
+    request: "RunRequest | None" = None
+    path: "pathlib.Path | None" = None
 
 
 def output_files(paths):
@@ -125,7 +168,8 @@ def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_colu
         except measures.ProcrustesLabError as error:  # the parser's and the measures' messages
             yield Verdict(path.name, error=str(error))
         else:
-            yield Verdict(path.name, evaluation=evaluation, yardsticks=sticks, notes=notes)
+            yield Verdict(path.name, evaluation=evaluation, yardsticks=sticks, notes=notes,
+                          request=uploaded_request(data, n_neighbors), path=path)
 
 
 def verdict_rows(verdicts):

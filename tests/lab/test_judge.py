@@ -190,6 +190,35 @@ def test_python_m_lab_run_report_writes_the_report_through_the_front_door(tmp_pa
     assert record["measures"]["normalized"]["label"] == measures.spec("normalized").label
 
 
+def test_evaluate_report_writes_each_judged_output_s_report_with_its_row_s_numbers_and_the_bad_file_none(
+        files, tmp_path, capsys):
+    """``evaluate --report DIR``: one offline report per judged output (the page's report of the same two
+    files uploaded: "your file ..., your uploaded output"), whose measures are the row's, exactly; the
+    refused file gets a row with its message and no report."""
+    from components.report import write_report
+
+    out = io.StringIO()
+    outputs = [str(files / "outputs" / name) for name in ("isomap.csv", "short.csv")]
+    argv = ["evaluate", str(files / "roll.csv"), *outputs, "-k", "10", "--truth", "t1,t2",
+            "--report", str(tmp_path / "reports")]
+    assert main(argv, stdout=out, write_report=write_report) == 1  # the short file is refused
+    rows = {row["output"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
+    assert rows["isomap.csv"]["report"] == "isomap_report.html" and rows["short.csv"]["report"] == ""
+    assert sorted(path.name for path in (tmp_path / "reports").iterdir()) == ["isomap_report.html"]
+    record = _report_measures(tmp_path / "reports" / "isomap_report.html")
+    assert record["request"]["method"]["algorithm"] == "uploaded" and record["n_samples"] == 400
+    upload = record["request"]["data"]["upload"]
+    assert (upload["filename"], upload["truth_columns"], upload["output"]["filename"]) == ("roll.csv", [3, 4],
+                                                                                           "isomap.csv")
+    for name, entry in record["measures"].items():  # the report's numbers are the row's, exactly
+        assert entry["mean"] == float(rows["isomap.csv"][name]) or (entry["mean"] is None
+                                                                    and rows["isomap.csv"][name] == "nan"), name
+    assert f"report written to {tmp_path / 'reports' / 'isomap_report.html'}" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:  # without a writer (the library's main): a usage error, at once
+        main(argv)
+    assert stopped.value.code == 2
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True
