@@ -18,7 +18,6 @@ import html
 import json
 import pathlib
 
-import plotly.graph_objects as go
 import plotly.offline
 
 from lab.compute import catalogue
@@ -78,13 +77,11 @@ def _colorings(result, rows):
     for key, label in offered:
         output_values, title, _ = coloring(result, key, rows["output"])
         color_range = robust_color_range(output_values)  # as the page: every drawn point sets the range
-        traces = [go.Scatter3d(**color_update(coloring(result, key, rows["input"])[0], color_range, title,
-                                              result.input_axes, rows["input"], show_scale=False)),
-                  go.Scattergl(**color_update(output_values, color_range, title, OUTPUT_AXES, rows["output"],
-                                              show_scale=True))]
-        encoded = go.Figure(traces).to_dict()["data"]
-        colorings[key] = {"label": label, **{view: {"marker": trace["marker"], "hovertemplate": trace["hovertemplate"]}
-                                             for view, trace in zip(("input", "output"), encoded)}}
+        colorings[key] = {"label": label,
+                          "input": color_update(coloring(result, key, rows["input"])[0], color_range, title,
+                                                result.input_axes, rows["input"], show_scale=False),
+                          "output": color_update(output_values, color_range, title, OUTPUT_AXES, rows["output"],
+                                                 show_scale=True)}
     return colorings
 
 

@@ -97,12 +97,17 @@ def _marker(color, color_range, color_title, show_scale):
 
 
 def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False):
-    """Trace 0's attributes that change with the colouring: marker and hover text (for a patch).
+    """Trace 0's attributes that change with the colouring: marker and hover text (for a patch), encoded as
+    Plotly encodes a figure (the colours a base64 typed array).
 
-    A new colouring of the same run sends these, one array per view, instead of the whole figure.
+    A new colouring, or another run of the same points, sends these, one array per view, instead of the
+    whole figure. A patch's values go to the browser as given: a numpy array would go as a list of
+    decimals, four times the bytes (34 KB against 9 KB for 1 600 points).
     """
-    return {"marker": _marker(color, color_range, color_title, show_scale),
-            "hovertemplate": _hover_template(axis_names, color_title, point_ids)}
+    trace = go.Scattergl(marker=_marker(color, color_range, color_title, show_scale),
+                         hovertemplate=_hover_template(axis_names, color_title, point_ids))
+    encoded = go.Figure([trace]).to_dict()["data"][0]
+    return {"marker": encoded["marker"], "hovertemplate": encoded["hovertemplate"]}
 
 
 def _selection_marker(size):

@@ -1,5 +1,7 @@
 """Figure builders: pure functions from arrays to figures, checked through fig.data and fig.layout."""
 
+import base64
+
 import dash
 import numpy as np
 import pytest
@@ -89,7 +91,10 @@ def test_a_new_colouring_changes_only_the_marker_and_the_hover_text(views):
     assert set(update) == {"marker", "hovertemplate"} and "arc length" in update["hovertemplate"]
     redrawn = input_figure(X, X[:, 0], robust_color_range(X[:, 0]), "arc length")
     assert redrawn.data[0].hovertemplate == update["hovertemplate"]
-    np.testing.assert_array_equal(redrawn.data[0].marker.color, update["marker"]["color"])
+    # Encoded as the figure is (a typed array, not a list of decimals): the same float32 colours.
+    assert update["marker"]["color"]["dtype"] == "f4"
+    np.testing.assert_array_equal(redrawn.data[0].marker.color, np.frombuffer(
+        base64.b64decode(update["marker"]["color"]["bdata"]), dtype=np.float32))
 
 
 def test_projected_input_is_a_selectable_plane_of_the_same_points(views):
