@@ -14,7 +14,10 @@ budget, and PCA of a swiss roll is so unfaithful that its exact trustworthiness 
 long until both views are drawn, how many points each draws, and whether a hover and a box selection
 in the output mark the same data-set rows in the input view. It takes several minutes.
 
-    python bench/browser.py [--quick] [--million]     (or: python -m bench --only browser)
+    python bench/browser.py [--quick] [--million] [--baseline COMMIT]     (or: python -m bench --only browser)
+
+``--baseline`` sets the commit the switch is measured against (default :data:`BASELINE_COMMIT`), e.g.
+the commit before a change, so the ratio is that change's.
 
 Nothing here asserts a time (STYLE: speed lives in bench/).
 """
@@ -160,16 +163,16 @@ def _timing(seconds):
     return Timing(statistics.median(seconds), min(seconds), len(seconds), None, None)
 
 
-def switch_rows(count):
+def switch_rows(count, baseline_commit=BASELINE_COMMIT):
     with tempfile.TemporaryDirectory(prefix="procrustes-browser-") as scratch:
         old = pathlib.Path(scratch) / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old), BASELINE_COMMIT], cwd=ROOT, check=True,
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
                        capture_output=True)
         try:
             served = {name: Served(root, scratch) for name, root in (("ours", ROOT), ("baseline", old))}
             try:
                 ours, ours_bytes = switches(served["ours"].url, count)
-                baseline, baseline_bytes = switches(served["baseline"].url, count)
+                baseline_seconds, baseline_bytes = switches(served["baseline"].url, count)
             finally:
                 for server in served.values():
                     server.stop()
@@ -177,7 +180,7 @@ def switch_rows(count):
             subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
     return [Row.from_timing(
         SUITE, "cached algorithm switch, click to views drawn", 1600, _timing(ours),
-        baseline=f"the app at {BASELINE_COMMIT}", baseline_timing=_timing(baseline),
+        baseline=f"the app at {baseline_commit}", baseline_timing=_timing(baseline_seconds),
         note=(f"responses {_kilobytes(ours_bytes, 0)} KB per switch, the largest (the views) "
               f"{_kilobytes(ours_bytes, 1)} KB (medians; baseline {_kilobytes(baseline_bytes, 0)} KB, the largest "
               f"{_kilobytes(baseline_bytes, 1)} KB); {count} switches each"))]
@@ -261,9 +264,9 @@ def _hover_and_select(driver, index):
             f"the same rows: {selection[2]}")
 
 
-def rows(quick=False, million=False):
-    """The switch (ours against the baseline commit), and with ``million`` the million-point run."""
-    found = switch_rows(2 if quick else SWITCHES)
+def rows(quick=False, million=False, baseline=BASELINE_COMMIT):
+    """The switch (ours against the ``baseline`` commit), and with ``million`` the million-point run."""
+    found = switch_rows(2 if quick else SWITCHES, baseline)
     return found + (million_rows() if million else [])
 
 
@@ -272,7 +275,13 @@ def main(argv=None):
     million = "--million" in arguments
     if million:
         arguments.remove("--million")
-    run_standalone(lambda quick=False: rows(quick, million), f"{SUITE} (times in seconds)", "2 switches", arguments)
+    baseline = BASELINE_COMMIT
+    if "--baseline" in arguments:
+        at = arguments.index("--baseline")
+        baseline = arguments[at + 1]
+        del arguments[at:at + 2]
+    run_standalone(lambda quick=False: rows(quick, million, baseline), f"{SUITE} (times in seconds)", "2 switches",
+                   arguments)
 
 
 if __name__ == "__main__":

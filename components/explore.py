@@ -9,8 +9,10 @@ another tab: nothing, without reading the cache). Cancelling puts the controls b
 """
 
 import functools
+import hashlib
 import secrets
 
+import numpy as np
 from dash import Input, Output, Patch, State, dcc, html, no_update
 
 import measures
@@ -210,7 +212,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
     # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
     layout.update(classes=classes is not None, losses=display.color == catalogue.NEIGHBOUR_LOSSES,
-                  color=display.color)
+                  color=display.color,
+                  input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
@@ -222,20 +225,53 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         return {**outputs, **patches, "drawn": layout}
     revision = record["request"]
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
+    # Another run of the same points drawn alike (no landmark, class or loss traces on either side): the
+    # input view keeps its coordinates, its camera and its trace layout, and receives its colouring.
+    plain = not (display.landmarks or layout["classes"] or layout["losses"])
+    same_input = (bool(drawn) and plain and drawn.get("input") == layout["input"] and
+                  not (drawn.get("landmarks") or drawn.get("classes") or drawn.get("losses")) and
+                  {key: drawn.get(key) for key in ("view", "presentation")} == {key: layout[key] for key in
+                                                                                ("view", "presentation")})
     figures = {
-        "input": input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
-                              point_ids=view.input.rows, title=view.input_title,
-                              revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
-                              axis_titles=result.input_axes, projection=projection),
         "output": output_figure(view.output.take(result.Y), colors["output"], color_range, title,
                                 point_ids=view.output.rows, title=view.output_title, revision=str(revision),
                                 landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
+    if not same_input:
+        figures["input"] = input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
+                                        point_ids=view.input.rows, title=view.input_title,
+                                        revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
+                                        axis_titles=result.input_axes, projection=projection)
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
+    if same_input:
+        figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
+                                             three_d=projection is None,
+                                             filename=f"procrustes-lab_{request.slug()}_input")
     return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
+
+
+def _rows_digest(rows):
+    """A short name of the drawn rows (None: every point), so the drawn record tells one subsample from another."""
+    return None if rows is None else hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()[:16]
+
+
+def _recoloured_input(color, color_range, title, axes, view, *, three_d, filename):
+    """The input view's patch for another run of the points it draws: trace 0's colouring, the title and the
+    file name; the hover ring, the selection and the neighbour marks (traces 1 to 4) emptied, as a new
+    figure has them. Its coordinates stay in the browser (about a third of a switch's bytes at 1 600
+    points, most of them at 20 000: issue 24)."""
+    patch = Patch()
+    for key, value in color_update(color, color_range, title, axes, view.input.rows, show_scale=False).items():
+        patch["data"][0][key] = value
+    for trace in range(1, 3 + len(neighbour_traces(three_d))):
+        for axis in "xyz" if three_d else "xy":
+            patch["data"][trace][axis] = []
+    patch["layout"]["title"]["text"] = view.input_title
+    patch["layout"]["meta"]["filename"] = filename
+    return patch
 
 
 def _finish(figures, drawn, classes, title, display, losses=None):

@@ -61,7 +61,7 @@ def api_rn(dataset, algorithm, k):
 
 
 def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landmarks_and_switches_to_ltsa(
-        dash_duo, tmp_path, mouse_at):
+        dash_duo, tmp_path, mouse_at, choose):
     """A first visit (an empty cache, a fresh browser) to the default run: its cards and colours equal the
     API's, a hovered point is ringed in both views, the NIEQA cards, ASIM colouring and landmark overlay
     show the API's values, and LTSA then shows its own R_N (one session: a browser session costs ~10 s of CI)."""
@@ -111,11 +111,21 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     landmarks = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[4].x")
     np.testing.assert_allclose(landmarks, Y[nieqa.landmark_indices, 0], rtol=1e-6)
 
-    # Switching to LTSA: its unit-norm output's R_N is near one, and its own control appears.
+    # Switching to LTSA (the overlay off, the colouring R_N): its unit-norm output's R_N is near one, the
+    # input view keeps its points and takes LTSA's colours (a patch: issue 24), and LTSA's control appears.
+    dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
+    until(lambda: "landmarks" not in dash_duo.driver.execute_script(names), timeout=WAIT)
+    choose(ids.COLOR_BY, "normalized")
+    until(lambda: "R_N" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .cbtitle").text, timeout=WAIT)
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
     wait_for_output_title(dash_duo, "LTSA, k = 10")
     shown = card_mean(dash_duo, "normalized")
-    assert shown == pytest.approx(api_rn("swissroll", "ltsa", 10)[0], abs=6e-5)
+    ltsa_rn, ltsa_per_point = api_rn("swissroll", "ltsa", 10)
+    assert shown == pytest.approx(ltsa_rn, abs=6e-5)
+    until(lambda: np.array_equal(browser_array(dash_duo, ids.INPUT_GRAPH, "data[0].marker.color"),
+                                 ltsa_per_point.astype(np.float32)), timeout=WAIT)
+    np.testing.assert_array_equal(browser_array(dash_duo, ids.INPUT_GRAPH, "data[0].x"),
+                                  data.X[:, 0].astype(np.float32))
     assert 0.95 < shown <= 1.0  # GR Table 2: 0.99, from LTSA's unit-norm output (SPEC §2)
     # LTSA's own control, generated from its registry entry.
     dash_duo.wait_for_element(f"#{ids.ALGORITHM_PARAMS} .control", timeout=WAIT)

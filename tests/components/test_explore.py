@@ -2,6 +2,8 @@
 cached, a display change redraws only what changed, a change elsewhere reads nothing, a miss starts the job,
 and a job's record for a run the view has left is not drawn."""
 
+import base64
+
 import dash
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from components.figures.marks import loss_index, loss_range
 from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
 from lab.compute import catalogue, compute
-from lab.compute.views import neighbour_losses
+from lab.compute.views import explore_view, neighbour_losses
 from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
@@ -91,6 +93,36 @@ def test_a_new_colouring_patches_one_array_per_view(services):
     marked = from_query(LINK + "&color=truth-0&landmarks=1").to_dict()
     redrawn = show_state(services, marked, first["shown"], outputs["drawn"], "session", "token")
     assert not isinstance(redrawn["output"], dash.Patch) and redrawn["drawn"]["landmarks"] is True
+
+
+def test_another_run_of_the_same_points_recolours_the_input_view_and_sends_no_coordinates(services):
+    """Issue 24: a switch of algorithm sends the input view its colouring, its title and emptied marks (the
+    coordinates stay in the browser); other points, or the landmark overlay, redraw it whole."""
+    state, _ = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    other, record = computed(services, LINK.replace("algorithm=pca", "algorithm=isomap"))
+    outputs = show_state(services, other, first["shown"], first["drawn"], "session", "token")
+    assert isinstance(outputs["input"], dash.Patch) and not isinstance(outputs["output"], dash.Patch)
+    operations = {tuple(operation["location"]): operation["params"]["value"]
+                  for operation in outputs["input"].to_plotly_json()["operations"]}
+    assert not [location for location in operations if location[0] == "data" and location[-1] in "xyz"
+                and location[1] == 0]  # no coordinate of the points
+    assert all(operations[("data", trace, axis)] == [] for trace in range(1, 5) for axis in "xyz")
+    request = RunRequest.from_state(ViewState.from_dict(other))
+    result = compute(request, cache=services.results).result
+    color = operations[("data", 0, "marker")]["color"]  # a typed array, as a figure sends it
+    np.testing.assert_array_equal(np.frombuffer(base64.b64decode(color["bdata"]), dtype=color["dtype"]),
+                                  result.local["normalized"].astype(np.float32))
+    assert operations[("layout", "title", "text")] == explore_view(request, result, False).input_title
+    assert operations[("layout", "meta", "filename")] == "procrustes-lab_swissroll_n300_isomap_k8_input"
+    assert outputs["drawn"]["request"] == record["request"]
+    # Other points (n = 301) draw the input whole, and so does the landmark overlay (it adds traces).
+    more, _ = computed(services, LINK.replace("n=300", "n=301"))
+    assert not isinstance(show_state(services, more, outputs["shown"], outputs["drawn"], "session", "token")["input"],
+                          dash.Patch)
+    marked, _ = computed(services, LINK + "&landmarks=1")
+    assert not isinstance(show_state(services, marked, outputs["shown"], outputs["drawn"], "session",
+                                     "token")["input"], dash.Patch)
 
 
 def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(services):
