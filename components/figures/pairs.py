@@ -8,6 +8,7 @@ a hovered or selected point is found in both by its position in trace 0.
 import numpy as np
 import plotly.graph_objects as go
 
+from .theme import TEMPLATE
 from .views import COLORSCALE, output_figure
 
 __all__ = ["MORPH_FRAMES", "MORPH_SECONDS", "SEGMENT_TRACE", "morph_figure", "morph_play", "pair_figures",
@@ -122,6 +123,7 @@ def morph_figure(A, aligned, color, color_range, color_title, *, frames=MORPH_FR
         frames=[go.Frame(data=[go.Scatter(x=p[:, 0], y=p[:, 1])], name=f"{t:.2f}") for t, p in zip(steps, positions)])
     plays = {name: morph_play(seconds, frames) for name, seconds in MORPH_SECONDS.items()}
     figure.update_layout(
+        template=TEMPLATE,
         title=dict(text=title, x=0.02), plot_bgcolor="white", margin=dict(l=40, r=10, t=40, b=40),
         meta=dict(morph_play=plays),
         xaxis=dict(range=x_range, autorange=False, zeroline=False, gridcolor="#eee"),

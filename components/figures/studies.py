@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .theme import TEMPLATE
 from .views import COLORSCALE, empty_figure, robust_color_range
 
 __all__ = ["OUTPUT_KIND_COLORS", "PHI_RATIO_FLOOR", "agreement_figure", "comparison_grid", "measure_bars",
@@ -67,7 +68,8 @@ def sweep_figure(rows, measure, measure_label, best, yardsticks=None):
             name="best k", marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
             text=[row["label"] for row in starred], customdata=[[row["algorithm"], row["k"]] for row in starred],
             hovertemplate="best k for %{text}: %{x}<extra></extra>"))
-    figure.update_layout(xaxis_title="neighbours k", yaxis_title=f"{measure_label} (mean)", plot_bgcolor="white",
+    figure.update_layout(template=TEMPLATE,
+                         xaxis_title="neighbours k", yaxis_title=f"{measure_label} (mean)", plot_bgcolor="white",
                          margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.08),
                          xaxis=dict(gridcolor="#eee", dtick=3), yaxis=dict(gridcolor="#eee", rangemode="tozero"))
     return figure
@@ -115,7 +117,8 @@ def comparison_grid(panels, color, color_title, columns=3):
         figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=12)
-    figure.update_layout(showlegend=False, plot_bgcolor="white", height=320 * rows, margin=dict(l=30, r=10, t=60, b=20))
+    figure.update_layout(template=TEMPLATE,
+                         showlegend=False, plot_bgcolor="white", height=320 * rows, margin=dict(l=30, r=10, t=60, b=20))
     figure.update_xaxes(showgrid=False, zeroline=False, showticklabels=False)
     figure.update_yaxes(showgrid=False, zeroline=False, showticklabels=False)
     return figure
@@ -148,7 +151,8 @@ def measure_bars(panels, measures):
                 customdata=[p["summary"][key][1] for p in chosen],
                 hovertemplate=f"%{{x}}<br>{label} mean %{{y:.4f}}, median %{{customdata:.4f}}<extra></extra>"),
                 row=1, col=column)
-    figure.update_layout(barmode="group", plot_bgcolor="white", height=360, margin=dict(l=40, r=10, t=70, b=60),
+    figure.update_layout(template=TEMPLATE,
+                         barmode="group", plot_bgcolor="white", height=360, margin=dict(l=40, r=10, t=70, b=60),
                          legend=dict(orientation="h", x=1, xanchor="right", y=1.3))
     figure.update_yaxes(gridcolor="#eee", rangemode="tozero")
     return figure
@@ -183,6 +187,7 @@ def agreement_figure(labels, rho, runs, least):
         hovertemplate="%{y} and %{x}: ρ = %{z:.3f}<extra></extra>"))
     size = 40 + 26 * len(labels)
     figure.update_layout(
+        template=TEMPLATE,
         title=dict(text=f"Measure agreement: Spearman ρ across the {runs} runs (each measure turned so that "
                         "higher is better; 1: they rank the runs alike)", font=dict(size=13)),
         height=max(260, size + 120), plot_bgcolor="white", margin=dict(l=10, r=10, t=50, b=10))
@@ -225,7 +230,8 @@ def phi_ratio_figure(aspects, ratios, aspect, aspect_label):
                      annotation_text="Φ(Y) = Φ(Z): above, the collapsed output costs less",
                      annotation_position="top left")
     figure.add_vline(x=aspect, line=dict(color="crimson", width=1))
-    figure.update_layout(xaxis_title=aspect_label, yaxis_title="Φ(Y) / Φ(Z)", plot_bgcolor="white", height=340,
+    figure.update_layout(template=TEMPLATE,
+                         xaxis_title=aspect_label, yaxis_title="Φ(Y) / Φ(Z)", plot_bgcolor="white", height=340,
                          margin=dict(l=60, r=10, t=30, b=50), legend=dict(orientation="h", y=1.12),
                          xaxis=dict(gridcolor="#eee"), yaxis=dict(type="log", gridcolor="#eee"))
     return figure

@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from .marks import class_colors, class_name
 from .studies import measure_bars
+from .theme import TEMPLATE
 from .views import COLORSCALE, robust_color_range
 
 __all__ = ["INPUT_VIEW", "PRESENTATION_FONT", "bar_figure", "curve_figure", "oblique_view", "panel_grid", "step_figure"]
@@ -150,7 +151,7 @@ def step_figure(panels, *, input_panel=None, presentation=False):
                              col=len(drawn) if rows == 1 else columns)
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=font + 1)
-    figure.update_layout(plot_bgcolor="white", font=dict(size=font), showlegend=bool(categorised),
+    figure.update_layout(template=TEMPLATE, plot_bgcolor="white", font=dict(size=font), showlegend=bool(categorised),
                          legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.08, font=dict(size=font)),
                          # Room above the panels' titles for the mode bar (presentation: a projector's view).
                          margin=dict(l=10, r=10, t=top, b=10),
@@ -313,7 +314,8 @@ def _strip_layout(figure, presentation):
     font = PRESENTATION_FONT if presentation else _FONT
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=font + 1)
-    figure.update_layout(plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
+    figure.update_layout(template=TEMPLATE,
+                         plot_bgcolor="white", font=dict(size=font), height=None if presentation else 300,
                          # Room above the subplot titles for the mode bar, as in step_figure.
                          margin=dict(l=50, r=10, t=75 if presentation else 40, b=50),
                          # On a projector the strip is short: its legend goes beside it, not over its titles.

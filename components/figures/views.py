@@ -7,6 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .theme import TEMPLATE
+
 __all__ = [
     "COLORSCALE",
     "HIGHLIGHT_TRACE",
@@ -175,7 +177,7 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
             x=points[landmarks, 0], y=points[landmarks, 1], z=points[landmarks, 2],
             mode="markers", name="landmarks", hoverinfo="skip",
             marker=dict(size=5, color="rgba(0,0,0,0)", symbol="diamond", line=dict(color="black", width=2))))
-    figure.update_layout(title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
+    figure.update_layout(template=TEMPLATE, title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
                          margin=dict(l=0, r=0, t=40, b=0),
                          scene=dict(aspectmode="data", xaxis_title=titles[0], yaxis_title=titles[1],
                                     zaxis_title=titles[2]))
@@ -197,7 +199,7 @@ def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, 
 
 def _plane_layout(figure, title, revision, axis_titles, legend):
     """Equal axis scales (an isometry must look like one), lasso kept after a redraw."""
-    figure.update_layout(title=dict(text=title, x=0.02), showlegend=legend, uirevision=revision,
+    figure.update_layout(template=TEMPLATE, title=dict(text=title, x=0.02), showlegend=legend, uirevision=revision,
                          legend=dict(orientation="h", y=-0.12),
                          margin=dict(l=40, r=10, t=40, b=40), plot_bgcolor="white",
                          xaxis=dict(title=axis_titles[0], zeroline=False, gridcolor="#eee"),
@@ -255,7 +257,8 @@ def image_figure(pixels, title):
     """A grey-scale image (one row of an image data set reshaped), pixel (0, 0) at the top left."""
     figure = go.Figure(go.Heatmap(z=pixels, colorscale="Greys", reversescale=True, showscale=False,
                                   hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"))
-    figure.update_layout(title=dict(text=title, x=0.02, font=dict(size=13)), margin=dict(l=10, r=10, t=36, b=10),
+    figure.update_layout(template=TEMPLATE,
+                         title=dict(text=title, x=0.02, font=dict(size=13)), margin=dict(l=10, r=10, t=36, b=10),
                          xaxis=dict(visible=False), yaxis=dict(visible=False, autorange="reversed",
                                                                scaleanchor="x"),
                          plot_bgcolor="white")
@@ -309,7 +312,7 @@ def inspector_figure(view):
         figure.update_layout({f"yaxis{axis}": dict(scaleanchor=f"x{axis}", scaleratio=1)})
     for annotation in figure.layout.annotations:
         annotation.font = dict(size=12)
-    figure.update_layout(plot_bgcolor="white", height=380, margin=dict(l=30, r=10, t=50, b=70),
+    figure.update_layout(template=TEMPLATE, plot_bgcolor="white", height=380, margin=dict(l=30, r=10, t=50, b=70),
                          legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.22))
     figure.update_xaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 1")
     figure.update_yaxes(gridcolor="#eee", zeroline=False, title_text="principal axis 2", col=1)

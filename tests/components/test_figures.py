@@ -1,9 +1,13 @@
 """Figure builders: pure functions from arrays to figures, checked through fig.data and fig.layout."""
 
 import base64
+import json
+import pathlib
+import re
 
 import dash
 import numpy as np
+import plotly.io as pio
 import pytest
 
 from components.figures import (
@@ -12,6 +16,7 @@ from components.figures import (
     agreement_figure,
     color_update,
     comparison_grid,
+    image_figure,
     input_figure,
     inspector_figure,
     measure_bars,
@@ -19,6 +24,8 @@ from components.figures import (
     robust_color_range,
     sweep_figure,
 )
+from components.figures import theme
+from components.figures.theme import TEMPLATE, TRACE_TYPES
 from lab.compute.studies import SweepYardsticks
 
 
@@ -240,3 +247,27 @@ def test_a_sweep_s_agreement_is_that_of_its_runs_measures_and_needs_four_runs():
     hidden = draw_sweep({"result": {"rows": rows, "computed": 6, "cached": 0, "failed": 1}},
                         from_query("?tab=explore&k=12").to_dict())
     assert all(part is dash.no_update for part in hidden)
+
+
+def test_the_figures_keep_plotly_s_default_look_for_what_they_draw_in_under_half_its_bytes(views):
+    """components.figures.theme: Plotly's default template without what the page never draws."""
+    X, Y, local, color_range, (inp, out) = views
+    default = pio.templates["plotly"]
+    kept_layout = {key: value for key, value in default.layout.to_plotly_json().items()
+                   if key not in ("geo", "mapbox", "polar", "ternary")}
+    grid = measure_bars(comparison_panels(), [("normalized", "R_N")])
+    for figure in (inp, out, input_figure(X, local, color_range, "c", projection=(0, 2)), grid,
+                   image_figure(np.eye(4), "pixels")):
+        template = figure.layout.template
+        assert template.layout.to_plotly_json() == kept_layout
+        for trace in figure.data:
+            assert getattr(template.data, trace.type) == getattr(default.data, trace.type), trace.type
+    assert len(json.dumps(TEMPLATE.to_plotly_json())) < 0.5 * len(json.dumps(default.to_plotly_json()))
+
+
+def test_every_trace_type_a_figure_builder_draws_is_one_the_template_styles():
+    """A builder drawing another trace type would lose Plotly's defaults for it: add the type to TRACE_TYPES."""
+    folder = pathlib.Path(theme.__file__).parent
+    drawn = {name for path in folder.glob("*.py") for name in re.findall(r"\bgo\.([A-Z]\w*)\(", path.read_text())}
+    traces = {name.lower() for name in drawn - {"Figure", "Frame"}}
+    assert traces and traces <= set(TRACE_TYPES), traces - set(TRACE_TYPES)
