@@ -137,23 +137,29 @@ def _evaluate(args, parser, stdout, write_report):
     rows = verdict_rows(verdicts)
     failed = any(verdict.error for verdict in verdicts)
     if args.report is not None:
+        written = set()  # outputs of one name in two folders, or "a.csv" beside "a.npy", get a file each
         for verdict, row in zip(verdicts, rows):
             if verdict.request is not None:
-                row["report"] = _verdict_report(args, verdict, write_report)
+                row["report"] = _verdict_report(args, verdict, write_report, written)
                 failed |= row["report"] == ""
     _write(rows, stdout, args.format)
     return 1 if failed else 0
 
 
-def _verdict_report(args, verdict, write_report):
-    """Write ``verdict``'s report into ``args.report`` (a folder, made if missing) and return the file's name;
+def _verdict_report(args, verdict, write_report, written):
+    """Write ``verdict``'s report into ``args.report`` (a folder, made if missing) under a name not in
+    ``written`` (``<output>_report.html``, else ``<output>-2_report.html``, ...), add it there and return it;
     "" (the reason on standard error) when the run or the file fails."""
     folder = pathlib.Path(args.report)
+    stem, number = pathlib.Path(verdict.output).stem, 1
+    name = f"{stem}_report.html"
+    while name in written:
+        number += 1
+        name = f"{stem}-{number}_report.html"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         files = FileContents(pathlib.Path(args.input).read_bytes(), verdict.path.read_bytes())
         result = compute(verdict.request, cache=None, uploads=files)
-        name = f"{pathlib.Path(verdict.output).stem}_report.html"
         write_report(folder / name, verdict.request, result.result, yardsticks=verdict.yardsticks)
     except OSError as error:
         print(f"{verdict.output}: cannot write its report: {error.strerror or error}", file=sys.stderr)
@@ -161,6 +167,7 @@ def _verdict_report(args, verdict, write_report):
     except measures.ProcrustesLabError as error:
         print(f"{verdict.output}: no report: {failure_message(error)}", file=sys.stderr)
         return ""
+    written.add(name)
     print(f"report written to {folder / name}", file=sys.stderr)
     return name
 

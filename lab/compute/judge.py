@@ -30,6 +30,15 @@ class FileContents:
         self._by_hash = {datasets.upload_sha256(content): content for content in contents}
 
     def read(self, reference):
+        """The bytes of ``reference`` (an :class:`UploadRef` or :class:`OutputRef`).
+
+        Raises
+        ------
+        measures.DatasetError
+            When no file given has its content (one changed on disk since it was judged).
+        """
+        if reference.sha256 not in self._by_hash:
+            raise measures.DatasetError(f"{reference.filename} changed since it was read; judge it again.")
         return self._by_hash[reference.sha256]
 
 
@@ -168,8 +177,9 @@ def judge_files(input_path, output_paths, n_neighbors, *, which=None, truth_colu
         except measures.ProcrustesLabError as error:  # the parser's and the measures' messages
             yield Verdict(path.name, error=str(error))
         else:
+            request = uploaded_request(data, n_neighbors)
             yield Verdict(path.name, evaluation=evaluation, yardsticks=sticks, notes=notes,
-                          request=uploaded_request(data, n_neighbors), path=path)
+                          request=request if which is None else request.measuring(which), path=path)
 
 
 def verdict_rows(verdicts):

@@ -198,13 +198,16 @@ def test_evaluate_report_writes_each_judged_output_s_report_with_its_row_s_numbe
     from components.report import write_report
 
     out = io.StringIO()
-    outputs = [str(files / "outputs" / name) for name in ("isomap.csv", "short.csv")]
+    np.save(tmp_path / "isomap.npy", np.loadtxt(files / "outputs" / "isomap.csv", delimiter=","))
+    outputs = [str(files / "outputs" / name) for name in ("isomap.csv", "short.csv")] + [str(tmp_path / "isomap.npy")]
     argv = ["evaluate", str(files / "roll.csv"), *outputs, "-k", "10", "--truth", "t1,t2",
             "--report", str(tmp_path / "reports")]
     assert main(argv, stdout=out, write_report=write_report) == 1  # the short file is refused
     rows = {row["output"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
     assert rows["isomap.csv"]["report"] == "isomap_report.html" and rows["short.csv"]["report"] == ""
-    assert sorted(path.name for path in (tmp_path / "reports").iterdir()) == ["isomap_report.html"]
+    assert rows["isomap.npy"]["report"] == "isomap-2_report.html"  # one name, two files: a report each
+    assert sorted(path.name for path in (tmp_path / "reports").iterdir()) == ["isomap-2_report.html",
+                                                                              "isomap_report.html"]
     record = _report_measures(tmp_path / "reports" / "isomap_report.html")
     assert record["request"]["method"]["algorithm"] == "uploaded" and record["n_samples"] == 400
     upload = record["request"]["data"]["upload"]
@@ -217,6 +220,11 @@ def test_evaluate_report_writes_each_judged_output_s_report_with_its_row_s_numbe
     with pytest.raises(SystemExit) as stopped:  # without a writer (the library's main): a usage error, at once
         main(argv)
     assert stopped.value.code == 2
+    # --measures: the report holds the row's measures only.
+    assert main([*argv[:3], "-k", "10", "--measures", "normalized,trustworthiness", "--report",
+                 str(tmp_path / "chosen")], stdout=io.StringIO(), write_report=write_report) == 0
+    assert set(_report_measures(tmp_path / "chosen" / "isomap_report.html")["measures"]) == {"normalized",
+                                                                                              "trustworthiness"}
 
 
 class _Terminal(io.StringIO):
