@@ -18,13 +18,14 @@ from lab.compute.catalogue import COMPARE_DEFAULTS
 from lab.compute.studies import runs_agreement
 from lab.tours.presets import preset
 
-from .test_app_browser import type_number
+from .test_app_browser import open_page, type_number
 
 WAIT = 120
 
 
 def test_compare_shows_every_algorithm_s_rn_and_groups_outputs_and_help_typesets_the_measures(dash_duo, tmp_path):
-    dash_duo.start_server(create_app(tmp_path))
+    # 400 points: the comparison computes every measure of seven algorithms (a quarter of the default's work).
+    open_page(dash_duo, create_app(tmp_path), "?n=400")
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(3)").click()
     dash_duo.find_element(f"#{ids.COMPARE_RUN}").click()
@@ -34,7 +35,7 @@ def test_compare_shows_every_algorithm_s_rn_and_groups_outputs_and_help_typesets
               ".querySelector('.js-plotly-plot').data);")
     # The message arrives with the job's result; the figures are drawn from it a moment later.
     bars = until(lambda: json.loads(dash_duo.driver.execute_script(script)), timeout=WAIT)
-    data = datasets.load("swissroll")
+    data = datasets.load("swissroll", 400)
     shown = {}
     for trace in bars:
         if trace.get("xaxis") in ("x", None):  # the first chart: R_N
@@ -52,7 +53,8 @@ def test_compare_shows_every_algorithm_s_rn_and_groups_outputs_and_help_typesets
     kinds = ["isometric" if "(isometric)" in title else "normalized" for title in titles]
     assert kinds == sorted(kinds, key=lambda kind: kind != "isometric") and len(kinds) == len(names)
     # Which measures rank the seven outputs alike: the API's agreement of the cached comparison.
-    result = compute(CompareRequest.from_state(from_query("?tab=compare")), cache=ResultCache(tmp_path / "results"))
+    result = compute(CompareRequest.from_state(from_query("?n=400&tab=compare")),
+                     cache=ResultCache(tmp_path / "results"))
     assert result.cached  # the comparison the page computed
     agreement = runs_agreement([panel for panel in result.result.panels if "error" not in panel])
     heatmap = until(lambda: json.loads(dash_duo.driver.execute_script(script.replace(ids.COMPARE_BARS,
