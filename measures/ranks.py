@@ -257,7 +257,7 @@ def _exact_ranks(points, pair_rows, pair_columns, ties):
     everyone = np.arange(n_samples)
     rows, owner = np.unique(pair_rows, return_inverse=True)
     ranks = np.empty(pair_rows.size, dtype=np.int64)
-    for block in chunk_slices(rows.size, 8 * n_samples * 4, cache=True):  # the sum, a difference, its square, rows
+    for block in chunk_slices(rows.size, 8 * n_samples * 4, cache=True):  # the sum, a difference, its square, the row
         in_block = np.flatnonzero((owner >= block.start) & (owner < block.stop))
         local = owner[in_block] - block.start
         distances = np.sqrt(squared_distances(points, rows[block, None], everyone[None, :]))
