@@ -23,6 +23,7 @@ __all__ = [
     "APPROXIMATE_ABOVE_SAMPLES",
     "NEAR_TIE",
     "NeighborSearch",
+    "PAIR_BYTES",
     "OrderedTree",
     "check_neighbors",
     "check_pair",
@@ -111,6 +112,13 @@ def power_of_two_scaled(points):
         return points, 0
     exponent = int(np.frexp(largest)[1])
     return (np.ldexp(points, -exponent) if exponent else points), exponent
+
+
+# Working memory of one pair in squared_distances, whatever the dimension (it sums coordinate by coordinate):
+# the two coordinates gathered, their difference, its square and the running sum, float64. Chunks of pairs
+# are sized with it: sized for every coordinate's differences at once, a chunk at 1 024 dimensions held a
+# single row of pairs, and the Python calls per chunk and coordinate took most of a run on 32 x 32 images.
+PAIR_BYTES = 40
 
 
 def squared_distances(points, rows, columns):
@@ -339,7 +347,7 @@ def _canonical_rows(points, tree, rows, k, radius):
     owner = np.repeat(np.arange(len(rows)), lengths)
     candidates = np.fromiter((index for entry in found for index in entry), dtype=np.int64, count=lengths.sum())
     squared = np.empty(candidates.size)
-    for part in chunk_slices(candidates.size, 16 * points.shape[1]):
+    for part in chunk_slices(candidates.size, PAIR_BYTES):
         squared[part] = squared_distances(points, rows[owner[part]], candidates[part])
     key = np.where(candidates == rows[owner], -1.0, squared)
     order = np.lexsort((candidates, key, owner))
@@ -454,7 +462,7 @@ def _hnsw_neighbors(points, k):
     rows = np.arange(n_samples)
     # Missing slots (-1) and the point itself leave the candidates; the point goes first.
     key = np.empty(candidates.shape)
-    for part in chunk_slices(n_samples, 16 * width * q):
+    for part in chunk_slices(n_samples, PAIR_BYTES * width):
         key[part] = squared_distances(points, rows[part, None], np.maximum(candidates[part], 0))
     key = np.where((candidates < 0) | (candidates == rows[:, None]), np.inf, key)
     order = np.lexsort((candidates, key), axis=1)
@@ -466,7 +474,7 @@ def _brute_neighbors(points, rows, k):
     """Exact k neighbours (self excluded) of ``rows`` by full rows of distances, for recall checks."""
     everyone = np.arange(points.shape[0])
     result = np.empty((rows.size, k), dtype=np.int64)
-    for part in chunk_slices(rows.size, 8 * points.shape[0] * (points.shape[1] + 1)):
+    for part in chunk_slices(rows.size, (PAIR_BYTES + 8) * points.shape[0]):  # and the argsort's indices
         squared = squared_distances(points, rows[part, None], everyone[None, :])
         squared[np.arange(squared.shape[0]), rows[part]] = np.inf
         result[part] = np.argsort(squared, axis=1, kind="stable")[:, :k]

@@ -21,6 +21,7 @@ from .chunks import chunk_slices
 from .errors import MeasureError
 from .neighbors import (
     NEAR_TIE,
+    PAIR_BYTES,
     OrderedTree,
     check_pair,
     nearest_neighbors,
@@ -165,7 +166,7 @@ def rank_penalties(reference, reference_neighbors, other_sets):
     pair_rows = np.repeat(rows, k)
     pair_columns = other_sets.ravel()
     squared = np.empty(pair_rows.size)
-    for part in chunk_slices(pair_rows.size, 16 * points.shape[1]):
+    for part in chunk_slices(pair_rows.size, PAIR_BYTES):
         squared[part] = squared_distances(points, pair_rows[part], pair_columns[part])
     needed = ~(squared < kth[pair_rows] * (1.0 - 2.0 * NEAR_TIE))
     pair_rows, pair_columns, squared = pair_rows[needed], pair_columns[needed], squared[needed]
@@ -245,10 +246,9 @@ def pair_ranks(points, pair_rows, pair_columns, squared, k, *, ties="argsort"):
 def _exact_ranks(points, pair_rows, pair_columns, ties):
     """``r(i, j)`` for each pair from row i's distances, computed whole.
 
-    O(n) per row, each row once, a cache-sized block of rows at a time: the distances are summed coordinate
-    by coordinate, so a block holds a few arrays of its pairs whatever the dimension (sized for every
-    coordinate's differences, a block was one row at 1 024 dimensions, and the Python calls per row and
-    coordinate took 16 of the 21 s of a run on the globe's 900 images). Where j ties with another point:
+    O(n) per row, each row once, a cache-sized block of rows at a time (sized by
+    :data:`measures.neighbors.PAIR_BYTES`: at 1 024 dimensions, sized for every coordinate's differences,
+    a block was one row, 16 of the 21 s of a run on the globe's 900 images). Where j ties with another point:
     with ``ties="argsort"`` its row is argsorted (numpy's default kind, as scikit-learn's
     ``trustworthiness``) and j's position read off; with ``"index"`` the tied points of smaller index
     come first.
@@ -257,7 +257,7 @@ def _exact_ranks(points, pair_rows, pair_columns, ties):
     everyone = np.arange(n_samples)
     rows, owner = np.unique(pair_rows, return_inverse=True)
     ranks = np.empty(pair_rows.size, dtype=np.int64)
-    for block in chunk_slices(rows.size, 8 * n_samples * 4, cache=True):  # the sum, a difference, its square, the row
+    for block in chunk_slices(rows.size, (PAIR_BYTES + 8) * n_samples, cache=True):  # and the row's distances
         in_block = np.flatnonzero((owner >= block.start) & (owner < block.stop))
         local = owner[in_block] - block.start
         distances = np.sqrt(squared_distances(points, rows[block, None], everyone[None, :]))
