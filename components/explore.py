@@ -187,6 +187,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     (its cards written).
     """
     outputs = {**_unchanged(), "shown": record if new else no_update}
+    # The page's record of what its views hold; another value (a forged or stale store) is nothing drawn.
+    drawn = drawn if isinstance(drawn, dict) else None
     if record["status"] != "done":
         blank = empty_figure("No result: see the message above.")
         return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record),

@@ -125,6 +125,17 @@ def test_another_run_of_the_same_points_recolours_the_input_view_and_sends_no_co
                                      "token")["input"], dash.Patch)
 
 
+@pytest.mark.parametrize("forged", [[1], "views", 7, True, {"input": [[{"data": None}]], "view": {"3d": 1}}])
+def test_a_forged_drawn_record_redraws_the_views_whole_without_an_error(services, forged):
+    """The drawn record comes back from the browser: any other value there means nothing the server drew."""
+    state, _ = computed(services, LINK)
+    first = show_state(services, state, None, None, "session", "token")
+    other, _ = computed(services, LINK.replace("algorithm=pca", "algorithm=isomap"))
+    outputs = show_state(services, other, first["shown"], forged, "session", "token")
+    assert not isinstance(outputs["input"], dash.Patch) and len(outputs["input"].data[0].x) == 300
+    assert outputs["drawn"]["request"] == outputs["shown"]["request"]
+
+
 def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(services):
     state, record = computed(services, LINK)
     outputs = show_computed(services, record, state, None, "session")
