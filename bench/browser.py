@@ -278,6 +278,8 @@ def main(argv=None):
     baseline = BASELINE_COMMIT
     if "--baseline" in arguments:
         at = arguments.index("--baseline")
+        if at + 1 == len(arguments):
+            raise SystemExit("--baseline needs a commit, e.g. --baseline HEAD~1")
         baseline = arguments[at + 1]
         del arguments[at:at + 2]
     run_standalone(lambda quick=False: rows(quick, million, baseline), f"{SUITE} (times in seconds)", "2 switches",
