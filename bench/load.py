@@ -344,6 +344,7 @@ class Recorder:
         self.errors = []
         self.client_errors = []
         self.client_failures = []  # exceptions of the load test's own code, with tracebacks
+        self.abandoned = []  # jobs still running when the users' grace ended: what they were, how far
         self.started = time.monotonic()
         self.counters = collections.Counter()
 
@@ -367,6 +368,11 @@ class Recorder:
     def count(self, name, amount=1):
         with self.lock:
             self.counters[name] += amount
+
+    def abandoned_job(self, detail):
+        with self.lock:
+            self.counters["jobs abandoned at the deadline"] += 1
+            self.abandoned.append(detail)
 
 
 class DashUser:
@@ -595,15 +601,18 @@ class DashUser:
             for item in entry if isinstance(entry, list) else [entry]:
                 item["value"] = None
         interval = (callback.background.get("interval") or 500) / 1000
+        progress = None
         while True:
             time.sleep(interval)
             if time.monotonic() > self.give_up_at:
-                self.recorder.count("jobs abandoned at the deadline")
+                self.recorder.abandoned_job({"seconds": round(time.monotonic() - started, 1),
+                                             "last progress": progress, "request": _summary(payload, params)})
                 return changed
             data = self._post(f"job poll {callback.name}", polled, {**params, "cacheKey": cache_key, "job": job})
             if data is None:
                 self.jobs.pop(job, None)
                 return changed | self._apply(callback.running.get("runningOff"))
+            progress = data.get("progress") or progress
             changed |= self._apply(data.get("progress")) | self._apply(data.get("sideUpdate"))
             if abandon_after_first_poll:
                 return changed  # still in self.jobs: the next request for these outputs replaces it
@@ -846,6 +855,9 @@ class LoadReport(dict):
             lines += ["", "errors by kind:"] + [f"  {kind}: {count}" for kind, count in self["errors_by_kind"].items()]
         if self["error_samples"]:
             lines += ["", "first errors:"] + [f"  {json.dumps(error)[:1500]}" for error in self["error_samples"]]
+        if self["abandoned_jobs"]:
+            lines += ["", "jobs abandoned at the deadline:"] + [f"  {json.dumps(job)[:1200]}"
+                                                               for job in self["abandoned_jobs"][:3]]
         if self["client_error_samples"]:
             lines += ["", "first 4xx answers:"] + [f"  {json.dumps(e)[:800]}" for e in self["client_error_samples"]]
         if self["client_failures"] or self["stuck_users"]:
@@ -975,6 +987,7 @@ def run_load_test(users=20, seconds=60.0, grace=60.0, seed=0, cache_dir=None, se
                                                 for error in recorder.errors)),
         all_errors=recorder.errors,
         client_errors=len(recorder.client_errors), client_error_samples=recorder.client_errors[:5],
+        abandoned_jobs=recorder.abandoned,
         counters=dict(recorder.counters), latency=latency,
         memory_mib={"server_start": server_start, "server_end": server_end,
                     "server_peak": max((sample[1] for sample in samples), default=server_start),

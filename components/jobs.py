@@ -27,6 +27,7 @@ from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
 from serving.deadlines import DEADLINE_MESSAGE_START
 from serving.managers import LOST_JOB, job_deadline
+from serving.slots import UNWATCHED_MESSAGE_START
 
 from . import ids
 
@@ -180,10 +181,11 @@ def progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
 
 
 def job_failure_message(error):
-    """The page's words for a job's failure that reached Dash: its deadline, its loss, a store; else a pointer
-    to the log (a job's exception may name server paths, and Dash adds its traceback)."""
+    """The page's words for a job's failure that reached Dash: its deadline, its loss, its place in the queue
+    given up, a store; else a pointer to the log (a job's exception may name server paths, and Dash adds its
+    traceback)."""
     said = str(error).partition(_DASH_JOB_ERROR)[2].partition("\n")[0]
-    if said.startswith(DEADLINE_MESSAGE_START) or said == LOST_JOB:
+    if said.startswith((DEADLINE_MESSAGE_START, UNWATCHED_MESSAGE_START)) or said == LOST_JOB:
         return said
     # Raised while the page polled, a library error is in our own words; anything else is logged.
     return failure_message(error, otherwise=JOB_FAILED, logged_as="background job failed")

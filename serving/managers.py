@@ -19,7 +19,9 @@ poll answers with :data:`LOST_JOB` (:class:`_EveryJobAccountedFor`), so the page
 so.
 
 Every job also takes its slots before it runs (:class:`serving.slots.JobSlots`: caps per browser
-session, per client address and, embedded, per host; Celery's workers are a cap of their own).
+session, per client address and, embedded, per host; Celery's workers are a cap of their own). Each
+poll of a job is noted (at most every :data:`POLL_NOTE_SECONDS`), so that a queued job no page asks
+for gives its place up (:data:`serving.slots.UNWATCHED_SECONDS`).
 
 The manager gets no ``cache_by``: Dash would then replay a stored *output* (stale run time and all)
 while still spawning a job that races to record the hit; caching the computation (``lab.store.cache``)
@@ -36,6 +38,7 @@ import signal
 import threading
 import time
 
+import celery
 import diskcache
 import kombu.exceptions
 import psutil
@@ -68,8 +71,13 @@ _BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                 OSError)
 
 
+# Seconds between two notes of one job's polls by one web process: a page polls every half second.
+POLL_NOTE_SECONDS = 5.0
+
+
 class _EveryJobAccountedFor:
-    """What both managers add to Dash's: every job runs under its deadline, and a lost job is reported.
+    """What both managers add to Dash's: every job runs under its deadline, a lost job is reported, and
+    a queued job that no page polls gives its place up.
 
     Dash answers a poll of a job that no longer runs and left no result with "no update": the page
     stops waiting and says nothing (a killed tour job was never reported). Such a job was lost,
@@ -77,6 +85,9 @@ class _EveryJobAccountedFor:
     each manager's ``terminate_job`` remembers (``_remember_stopped``). A lost job's poll answers
     with :data:`LOST_JOB` as the job's error, which the callback's ``on_error``
     (``components.jobs.job_options``) shows.
+
+    Each manager says where a job's last poll is noted and which job the current process runs
+    (``_note_poll``, ``_read_poll``, ``_current_job``).
     """
 
     STOPPED_SECONDS = 24 * 3600
@@ -84,12 +95,31 @@ class _EveryJobAccountedFor:
     def __init__(self, *args, slots, **kwargs):
         self.slots = slots  # before Dash's own set-up, which already makes the job functions
         self._polled = threading.local()  # the key the current poll read, per request thread
+        self._noted = {}  # job -> when this process last noted a poll of it
         super().__init__(*args, **kwargs)
 
     def make_job_fn(self, fn, progress, key=None):
-        return super().make_job_fn(deadlines.bounded(self.slots.around(fn, progress)), progress, key)
+        in_slots = self.slots.around(fn, progress, last_polled=lambda: self._read_poll(self._current_job()))
+        return super().make_job_fn(deadlines.bounded(in_slots), progress, key)
+
+    def call_job_fn(self, key, job_fn, args, context):
+        job = super().call_job_fn(key, job_fn, args, context)
+        self._polled_now(job, always=True)  # its start: an earlier job with its id was polled before
+        return job
+
+    def _polled_now(self, job, always=False):
+        """Note that a page polled ``job`` now, unless this process noted it in the last :data:`POLL_NOTE_SECONDS`."""
+        now = time.time()
+        if not always and now - self._noted.get(job, -float("inf")) < POLL_NOTE_SECONDS:
+            return
+        if len(self._noted) > 4096:  # the jobs of the last few minutes are enough to remember
+            self._noted = {other: when for other, when in self._noted.items() if now - when < 60}
+        self._noted[job] = now
+        self._note_poll(job, now)
 
     def get_result(self, key, job):
+        if job is not None:
+            self._polled_now(job)
         self._polled.key = key
         result = self._collect(key, job)
         if result is self.UNDEFINED and job is not None and not self._stopped(job) and not self.job_running(job):
@@ -143,6 +173,17 @@ class _CeleryManager(_EveryJobAccountedFor, CeleryManager):
 
     def _remember_stopped(self, job):
         self.handle.backend.set(f"procrustes-job-stopped:{job}", b"1")
+
+    def _note_poll(self, job, when):
+        self.handle.backend.set(f"procrustes-job-polled:{job}", str(when).encode())
+
+    def _read_poll(self, job):
+        noted = self.handle.backend.get(f"procrustes-job-polled:{job}")
+        return float(noted) if noted is not None else None
+
+    @staticmethod
+    def _current_job():
+        return celery.current_task.request.id
 
     def _stopped(self, job):
         return self.handle.backend.get(f"procrustes-job-stopped:{job}") is not None
@@ -269,6 +310,17 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
 
     def _remember_stopped(self, job):
         self.handle.set(f"procrustes-job-stopped:{job}", True, expire=self.STOPPED_SECONDS)
+
+    # The page's job id is the process id, in the query string (text).
+    def _note_poll(self, job, when):
+        self.handle.set(f"procrustes-job-polled:{int(job)}", when, expire=3600)
+
+    def _read_poll(self, job):
+        return self.handle.get(f"procrustes-job-polled:{int(job)}")
+
+    @staticmethod
+    def _current_job():
+        return os.getpid()
 
     def _stopped(self, job):
         return self.handle.get(f"procrustes-job-stopped:{job}") is not None

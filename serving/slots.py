@@ -6,6 +6,8 @@ Every job takes its slots before it runs (:class:`JobSlots`, used by the manager
 once, at most ``PROCRUSTES_JOBS_PER_ADDRESS`` of one client address's, and, with the embedded manager,
 at most ``PROCRUSTES_JOBS_PER_SERVER`` on one host (:class:`settings.Settings`: their defaults and
 why). A job over a cap waits, its box saying so, under its deadline and its Cancel like any running job.
+A waiting job that no page has polled for :data:`UNWATCHED_SECONDS` (its tab closed, or a client that
+starts jobs and never asks for them) gives its place up with :class:`JobUnwatchedError`.
 """
 
 import contextlib
@@ -15,17 +17,33 @@ import time
 
 from dash import callback_context
 
+import measures
 from lab.store.stores import LockTakenError
 
 from components import ids
 
-__all__ = ["SLOT_LEASE_SECONDS", "JobSlots", "address_of_job", "session_of_job"]
+__all__ = ["SLOT_LEASE_SECONDS", "UNWATCHED_MESSAGE_START", "UNWATCHED_SECONDS", "JobSlots", "JobUnwatchedError",
+           "address_of_job", "session_of_job"]
 
 # A slot's lock lapses this long after its job stops renewing it: a job killed (out of memory, or stopped
 # by the page while in C code) frees its slots then; one the page stops lets them go at once.
 SLOT_LEASE_SECONDS = 6.0
 # Seconds between two looks of a queued job for a free slot.
 SLOT_POLL_SECONDS = 0.5
+# A queued job that no page polled for this long gives its place up. A page polls a running job every
+# second or so (Chrome throttles a hidden tab's timers to once a second, and to once a minute only after
+# five hidden minutes); a client that starts jobs and never polls them (a flood, issue 20) had them all
+# run, each in its turn, ahead of the users queued behind (a user's job waited past 130 s in CI).
+UNWATCHED_SECONDS = 30.0
+UNWATCHED_MESSAGE_START = "No page asked for this computation for"
+
+
+class JobUnwatchedError(measures.ProcrustesLabError, RuntimeError):
+    """A job waited for a slot while no page polled it for :data:`UNWATCHED_SECONDS`, and gave its place up."""
+
+    def __init__(self, seconds):
+        super().__init__(f"{UNWATCHED_MESSAGE_START} {seconds:g} s while it waited for a free slot, so it gave "
+                         "its place up; nothing was computed. Change a control, or run it again.")
 
 
 class JobSlots:
@@ -54,22 +72,23 @@ class JobSlots:
         self.server_store, self.per_server = server_store, per_server
         self.per_address = per_address
 
-    def around(self, function, progress):
+    def around(self, function, progress, last_polled=None):
         """``function`` (a background callback) run once it holds its slots, waiting under the deadline
-        that :func:`serving.deadlines.bounded` sets around it; with ``progress``, its box shows the wait."""
+        that :func:`serving.deadlines.bounded` sets around it; with ``progress``, its box shows the wait.
+        ``last_polled`` (see :meth:`held`) lets a job no page asks for give its place up."""
         @functools.wraps(function)
         def in_a_slot(*args, **kwargs):
             def report(label):  # the job box's progress outputs (components.jobs.job_options): bar, label
                 if progress:
                     args[0](("0", label))
 
-            with self.held(session_of_job(), report, address=address_of_job()):
+            with self.held(session_of_job(), report, address=address_of_job(), last_polled=last_polled):
                 return function(*args, **kwargs)
 
         return in_a_slot
 
     @contextlib.contextmanager
-    def held(self, session, report, address=None):
+    def held(self, session, report, address=None, last_polled=None):
         """Hold one of ``session``'s slots, then one of ``address``'s, then one of the server's, for the
         block (queued until then).
 
@@ -81,6 +100,14 @@ class JobSlots:
             ``report(label)`` shows a queued job's wait in its box.
         address : str, optional
             The client address the job's request came from; None or "": no address cap.
+        last_polled : callable, optional
+            ``last_polled()``: the ``time.time()`` of the page's last poll of this job, or None before
+            the first. A job queued while no page polled it for :data:`UNWATCHED_SECONDS` raises
+            :class:`JobUnwatchedError`. None (the argument): it waits however long no one asks.
+
+        Raises
+        ------
+        JobUnwatchedError
         """
         scopes = []
         if session is not None:
@@ -89,10 +116,12 @@ class JobSlots:
             scopes.append((self.session_store, self.scope("address", address), self.per_address, "from this address"))
         if self.server_store is not None:
             scopes.append((self.server_store, "server", self.per_server, "on this server"))
+        since = time.time()
         # Always session, address, server: one order, so no two jobs wait for each other.
         with contextlib.ExitStack() as stack:
             for store, scope, cap, whose in scopes:
-                stack.push(self._take_one_of(store, scope, cap, whose, report))  # its __exit__, at the end
+                lock = self._take_one_of(store, scope, cap, whose, report, lambda: _still_wanted(last_polled, since))
+                stack.push(lock)  # its __exit__, at the end
             yield
 
     @staticmethod
@@ -106,8 +135,9 @@ class JobSlots:
         """Slot ``index`` of ``scope``: ``store``'s lock under a lease (:data:`SLOT_LEASE_SECONDS`), not yet taken."""
         return store.lock(f"job-slot:{scope}:{index}", wait=0, lease=SLOT_LEASE_SECONDS)
 
-    def _take_one_of(self, store, scope, cap, whose, report):
-        """The first free slot of ``scope`` (its lock, entered), after waiting as long as all ``cap`` are taken."""
+    def _take_one_of(self, store, scope, cap, whose, report, wanted):
+        """The first free slot of ``scope`` (its lock, entered), after waiting as long as all ``cap`` are taken
+        and ``wanted()`` (:func:`_still_wanted`)."""
         queued = False
         while True:
             for index in range(cap):
@@ -123,7 +153,18 @@ class JobSlots:
                 report(f"Queued behind {cap} running job{'s' if cap > 1 else ''} {whose} (its limit); "
                        "it starts when one ends.")
                 queued = True
+            if not wanted():
+                raise JobUnwatchedError(UNWATCHED_SECONDS)
             time.sleep(SLOT_POLL_SECONDS)
+
+
+def _still_wanted(last_polled, since):
+    """Whether a page polled this job (``last_polled()``, see :meth:`JobSlots.held`) in the last
+    :data:`UNWATCHED_SECONDS`; a job waiting ``since`` (a ``time.time()``) counts as polled then, as its
+    first poll may not have come yet (and a poll older than that was of an earlier job with its id)."""
+    if last_polled is None:
+        return True
+    return max(last_polled() or since, since) > time.time() - UNWATCHED_SECONDS
 
 
 def session_of_job():

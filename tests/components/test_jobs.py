@@ -80,6 +80,9 @@ class _Accounted(managers._EveryJobAccountedFor, _FinishedTaskManager):
     def _stopped(self, job):
         return False
 
+    def _note_poll(self, job, when):
+        pass  # where a poll is noted is each manager's; this race does not read it
+
 
 def test_both_managers_read_a_task_that_succeeded_during_a_poll_as_running_not_lost():
     """The Celery sweep's last poll read no result, its task then stored it and succeeded: the page
@@ -455,3 +458,27 @@ def test_a_job_the_page_stops_lets_its_slot_go_at_once(tmp_path, monkeypatch):
     manager.terminate_job(holder)
     assert _result(manager, "waiting", waiting, timeout=120) == "done"
     assert not (tmp_path / "held.txt").exists()  # the stopped job wrote nothing after it was stopped
+
+
+def test_a_queued_job_no_page_polls_gives_its_place_up_and_a_polled_one_waits_its_turn(tmp_path, monkeypatch):
+    """Issue 20: a client that started jobs and never polled them had each run in its turn, ahead of the
+    users queued behind them (a user's job waited past 130 s in CI's load test). Unpolled for
+    ``UNWATCHED_SECONDS`` in the queue, a job gives its place up, and says why if a page asks later."""
+    import time
+
+    from components.jobs import _DASH_JOB_ERROR, job_failure_message
+
+    monkeypatch.setattr(slots, "UNWATCHED_SECONDS", 2.0)
+    monkeypatch.setattr(managers, "POLL_NOTE_SECONDS", 0.25)  # a poll noted at once, as 5 s are to 30
+    manager, holder, unpolled, record = _one_slot_held_and_one_job_queued(tmp_path, monkeypatch, 600.0)
+    polled = _start(manager, "polled", tmp_path / "polled.txt", 0.0)
+    until = time.time() + 3 * slots.UNWATCHED_SECONDS
+    while time.time() < until:  # a page polls one of the two queued jobs, twice a second
+        assert manager.get_result("polled", polled) is manager.UNDEFINED
+        time.sleep(0.5)
+    said = _result(manager, "waiting", unpolled)["background_callback_error"]["msg"]
+    assert said.startswith(slots.UNWATCHED_MESSAGE_START) and "2 s" in said
+    assert job_failure_message(Exception(f"{_DASH_JOB_ERROR}{said}\nTraceback ...")) == said
+    manager.terminate_job(holder)
+    assert _result(manager, "polled", polled, timeout=120) == "done"
+    assert not record.exists()  # the job that gave its place up computed nothing
