@@ -165,32 +165,45 @@ def _colored(result, color):
 
 
 def _outputs(services, step, values, presentation):
-    """The step's figure: the input (the paper's panel A) and each drawn output, read from the result cache."""
-    panels, first, first_key = [], None, None
-    color = _truth_color(step)
-    for key, panel in enumerate(step.drawn):
-        result = services.results.get(panel.request)
-        if result is None:  # failed, or left the cache since: the panel says so
-            continue
-        if first is None:  # the input panel draws the first run's points
-            first, first_key = result, key
-        # Each output turned and scaled onto the truth (display only), so that the panels read alike.
-        Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
-        # The key (the panel's place in step.drawn) tells a hover whose run it is (components.tour_images).
-        marks = marked_neighbourhood(result, panel.request.method.n_neighbors) if step.marked else None
-        caption = _caption(values[panel.key], step.captions) + ([marks.caption] if marks else [])
-        panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key, "marks": marks,
-                       **_colored(result, color)})
-    if first is None:
+    """The step's figure: its input or inputs (the paper's panel A; a paired figure's rows) and each drawn output,
+    read from the result cache."""
+    panels, inputs, color = [], [], _truth_color(step)
+    key = 0  # a panel's place in step.drawn tells a hover whose run it is (components.tour_images)
+    for row, drawn in enumerate(step.input_rows()):
+        first = None
+        for panel in drawn:
+            result = services.results.get(panel.request)
+            key += 1
+            if result is None:  # failed, or left the cache since: the panel says so
+                continue
+            # Each output turned and scaled onto the truth (display only), so that the panels read alike.
+            Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
+            marks = marked_neighbourhood(result, panel.request.method.n_neighbors) if step.marked else None
+            caption = _caption(values[panel.key], step.captions) + ([marks.caption] if marks else [])
+            panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key - 1, "marks": marks,
+                           **_colored(result, color)})
+            if first is None:  # the row's input panel draws its first run's points
+                first = (result, panels[-1])
+        if first is not None and step.show_input and first[0].drawn_X.shape[1] == 3:
+            inputs.append(_input_panel(step, row, *first, color))
+    if not panels:
         return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
-    input_panel = None
-    if step.show_input and first.drawn_X.shape[1] == 3:
-        # The paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4).
-        letter = "" if any(panel["label"].startswith("A:") for panel in panels) else "A: "
-        input_panel = {"label": f"{letter}input, n = {first.n_samples}", "points": first.drawn_X,
-                       "key": first_key, **_colored(first, color),
-                       "marks": panels[0]["marks"] and dataclasses.replace(panels[0]["marks"], output=None)}
-    return step_figure(panels, input_panel=input_panel, presentation=presentation)
+    if len(inputs) > 1 and len(panels) != len(step.drawn):
+        inputs = []  # a paired figure with a run missing: its rows would not line up, so the outputs alone
+    return step_figure(panels, inputs=inputs, presentation=presentation)
+
+
+def _input_panel(step, row, result, panel, color):
+    """The drawn input of ``step``'s row ``row``: its first run's ``result`` (``panel`` drawn from it)."""
+    # Images are drawn as their top principal components (lab.compute.runs): the caption says so.
+    axes = "" if result.input_axes[0] == "x1" else f", {result.input_axes[0]}–{result.input_axes[-1]}"
+    if step.inputs:  # a row of a paired figure: its input's name above, its size under
+        label, caption = f"input, {step.inputs[row]}", f"n = {result.n_samples}{axes}"
+    else:  # the paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4)
+        letter = "" if any(label.startswith("A:") for label in (p.label for p in step.drawn)) else "A: "
+        label, caption = f"{letter}input, n = {result.n_samples}{axes}", ""
+    return {"label": label, "caption": caption, "points": result.drawn_X, "key": panel["key"],
+            **_colored(result, color), "marks": panel["marks"] and dataclasses.replace(panel["marks"], output=None)}
 
 
 def _curve(step, values, presentation):

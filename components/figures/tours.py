@@ -61,8 +61,9 @@ def oblique_view(points, azimuth=INPUT_VIEW[0], elevation=INPUT_VIEW[1]):
     return np.asarray(points, dtype=float) @ np.column_stack([right, up])
 
 
-def step_figure(panels, *, input_panel=None, presentation=False):
-    """A paper's figure recomputed: the input (optional, an oblique view) then each output, in the paper's order.
+def step_figure(panels, *, inputs=(), presentation=False):
+    """A paper's figure recomputed: the input (optional, an oblique view) then each output, in the paper's order;
+    or, for a figure of several inputs, one row per input, each starting with it.
 
     Parameters
     ----------
@@ -77,9 +78,11 @@ def step_figure(panels, *, input_panel=None, presentation=False):
         step's image panels show the hovered point's image: :mod:`components.tour_images`). An optional
         ``marks`` (NQ Fig. 1, PN Fig. 1 E–F; :class:`lab.compute.views.MarkedNeighbourhood`): its ``point``
         and the rows of its k nearest ``input`` and ``output`` neighbours (None: not drawn) over the points.
-    input_panel : dict, optional
-        The drawn input, the paper's panel A: ``label``, ``points`` of shape (n_samples, 3) (drawn
-        as :func:`oblique_view` shows them) and its colouring as a panel's.
+    inputs : list of dict
+        The drawn inputs: ``label``, ``points`` of shape (n_samples, 3) (drawn as :func:`oblique_view`
+        shows them), its colouring as a panel's and an optional ``caption``. One: the paper's panel A,
+        before the outputs. More (PN Figs. 7–9, a data set and the same stretched): the outputs split
+        into that many equal rows in order, each row after its input.
     presentation : bool
         Type of at least :data:`PRESENTATION_FONT` px, larger points, and the height of the container
         (the window's). Titles and captions wrap to their column's width either way.
@@ -97,9 +100,14 @@ def step_figure(panels, *, input_panel=None, presentation=False):
     their values) and one colour bar, beside the last of them: panels of one data set read alike,
     and a panel of another data set (a strip beside a swiss roll) keeps a scale of its own.
     """
-    drawn = [{**input_panel, "Y": oblique_view(input_panel["points"]), "caption": ""}] if input_panel else []
-    drawn += panels
-    rows, columns = panel_grid(len(drawn))
+    inputs = [{"caption": "", **panel, "Y": oblique_view(panel["points"])} for panel in inputs]
+    if len(inputs) > 1:
+        width = len(panels) // len(inputs)
+        drawn = [panel for row, given in enumerate(inputs) for panel in (given, *panels[row * width:(row + 1) * width])]
+        rows, columns = len(inputs), width + 1
+    else:
+        drawn = [*inputs, *panels]
+        rows, columns = panel_grid(len(drawn))
     font = PRESENTATION_FONT if presentation else _FONT
     fits = (80 if presentation else 180) // columns  # characters in a column at the figure's type size
     titles = [_wrapped(panel["label"], fits - 1) for panel in drawn]  # a title's type is a pixel larger

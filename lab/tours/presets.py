@@ -432,6 +432,9 @@ _stretched = {f"{key}_{factor:g}": _run(dataset, key, 8, n=n, stretch=factor)
 _fishbowl = {f"{key}_{factor:g}": _run("fishbowl", key, 8, n=2400, stretch=factor)
              for factor in (1.0, 4.0) for key, _ in SIX}
 _globe = {f"{key}_{rows}": _run("globe", key, 8, elevation_rows=rows) for rows in (30, 10) for key, _ in SIX}
+# The rows of PN Figs. 7–9: each input's name (its outputs' labels end with it).
+_STRETCHED_INPUTS, _FISHBOWL_INPUTS, _GLOBE_INPUTS = (("swiss roll", "stretched × 3"), ("fishbowl", "stretched × 4"),
+                                                      ("30 × 30", "30 × 10"))
 PHI_LENGTHS = (1.5, 2.0, 3.0, 4.0, 6.0)
 
 
@@ -534,7 +537,7 @@ PN_STEPS = (
                  lambda v: v.isomap_1.collapse > 0.3),
            Claim("Not reproduced: our HLLE keeps both dimensions of the stretched roll (collapse score above 0.1).",
                  lambda v: v.hlle_3.collapse > 0.1)],
-          _pair_panels(_stretched, SIX, ("1", "3"), ("swiss roll", "stretched × 3")), show_input=False,
+          _pair_panels(_stretched, SIX, ("1", "3"), _STRETCHED_INPUTS), inputs=_STRETCHED_INPUTS,
           reproduced="partly", captions=("collapse",)),
     _step("pn-fig8-fishbowl", "PN Figs. 6 (B), 8: a fishbowl and the same stretched × 4, six algorithms",
           _state(_fishbowl["ltsa_4"], color="truth-0"),
@@ -552,7 +555,7 @@ PN_STEPS = (
            Claim("Isomap keeps the stretched bowl two-dimensional (above 0.3).",
                  lambda v: v.isomap_4.input_collapse > 0.3),
            Claim("Not reproduced: LLE does not collapse it (above 0.1).", lambda v: v.lle_4.input_collapse > 0.1)],
-          _pair_panels(_fishbowl, SIX, ("1", "4"), ("fishbowl", "stretched × 4")), show_input=False,
+          _pair_panels(_fishbowl, SIX, ("1", "4"), _FISHBOWL_INPUTS), inputs=_FISHBOWL_INPUTS,
           reproduced="partly", captions=("input_collapse",)),
     _step("pn-fig9-globe", "PN Figs. 6 (C), 9: globe images, the 30 × 30 array and the 30 × 10 strip",
           _state(_globe["ltsa_10"], color="truth-0"),
@@ -571,7 +574,7 @@ PN_STEPS = (
                  lambda v: max(v.laplacian_10.collapse, v.diffusion_maps_10.collapse) < 0.1),
            Claim("Not reproduced: LLE and LTSA keep the strip two-dimensional (above 0.3).",
                  lambda v: min(v.lle_10.collapse, v.ltsa_10.collapse) > 0.3)],
-          _pair_panels(_globe, SIX, ("30", "10"), ("30 × 30", "30 × 10")), show_input=False, reproduced="partly",
+          _pair_panels(_globe, SIX, ("30", "10"), _GLOBE_INPUTS), inputs=_GLOBE_INPUTS, reproduced="partly",
           derive=lambda v: {"lowest_30": min(v[f"{key}_30"].collapse for key, _ in SIX)}, captions=("collapse",)),
     _step("pn-phi-curve", "PN §4–6: LEM's Φ(Y)/Φ(Z) along the strip's length",
           _state(_phi["L6"], color="truth-0", tab="explore", normalization=("strip", 6.0, 1000, 8)),

@@ -312,6 +312,10 @@ class Step:
         One of :data:`CHARTS`.
     show_input : bool
         Draw the input (the paper's panel A) before the outputs.
+    inputs : tuple of str
+        For a figure of several inputs, each in its own row (PN Figs. 7–9: a data set and the same
+        stretched): the inputs' names, one per row. The drawn panels are then that many equal runs of
+        consecutive panels of one input each, and with ``show_input`` each row starts with its input.
     marked : bool
         Whether every panel marks one point's neighbourhood, as NQ Fig. 1 and PN Fig. 1 E–F do: its k
         nearest input neighbours and its k nearest output neighbours
@@ -355,6 +359,7 @@ class Step:
     reproduced: str = "yes"
     chart: str = "outputs"
     show_input: bool = True
+    inputs: tuple = ()
     marked: bool = False
     captions: tuple = ("normalized", "conformal")
     outputs: tuple = ()
@@ -373,6 +378,8 @@ class Step:
         # Both are drawn in the one graph under the step's figure (components.tours).
         if self.curve and self.bars:
             raise ValueError(f"Step {self.name!r} has a curve and bars; it may draw one of them.")
+        if self.inputs and any(len({panel.request.data for panel in row}) != 1 for row in self.input_rows()):
+            raise ValueError(f"Step {self.name!r}: each of its {len(self.inputs)} rows must draw one input's runs.")
         if self.published is not None and not {measure for measure, _ in self.published.y} <= set(self.curve):
             raise ValueError(f"Step {self.name!r}: {self.published.name}'s measures are drawn on its curve, so they "
                              f"must be among curve={self.curve}.")
@@ -396,6 +403,22 @@ class Step:
     def drawn(self):
         """The panels drawn as outputs, in order."""
         return tuple(panel for panel in self.panels if not self.outputs or panel.key in self.outputs)
+
+    def input_rows(self):
+        """The drawn panels, one tuple per input of :attr:`inputs` (one tuple of them all without ``inputs``).
+
+        Raises
+        ------
+        ValueError
+            The drawn panels do not split into ``len(inputs)`` equal rows.
+        """
+        drawn = self.drawn
+        if not self.inputs:
+            return (drawn,)
+        width, left = divmod(len(drawn), len(self.inputs))
+        if left or not width:
+            raise ValueError(f"Step {self.name!r}: {len(drawn)} drawn panels make no {len(self.inputs)} equal rows.")
+        return tuple(drawn[row * width:(row + 1) * width] for row in range(len(self.inputs)))
 
     def request(self):
         """The :class:`StepRequest` of this step (its cache key names every panel's run), computed by

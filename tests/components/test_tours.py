@@ -15,7 +15,7 @@ from components.compare import readable_bars
 from components.figures import measure_bars
 from components.figures.marks import (EDGES_TRACE, NEIGHBOURS_TRACE, class_colors, color_by_class, neighbour_traces,
                                       presentation_style)
-from components.figures.tours import curve_figure, panel_grid, step_figure
+from components.figures.tours import curve_figure, oblique_view, panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
 from components.jobs import Services
 from components.sweep import draw_sweep
@@ -135,10 +135,19 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
     # The points' traces: not the legend's empty entries, nor a marked neighbourhood's (each in a legend group).
     traces = [trace for trace in figure.data if trace.x is not None and trace.x[0] is not None
               and trace.legendgroup is None]
-    offset = len(traces) - len(results)
-    assert offset == (1 if step.show_input and results[0].drawn_X.shape[1] == 3 else 0)
+    # The inputs (panel A; a paired figure's rows, each first in its row): each its row's first run's.
+    rows = step.input_rows()
+    drawn_inputs = len(rows) if step.show_input and results[0].drawn_X.shape[1] == 3 else 0
+    places = [place for place, trace in enumerate(traces) if trace.name not in {panel.label for panel in step.drawn}]
+    assert len(places) == drawn_inputs and all("input" in traces[place].name for place in places)
+    for number, (place, row) in enumerate(zip(places, rows if drawn_inputs else (), strict=True)):
+        first = services.results.get(row[0].request)
+        np.testing.assert_array_equal(traces[place].marker.color, first.truth[:, column(first)].astype(np.float32))
+        if step.inputs:  # each row starts with its input
+            assert place == number * (len(row) + 1)
     titles = set()
-    for panel, result, trace in zip(step.drawn, results, traces[offset:], strict=True):
+    outputs = [trace for place, trace in enumerate(traces) if place not in places]
+    for panel, result, trace in zip(step.drawn, results, outputs, strict=True):
         assert trace.name == panel.label and len(trace.marker.color) == len(result.Y)
         own = result.truth[:, column(result)]
         if trace.marker.colorscale is None:  # classes (the digits): one colour each
@@ -146,9 +155,6 @@ def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
         else:
             np.testing.assert_array_equal(trace.marker.color, own.astype(np.float32), err_msg=panel.label)
             titles.add(result.truth_labels[column(result)])
-    if offset:  # the input, panel A: the first run's
-        np.testing.assert_array_equal(traces[0].marker.color, results[0].truth[:, column(results[0])].astype(
-            np.float32))
     assert {trace.marker.colorbar.title.text for trace in traces if trace.marker.showscale} == titles
 
 
@@ -223,6 +229,23 @@ def test_a_paper_s_figure_keeps_its_grid_a1_to_f1_over_a2_to_f2():
         tuple(robust_color_range(np.concatenate([Y[:, 0] + i for i in range(12)])))}  # one shared range
 
 
+def test_a_paired_figure_starts_each_row_with_its_own_input():
+    """PN Figs. 7–9 (issue 19): a data set and the same stretched, each row its input, then its outputs."""
+    rng = np.random.default_rng(3)
+    inputs = [{"label": f"input, {name}", "points": rng.normal(size=(30, 3)) * scale, "color": rng.uniform(size=30),
+               "color_title": "u"} for name, scale in (("roll", 1.0), ("stretched", 3.0))]
+    panels = [{"label": f"{letter}{row}", "Y": rng.normal(size=(30, 2)), "caption": "", "color": rng.uniform(size=30),
+               "color_title": "u"} for row in (1, 2) for letter in "ABCDEF"]
+    figure = step_figure(panels, inputs=inputs)
+    assert [trace.name for trace in figure.data] == ["input, roll", *"A1 B1 C1 D1 E1 F1".split(),
+                                                     "input, stretched", *"A2 B2 C2 D2 E2 F2".split()]
+    # Two rows of seven: each input in the first column, its row's outputs after it.
+    assert figure.layout.xaxis.domain == figure.layout.xaxis8.domain
+    assert figure.layout.yaxis.domain == figure.layout.yaxis7.domain and figure.layout.yaxis8.domain[1] < (
+        figure.layout.yaxis.domain[0])
+    np.testing.assert_allclose(figure.data[7].x, oblique_view(inputs[1]["points"])[:, 0].astype(np.float32))
+
+
 def test_panels_of_two_data_sets_keep_their_own_colours_and_a_colour_bar_each():
     rng = np.random.default_rng(2)
     strip, roll = rng.uniform(0, 6, 40), rng.uniform(0, 90, 50)
@@ -230,8 +253,8 @@ def test_panels_of_two_data_sets_keep_their_own_colours_and_a_colour_bar_each():
                            "color_title": "u"},
                           {"label": "roll", "Y": rng.normal(size=(50, 2)), "caption": "", "color": roll,
                            "color_title": "arc length"}],
-                         input_panel={"label": "A: input", "points": rng.normal(size=(40, 3)), "color": strip,
-                                      "color_title": "u"})
+                         inputs=[{"label": "A: input", "points": rng.normal(size=(40, 3)), "color": strip,
+                                  "color_title": "u"}])
     input_trace, strip_trace, roll_trace = figure.data
     np.testing.assert_array_equal(strip_trace.marker.color, strip.astype(np.float32))
     assert (strip_trace.marker.cmin, strip_trace.marker.cmax) == tuple(robust_color_range(np.r_[strip, strip]))

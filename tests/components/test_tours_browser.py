@@ -275,8 +275,9 @@ def test_the_first_click_on_a_step_works_from_an_empty_cache(dash_duo, tmp_path)
         assert [kind for kind, _ in shown] == ["claim holds"] * len(step.claims), (name, shown)
         assert all(text.startswith("✓") and "—" not in text for _, text in shown), (name, shown)
         points = until(lambda: drawn_points(dash_duo) or None, timeout=WAIT)
-        # the input (panel A) and each output, every point drawn
-        assert len(points) == len(step.drawn) + step.show_input and min(points) > 100, (name, points)
+        # the input (panel A; a paired figure: each row's) and each output, every point drawn
+        assert len(points) == len(step.drawn) + step.show_input * len(step.input_rows()) and min(points) > 100, (
+            name, points)
         assert "—" not in dash_duo.find_element(f"#{ids.TOUR_TEXT}").get_attribute("textContent"), name
         assert severe_logs(dash_duo) == [], name  # no callback answered 500
     # The index marks the steps computed since (✓), and only those: what opens at once in a lecture.
@@ -318,7 +319,8 @@ def test_a_lecture_fits_a_projector_and_the_keys_drive_it(dash_duo, steps_app_di
         else:
             dash_duo.driver.get(dash_duo.server.url + f"/?tour={name}&present=1")
         until(lambda: computed_claims(dash_duo), timeout=WAIT)
-        until(lambda: len(drawn_points(dash_duo)) == len(step.drawn) + step.show_input, timeout=WAIT)  # noqa: B023
+        until(lambda: len(drawn_points(dash_duo)) == (  # noqa: B023
+            len(step.drawn) + step.show_input * len(step.input_rows())), timeout=WAIT)  # noqa: B023
         dash_duo.driver.execute_script("return new Promise((done) => setTimeout(done, 500));")  # a settled layout
         dash_duo.driver.save_screenshot(f"/tmp/tour-{name}-1280x720.png")
         assert dash_duo.driver.execute_script("return window.scrollY;") == 0

@@ -171,6 +171,19 @@ def test_a_published_series_needs_a_value_per_x_and_a_curve_that_draws_it():
         dataclasses.replace(step, bars=("asim",))
 
 
+def test_a_paired_figure_s_rows_are_one_input_each():
+    """PN Figs. 7–9 draw each input first in its row (issue 19): the rows must split evenly, one input each."""
+    step = STEPS["pn-fig7-stretched"]
+    rows = step.input_rows()
+    assert [len(row) for row in rows] == [6, 6]
+    assert [{dict(panel.request.data.params)["stretch"] for panel in row} for row in rows] == [{1.0}, {3.0}]
+    with pytest.raises(ValueError, match="make no 5 equal rows"):
+        dataclasses.replace(step, inputs=tuple("abcde"))
+    mixed = (*step.panels[:5], step.panels[6], step.panels[5], *step.panels[7:])  # a stretched run in row 1
+    with pytest.raises(ValueError, match="must draw one input's runs"):
+        dataclasses.replace(step, panels=mixed)
+
+
 # ------------------------------------------------------------------ every step computed
 
 @pytest.mark.slow
