@@ -196,12 +196,12 @@ def _outputs(services, step, values, presentation):
 def _input_panel(step, row, result, panel, color):
     """The drawn input of ``step``'s row ``row``: its first run's ``result`` (``panel`` drawn from it)."""
     # Images are drawn as their top principal components (lab.compute.runs): the caption says so.
-    axes = "" if result.input_axes[0] == "x1" else f", {result.input_axes[0]}–{result.input_axes[-1]}"
-    if step.inputs:  # a row of a paired figure: its input's name above, its size under
-        label, caption = f"input, {step.inputs[row]}", f"n = {result.n_samples}{axes}"
+    axes = [] if result.input_axes[0] == "x1" else [f"{result.input_axes[0]}–{result.input_axes[-1]}"]
+    if step.inputs:  # a row of a paired figure: its input's name above, its size under (wrapped as captions are)
+        label, caption = f"input, {step.inputs[row]}", [f"n = {result.n_samples}", *axes]
     else:  # the paper's panel A, unless the paper lettered its outputs from A (PN Fig. 4)
         letter = "" if any(label.startswith("A:") for label in (p.label for p in step.drawn)) else "A: "
-        label, caption = f"{letter}input, n = {result.n_samples}{axes}", ""
+        label, caption = ", ".join([f"{letter}input, n = {result.n_samples}", *axes]), ""
     return {"label": label, "caption": caption, "points": result.drawn_X, "key": panel["key"],
             **_colored(result, color), "marks": panel["marks"] and dataclasses.replace(panel["marks"], output=None)}
 
