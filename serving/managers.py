@@ -96,10 +96,11 @@ class _EveryJobAccountedFor:
         self.slots = slots  # before Dash's own set-up, which already makes the job functions
         self._polled = threading.local()  # the key the current poll read, per request thread
         self._noted = {}  # job -> when this process last noted a poll of it
+        self._noting = threading.Lock()  # request threads note polls at once
         super().__init__(*args, **kwargs)
 
     def make_job_fn(self, fn, progress, key=None):
-        in_slots = self.slots.around(fn, progress, last_polled=lambda: self._read_poll(self._current_job()))
+        in_slots = self.slots.around(fn, progress, last_polled=self._last_polled)
         return super().make_job_fn(deadlines.bounded(in_slots), progress, key)
 
     def call_job_fn(self, key, job_fn, args, context):
@@ -108,14 +109,31 @@ class _EveryJobAccountedFor:
         return job
 
     def _polled_now(self, job, always=False):
-        """Note that a page polled ``job`` now, unless this process noted it in the last :data:`POLL_NOTE_SECONDS`."""
+        """Note that a page polled ``job`` now, unless this process noted it in the last :data:`POLL_NOTE_SECONDS`.
+
+        A note is advice to the job's queue (:mod:`serving.slots`): one that cannot be written (a store
+        locked or down) is logged and the poll answered, as a lost note only brings the next one forward.
+        """
         now = time.time()
-        if not always and now - self._noted.get(job, -float("inf")) < POLL_NOTE_SECONDS:
-            return
-        if len(self._noted) > 4096:  # the jobs of the last few minutes are enough to remember
-            self._noted = {other: when for other, when in self._noted.items() if now - when < 60}
-        self._noted[job] = now
-        self._note_poll(job, now)
+        with self._noting:
+            if not always and now - self._noted.get(job, -float("inf")) < POLL_NOTE_SECONDS:
+                return
+            if len(self._noted) > 4096:  # the jobs of the last few minutes are enough to remember
+                self._noted = {other: when for other, when in self._noted.items() if now - when < 60}
+            self._noted[job] = now
+        try:
+            self._note_poll(job, now)
+        except Exception:  # noqa: BLE001 (any store's failure: advice only, never the poll's 500)
+            logger.warning("could not note a poll of background job %s", job, exc_info=True)
+
+    def _last_polled(self):
+        """In a job: its last poll's note (any value that changes with each note), or None. A note that cannot
+        be read counts as a poll now: a store's blip must not drop a job a page waits for."""
+        try:
+            return self._read_poll(self._current_job())
+        except Exception:  # noqa: BLE001
+            logger.warning("could not read the poll notes of this background job", exc_info=True)
+            return time.time()
 
     def get_result(self, key, job):
         if job is not None:
@@ -312,8 +330,8 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
         self.handle.set(f"procrustes-job-stopped:{job}", True, expire=self.STOPPED_SECONDS)
 
     # The page's job id is the process id, in the query string (text).
-    def _note_poll(self, job, when):
-        self.handle.set(f"procrustes-job-polled:{int(job)}", when, expire=3600)
+    def _note_poll(self, job, when):  # no retry: a poll does not wait for the store's lock (logged instead)
+        self.handle.set(f"procrustes-job-polled:{int(job)}", when, expire=3600, retry=False)
 
     def _read_poll(self, job):
         return self.handle.get(f"procrustes-job-polled:{int(job)}")

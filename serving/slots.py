@@ -101,9 +101,10 @@ class JobSlots:
         address : str, optional
             The client address the job's request came from; None or "": no address cap.
         last_polled : callable, optional
-            ``last_polled()``: the ``time.time()`` of the page's last poll of this job, or None before
-            the first. A job queued while no page polled it for :data:`UNWATCHED_SECONDS` raises
-            :class:`JobUnwatchedError`. None (the argument): it waits however long no one asks.
+            ``last_polled()``: the note of the page's last poll of this job (a value that changes with
+            each poll the manager notes), or None before the first. A job queued while no page polled
+            it for :data:`UNWATCHED_SECONDS` raises :class:`JobUnwatchedError`. None (the argument): it
+            waits however long no one asks.
 
         Raises
         ------
@@ -116,11 +117,11 @@ class JobSlots:
             scopes.append((self.session_store, self.scope("address", address), self.per_address, "from this address"))
         if self.server_store is not None:
             scopes.append((self.server_store, "server", self.per_server, "on this server"))
-        since = time.time()
+        watched = _Watch(last_polled)
         # Always session, address, server: one order, so no two jobs wait for each other.
         with contextlib.ExitStack() as stack:
             for store, scope, cap, whose in scopes:
-                lock = self._take_one_of(store, scope, cap, whose, report, lambda: _still_wanted(last_polled, since))
+                lock = self._take_one_of(store, scope, cap, whose, report, watched.still_wanted)
                 stack.push(lock)  # its __exit__, at the end
             yield
 
@@ -137,7 +138,7 @@ class JobSlots:
 
     def _take_one_of(self, store, scope, cap, whose, report, wanted):
         """The first free slot of ``scope`` (its lock, entered), after waiting as long as all ``cap`` are taken
-        and ``wanted()`` (:func:`_still_wanted`)."""
+        and ``wanted()`` (:meth:`_Watch.still_wanted`)."""
         queued = False
         while True:
             for index in range(cap):
@@ -158,13 +159,26 @@ class JobSlots:
             time.sleep(SLOT_POLL_SECONDS)
 
 
-def _still_wanted(last_polled, since):
-    """Whether a page polled this job (``last_polled()``, see :meth:`JobSlots.held`) in the last
-    :data:`UNWATCHED_SECONDS`; a job waiting ``since`` (a ``time.time()``) counts as polled then, as its
-    first poll may not have come yet (and a poll older than that was of an earlier job with its id)."""
-    if last_polled is None:
-        return True
-    return max(last_polled() or since, since) > time.time() - UNWATCHED_SECONDS
+class _Watch:
+    """Whether a page still polls a queued job: its poll notes (``last_polled()``, see :meth:`JobSlots.held`)
+    changed in the last :data:`UNWATCHED_SECONDS`, as this process's monotonic clock measures it.
+
+    Only a note's change is read, never its time: the web server that writes it may run on another
+    host with another clock (Celery). The job's start counts as a change (its first poll may be late).
+    """
+
+    def __init__(self, last_polled):
+        self.last_polled = last_polled
+        self.note = last_polled() if last_polled is not None else None
+        self.changed = time.monotonic()
+
+    def still_wanted(self):
+        if self.last_polled is None:
+            return True
+        note, now = self.last_polled(), time.monotonic()
+        if note != self.note:
+            self.note, self.changed = note, now
+        return now - self.changed < UNWATCHED_SECONDS
 
 
 def session_of_job():

@@ -482,3 +482,36 @@ def test_a_queued_job_no_page_polls_gives_its_place_up_and_a_polled_one_waits_it
     manager.terminate_job(holder)
     assert _result(manager, "polled", polled, timeout=120) == "done"
     assert not record.exists()  # the job that gave its place up computed nothing
+
+
+def test_a_poll_note_that_cannot_be_written_or_read_never_fails_the_poll_nor_drops_the_job(manager, monkeypatch):
+    """The notes are advice: a store that is locked or down is logged, the poll answered, the job kept."""
+    def down(*args):
+        raise OSError("store down")
+
+    monkeypatch.setattr(manager, "_note_poll", down)
+    assert manager.get_result("no-such-key", None) is manager.UNDEFINED  # no job: nothing noted
+    manager._noted.clear()
+    manager._polled_now("12345")  # a poll: logged, not raised
+    monkeypatch.setattr(manager, "_read_poll", down)
+    before = manager._last_polled()
+    assert isinstance(before, float)  # unreadable: counts as a poll now, so a queued job keeps waiting
+    watch = slots._Watch(manager._last_polled)
+    monkeypatch.setattr(slots, "UNWATCHED_SECONDS", 0.05)
+    import time
+
+    time.sleep(0.1)
+    assert watch.still_wanted()  # each unreadable read is a fresh note
+
+
+def test_a_queued_job_s_watch_reads_changes_of_the_notes_not_their_clock(monkeypatch):
+    """A note written by a web server whose clock is hours off (Celery: another host) still counts."""
+    import time
+
+    notes = iter([3.0, 3.0, 3.0, 7.0])  # another host's clock: far in the past
+    monkeypatch.setattr(slots, "UNWATCHED_SECONDS", 0.2)
+    watch = slots._Watch(lambda: next(notes))
+    assert watch.still_wanted()
+    time.sleep(0.3)
+    assert not watch.still_wanted()  # unchanged past the limit
+    assert watch.still_wanted()  # a new note: polled again
