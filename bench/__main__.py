@@ -35,7 +35,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 # The suites, in the order they run. bench/landmark_isomap.py joins the table once it has rows().
 SUITES = ("measures", "algorithms", "procrustes_algorithms", "landmark_isomap", "sweep", "zadu_compare", "uploads",
-          "datasets", "locally_linear", "neighbor_embeddings", "pairs")
+          "datasets", "locally_linear", "neighbor_embeddings", "pairs", "geodesic_cores")
+# Run only when named with --only: the browser suite needs Chromium and takes minutes (bench/browser.py).
+ON_REQUEST = ("browser",)
 PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl", "networkx", "dash", "plotly", "diskcache", "zadu",
             "numba")
 
@@ -114,7 +116,8 @@ def run_suite(name, quick):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, one timed run (about two minutes)")
-    parser.add_argument("--only", nargs="+", choices=SUITES, metavar="SUITE", help=f"run only these: {SUITES}")
+    parser.add_argument("--only", nargs="+", choices=SUITES + ON_REQUEST, metavar="SUITE",
+                        help=f"run only these: {SUITES + ON_REQUEST} ({', '.join(ON_REQUEST)} only when named)")
     parser.add_argument("--no-save", action="store_true", help="print the table, write no JSON")
     args = parser.parse_args(argv)
 

@@ -25,12 +25,12 @@ import dataclasses
 
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse import csr_array
 from scipy.spatial.distance import cdist
 
 from .chunks import chunk_slices
 from .errors import MeasureError
-from .geodesics import check_connected, geodesic_graph
+from .geodesics import check_connected, dijkstra_batches, geodesic_graph
 from .memo import InputMemo, digest
 from .neighbors import check_pair, nearest_neighbors, power_of_two_scaled
 from .parameters import check_integer
@@ -396,9 +396,11 @@ def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=Non
     if geodesic and graph is None:
         graph = geodesic_graph(X, neighbors, both_directions=True)
     starts = np.arange(n_samples) if sources is None else sources
-    parts = [spearman_pair_rows(batch, dijkstra(graph, directed=True, indices=batch) if geodesic
-                                else cdist(X[batch], X), Y, every_pair_once=sources is None)
-             for batch in (starts[part] for part in chunk_slices(len(starts), 8 * 4 * n_samples))]
+    batches = [starts[part] for part in chunk_slices(len(starts), 8 * 4 * n_samples)]
+    given = ((rows for rows, _ in dijkstra_batches(csr_array(graph), batches)) if geodesic
+             else (cdist(X[batch], X) for batch in batches))
+    parts = [spearman_pair_rows(batch, rows, Y, every_pair_once=sources is None)
+             for batch, rows in zip(batches, given, strict=True)]
     return joined_pair_rows(parts)
 
 

@@ -3,7 +3,9 @@ residual variance of Isomap, both from one sweep of Dijkstra over batches of sou
 
 The graph is the symmetrised k-nearest-neighbour graph of the input with Euclidean edge lengths,
 built on :func:`measures.nearest_neighbors` (SPEC §0). Nothing here holds an n x n matrix: each
-batch of sources gets its rows of distances and predecessors, which are reduced and dropped.
+batch of sources gets its rows of distances and predecessors, which are reduced and dropped. The
+batches of a large sweep run on every core, in forked processes (:func:`dijkstra_batches`): SciPy's
+Dijkstra holds the interpreter, so threads would take turns.
 
 References
 ----------
@@ -33,6 +35,7 @@ from .neighbors import (
     neighbor_graph_components,
     power_of_two_scaled,
 )
+from .processes import ordered_map
 from .seeding import check_random_state
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "PIVOT_SOURCES",
     "all_geodesics",
     "check_connected",
+    "dijkstra_batches",
     "geodesic_graph",
     "geodesic_sweep",
     "pivot_count",
@@ -63,6 +67,9 @@ MIN_PIVOT_SOURCES = 32
 # Working memory of one source in a sweep, in units of n: distances and predecessors from Dijkstra,
 # and for the residual variance the output distances and the selected pairs.
 _BYTES_PER_SOURCE_AND_VERTEX = 48
+# (source, vertex) pairs from which a sweep's Dijkstra runs on every core (measures.processes): about a
+# second of work at 0.2-0.25 us a pair, against a pool's start (0.1 s) and the rows' trip back (8 bytes a pair).
+PARALLEL_FROM_PAIRS = 5_000_000
 
 
 def geodesic_graph(X, neighbors, *, both_directions=False):
@@ -149,9 +156,38 @@ def all_geodesics(graph):
 
         geodesic_sweep(graph, count_paths=True, both_directions=True, on_rows=keep)
         return distances
-    for part in chunk_slices(n, n, budget=_PAIRS_PER_CALL):
-        distances[part] = dijkstra(graph, directed=True, indices=np.arange(part.start, part.stop))
+    batches = [np.arange(part.start, part.stop) for part in chunk_slices(n, n, budget=_PAIRS_PER_CALL)]
+    for batch, (rows, _) in zip(batches, dijkstra_batches(graph, batches), strict=True):
+        distances[batch] = rows
     return distances
+
+
+def dijkstra_batches(graph, batches, *, count_paths=False):
+    """``dijkstra(graph, directed=True)`` from each batch of sources, in order, on every core when the work
+    is large (:data:`PARALLEL_FROM_PAIRS`; :func:`measures.processes.ordered_map`).
+
+    Parameters
+    ----------
+    graph : csr_array of shape (n, n)
+        Both directions of every edge stored.
+    batches : list of ndarray of int
+    count_paths : bool
+        Also count, per vertex, the shortest paths from the batch's sources through it as an interior
+        vertex (:func:`_interior_counts` of the predecessors, reduced where they were computed).
+
+    Yields
+    ------
+    (ndarray of shape (len(batch), n), ndarray of shape (n,) or None)
+        Each batch's rows, the same bit for bit wherever they ran, and its counts.
+    """
+    def rows(batch):
+        if not count_paths:
+            return dijkstra(graph, directed=True, indices=batch), None
+        distances, predecessors = dijkstra(graph, directed=True, indices=batch, return_predecessors=True)
+        return distances, _interior_counts(predecessors)
+
+    pairs = graph.shape[0] * sum(len(batch) for batch in batches)
+    return ordered_map(rows, batches, parallel=pairs >= PARALLEL_FROM_PAIRS)
 
 
 def check_connected(neighbors, what, fix):
@@ -383,13 +419,11 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
         return (memo.counts.copy() if count_paths else None), sums
     counts = np.zeros(n, dtype=np.int64) if count_paths else None
     rows = []
-    for part in parts:
-        batch = sources[part]
+    batches = [sources[part] for part in parts]
+    for batch, (distances, through) in zip(batches, dijkstra_batches(graph, batches, count_paths=count_paths),
+                                           strict=True):
         if count_paths:
-            distances, predecessors = dijkstra(graph, directed=True, indices=batch, return_predecessors=True)
-            counts += _interior_counts(predecessors)
-        else:
-            distances = dijkstra(graph, directed=True, indices=batch)
+            counts += through
         read(batch, distances)
         if kept:
             distances.flags.writeable = False  # shared with the next sweep of this input

@@ -1,5 +1,6 @@
 """Tests of ``measures/geodesics.py``: shortest-path counts (NIEQA's importance) and residual variance."""
 
+import concurrent.futures
 import importlib
 
 import networkx as nx
@@ -201,3 +202,37 @@ def test_a_second_sweep_of_the_same_input_reads_the_first_s_rows_and_gives_the_s
     geodesics_module._sweeps.clear()
     geodesics_module.geodesic_sweep(graph, output=outputs[0])
     assert not len(geodesics_module._sweeps)
+
+
+# ------------------------------------------------------------------ Dijkstra on every core (issue 24)
+
+def _every_sweep(X, graph):
+    """What each caller of measures.geodesics.dijkstra_batches computes from one graph: all-pairs geodesics
+    (its two paths), a sweep's path counts and residual-variance sums, and DEMaP's pair distances."""
+    from measures.distances import distance_spearman_values
+
+    geodesics_module._sweeps.clear()
+    swept = geodesics_module.geodesic_sweep(graph, count_paths=True, output=X[:, :2])
+    geodesics_module._sweeps.clear()
+    return (all_geodesics(geodesic_graph(X, nearest_neighbors(X, 6), both_directions=True)), *swept,
+            *distance_spearman_values(X, X[:, :2], nearest_neighbors(X, 6)))
+
+
+def test_sweeps_on_every_core_give_the_rows_and_sums_of_one_process_bit_for_bit(monkeypatch):
+    X, graph = knn_graph(400, 6, seed=8, n_features=3)
+    monkeypatch.setattr(measures.chunks, "CHUNK_BYTES", 48 * 400 * 37)  # batches of 37 sources: 11 of them
+    monkeypatch.setattr(geodesics_module, "_PAIRS_PER_CALL", 400 * 37)
+    monkeypatch.setattr(importlib.import_module("measures.processes"), "PARALLEL", False)
+    alone = _every_sweep(X, graph)
+    processes = importlib.import_module("measures.processes")
+    monkeypatch.setattr(processes, "PARALLEL", True)
+    monkeypatch.setattr(geodesics_module, "PARALLEL_FROM_PAIRS", 0)  # every sweep on the worker processes
+    pools, pool = [], concurrent.futures.ProcessPoolExecutor
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
+                        lambda *args, **kwargs: pools.append(args) or pool(*args, **kwargs))
+    shared = _every_sweep(X, graph)
+    assert len(pools) == (3 if processes.cores() > 1 else 0)  # the sweep, all-pairs (a sweep too), DEMaP
+    assert len(alone) == len(shared) == 5
+    for one, other in zip(alone, shared, strict=True):
+        np.testing.assert_array_equal(one, other)
+    np.testing.assert_allclose(alone[0], shortest_path(graph, directed=False), rtol=1e-15)  # and right

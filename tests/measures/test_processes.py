@@ -1,0 +1,71 @@
+"""Tests of ``measures/processes.py``: work in forked workers, in order, stopped with its caller."""
+
+import multiprocessing
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from measures import MeasureError
+from measures.processes import WORKER_LOST, cores, ordered_map
+
+pytestmark = pytest.mark.skipif(cores() < 2 or "fork" not in multiprocessing.get_all_start_methods(),
+                                reason="forked workers need two cores and fork")
+
+
+def test_results_come_in_order_from_other_processes_and_a_closure_reaches_them():
+    offset = np.arange(3.0)  # captured, never pickled: the fork hands it over
+
+    def work(item):
+        return os.getpid(), offset + item
+
+    results = list(ordered_map(work, range(8)))
+    assert [values.tolist() for _, values in results] == [[i, i + 1.0, i + 2.0] for i in range(8)]
+    assert os.getpid() not in {pid for pid, _ in results}
+    assert multiprocessing.active_children() == []  # the workers ended with the last result
+    assert [pid for pid, _ in ordered_map(work, range(3), parallel=False)] == [os.getpid()] * 3
+
+
+def test_a_caller_that_stops_stops_the_workers_at_once():
+    def work(item):
+        if item:
+            time.sleep(600)  # a batch no one will wait for
+        return item
+
+    results = ordered_map(work, range(4))
+    assert next(results) == 0
+    results.close()  # a deadline or a Cancel in the caller
+    assert multiprocessing.active_children() == []  # terminated, not finishing their 600 s
+
+
+def test_a_worker_that_dies_is_an_error_with_a_message_not_a_hang():
+    def work(item):
+        if item == 2:
+            os.kill(os.getpid(), signal.SIGKILL)  # out of memory, say
+        return item
+
+    with pytest.raises(MeasureError, match="stopped before it answered") as raised:
+        list(ordered_map(work, range(4)))
+    assert str(raised.value) == WORKER_LOST and multiprocessing.active_children() == []
+
+
+def test_a_deadline_s_alarm_reaches_the_caller_while_it_waits_and_stops_the_workers():
+    """A job's deadline is a SIGALRM handler in the caller (serving.deadlines): it must interrupt the wait
+    for a worker's batch, and the workers must not run on."""
+    class Alarm(BaseException):
+        pass
+
+    def ring(signum, frame):
+        raise Alarm()
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(Alarm):
+            list(ordered_map(lambda item: time.sleep(600), range(2)))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert multiprocessing.active_children() == []
