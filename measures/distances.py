@@ -21,6 +21,7 @@ References
    tools work", JMLR 22 (2021) 1-73 (random-triplet accuracy).
 """
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -397,10 +398,11 @@ def distance_spearman_values(X, Y, neighbors=None, *, geodesic=True, sources=Non
         graph = geodesic_graph(X, neighbors, both_directions=True)
     starts = np.arange(n_samples) if sources is None else sources
     batches = [starts[part] for part in chunk_slices(len(starts), 8 * 4 * n_samples)]
-    given = ((rows for rows, _ in dijkstra_batches(csr_array(graph), batches)) if geodesic
-             else (cdist(X[batch], X) for batch in batches))
-    parts = [spearman_pair_rows(batch, rows, Y, every_pair_once=sources is None)
-             for batch, rows in zip(batches, given, strict=True)]
+    swept = dijkstra_batches(csr_array(graph), batches) if geodesic else ((cdist(X[batch], X), None)
+                                                                            for batch in batches)
+    with contextlib.closing(swept):  # an error while ranking stops the workers at once
+        parts = [spearman_pair_rows(batch, rows, Y, every_pair_once=sources is None)
+                 for batch, (rows, _) in zip(batches, swept, strict=True)]
     return joined_pair_rows(parts)
 
 

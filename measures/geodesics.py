@@ -17,6 +17,7 @@ References
    Chaos 17 (2007) 2303-2318 (pivot sampling).
 """
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -157,8 +158,9 @@ def all_geodesics(graph):
         geodesic_sweep(graph, count_paths=True, both_directions=True, on_rows=keep)
         return distances
     batches = [np.arange(part.start, part.stop) for part in chunk_slices(n, n, budget=_PAIRS_PER_CALL)]
-    for batch, (rows, _) in zip(batches, dijkstra_batches(graph, batches), strict=True):
-        distances[batch] = rows
+    with contextlib.closing(dijkstra_batches(graph, batches)) as swept:
+        for batch, (rows, _) in zip(batches, swept, strict=True):
+            distances[batch] = rows
     return distances
 
 
@@ -178,7 +180,8 @@ def dijkstra_batches(graph, batches, *, count_paths=False):
     Yields
     ------
     (ndarray of shape (len(batch), n), ndarray of shape (n,) or None)
-        Each batch's rows, the same bit for bit wherever they ran, and its counts.
+        Each batch's rows, the same bit for bit wherever they ran, and its counts. Close the generator
+        when done or on an error (``contextlib.closing``): that stops its workers at once.
     """
     def rows(batch):
         if not count_paths:
@@ -420,14 +423,14 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     counts = np.zeros(n, dtype=np.int64) if count_paths else None
     rows = []
     batches = [sources[part] for part in parts]
-    for batch, (distances, through) in zip(batches, dijkstra_batches(graph, batches, count_paths=count_paths),
-                                           strict=True):
-        if count_paths:
-            counts += through
-        read(batch, distances)
-        if kept:
-            distances.flags.writeable = False  # shared with the next sweep of this input
-            rows.append((batch.copy(), distances))
+    with contextlib.closing(dijkstra_batches(graph, batches, count_paths=count_paths)) as swept:
+        for batch, (distances, through) in zip(batches, swept, strict=True):
+            if count_paths:
+                counts += through
+            read(batch, distances)
+            if kept:
+                distances.flags.writeable = False  # shared with the next sweep of this input
+                rows.append((batch.copy(), distances))
     if kept:
         _sweeps.put(key, _InputSweep(tuple(rows), None if counts is None else counts.copy()))
     return counts, sums

@@ -2,17 +2,16 @@
 
 SciPy's ``dijkstra`` keeps the GIL for its whole call: two threads ran at 0.92 times the speed of one
 (issue 24), so the geodesic sweeps use processes. The workers are forked: they inherit the graph and
-the function they run, and only the items and the results cross a pipe.
+the function they run, and only the items and the results cross a pipe, one pipe per worker.
 """
 
-import concurrent.futures
 import multiprocessing
 import os
-import threading
+import signal
 
 from .errors import MeasureError
 
-__all__ = ["PARALLEL", "cores", "ordered_map"]
+__all__ = ["PARALLEL", "WORKER_LOST", "cores", "ordered_map"]
 
 # Whether ordered_map may use processes at all (False: every call runs here, in order).
 PARALLEL = True
@@ -20,8 +19,9 @@ PARALLEL = True
 WORKER_LOST = ("A worker process of this computation stopped before it answered (out of memory, or killed); "
                "nothing partial was kept. Use fewer points, or run it again.")
 
-_task = None  # in a worker: the function it runs, handed over by the fork, never pickled
-_starting = threading.Lock()  # one pool's workers at a time, so each knows its own processes
+# Handlers a worker must not inherit: a job's SIGTERM handler raises SystemExit only between native calls,
+# and its deadline's alarm belongs to the caller. A worker stopped is simply killed.
+_RESET = (signal.SIGTERM, signal.SIGINT, signal.SIGALRM, signal.SIGUSR1)
 
 
 def cores():
@@ -32,19 +32,33 @@ def cores():
         return os.cpu_count() or 1
 
 
-def _hand_over(function):
-    global _task
-    _task = function
-
-
-def _run(item):
-    return _task(item)
-
-
 def _may_fork():
     """Whether this process can fork workers: a platform that forks, and not a daemonic process (whose
-    children multiprocessing refuses)."""
+    children multiprocessing refuses: Celery's prefork workers, for one, run the items in order)."""
     return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
+
+
+def _work(function, items, writer, inherited):
+    """A worker: ``function`` of each of its items, each result sent as soon as it is made.
+
+    The pipes of the other workers, and its own reading end, are closed here, so that a reader that
+    goes away (the caller died) makes the next send fail and the worker end, and a worker that dies
+    ends its pipe for the caller.
+    """
+    for number in _RESET:
+        signal.signal(number, signal.SIG_DFL)
+    for connection in inherited:
+        connection.close()
+    try:
+        for item in items:
+            writer.send((True, function(item)))
+    except Exception as error:  # noqa: BLE001 (the caller raises it)
+        try:
+            writer.send((False, error))
+        except Exception:  # noqa: BLE001 (unpicklable, or the caller gone)
+            writer.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+    finally:
+        writer.close()
 
 
 def ordered_map(function, items, *, parallel=True):
@@ -56,10 +70,10 @@ def ordered_map(function, items, *, parallel=True):
         Any callable, closures included: the workers inherit it when they are forked. Its results
         travel back pickled, so they should be arrays (one batch of rows), not large object graphs.
     items : iterable
-        Picklable (batches of indices).
+        Worker ``w`` of ``W`` takes items ``w, w + W, ...``, so work of even cost per item.
     parallel : bool
-        The caller's judgement that the work outweighs a pool's start and the results' transfer
-        (about 0.1 s and a copy of each result); with one core, a single item, :data:`PARALLEL`
+        The caller's judgement that the work outweighs starting the workers and the results' trip
+        back (a fork each, and a copy of each result); with one core, a single item, :data:`PARALLEL`
         False or a process that cannot fork, the items run here in order anyway.
 
     Yields
@@ -70,12 +84,15 @@ def ordered_map(function, items, *, parallel=True):
     Raises
     ------
     MeasureError
-        A worker died (out of memory, killed) before it answered: :data:`WORKER_LOST`.
+        A worker died (out of memory, killed) before it answered: :data:`WORKER_LOST`. An exception
+        of ``function`` in a worker is raised here.
 
     Notes
     -----
-    The workers are stopped when the generator is closed or the caller raises (a job's deadline,
-    its Cancel), and when the last result is read.
+    Each worker has its own pipe, whose sends block until the caller reads: a worker runs at most
+    one item ahead, so memory stays near one result per worker. The workers are killed when the
+    generator is closed or the caller raises (a job's deadline, its Cancel): callers close it
+    (``contextlib.closing``) rather than leave it to the garbage collector.
     """
     items = list(items)
     workers = min(cores(), len(items))
@@ -83,24 +100,32 @@ def ordered_map(function, items, *, parallel=True):
         for item in items:
             yield function(item)
         return
-    executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                                      initializer=_hand_over, initargs=(function,))
-    with _starting:
-        before = set(multiprocessing.active_children())
-        futures = [executor.submit(_run, items[0])]  # a fork context starts every worker at the first submit
-        ours = [process for process in multiprocessing.active_children() if process not in before]
-    finished = False
+    context = multiprocessing.get_context("fork")
+    pipes = [context.Pipe(duplex=False) for _ in range(workers)]  # (reader, writer) each
+    processes = []
     try:
-        futures += [executor.submit(_run, item) for item in items[1:]]
-        for future in futures:
+        for index, (_, writer) in enumerate(pipes):
+            inherited = [end for other, pair in enumerate(pipes) for end in pair
+                         if other != index or end is not writer]
+            process = context.Process(target=_work, args=(function, items[index::workers], writer, inherited),
+                                      daemon=True)
+            process.start()
+            processes.append(process)
+        for _, writer in pipes:
+            writer.close()  # the workers' ends: a worker that dies now reads as the end of its pipe
+        for index in range(len(items)):
             try:
-                yield future.result()
-            except concurrent.futures.process.BrokenProcessPool:
+                made, value = pipes[index % workers][0].recv()
+            except EOFError:
                 raise MeasureError(WORKER_LOST) from None
-        finished = True
+            if not made:
+                raise value
+            yield value
     finally:
-        if not finished:  # stopped at once: a deadline or a Cancel must not wait for their batches
-            for process in ours:
-                if process.is_alive():
-                    process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():  # done workers have exited; the others are not waited for
+                process.kill()
+            process.join()
+        for reader, writer in pipes:
+            reader.close()
+            writer.close()

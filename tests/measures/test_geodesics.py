@@ -1,7 +1,7 @@
 """Tests of ``measures/geodesics.py``: shortest-path counts (NIEQA's importance) and residual variance."""
 
-import concurrent.futures
 import importlib
+import multiprocessing
 
 import networkx as nx
 import numpy as np
@@ -227,11 +227,12 @@ def test_sweeps_on_every_core_give_the_rows_and_sums_of_one_process_bit_for_bit(
     processes = importlib.import_module("measures.processes")
     monkeypatch.setattr(processes, "PARALLEL", True)
     monkeypatch.setattr(geodesics_module, "PARALLEL_FROM_PAIRS", 0)  # every sweep on the worker processes
-    pools, pool = [], concurrent.futures.ProcessPoolExecutor
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
-                        lambda *args, **kwargs: pools.append(args) or pool(*args, **kwargs))
+    started, start = [], multiprocessing.context.ForkProcess.start
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start",
+                        lambda process: started.append(process) or start(process))
     shared = _every_sweep(X, graph)
-    assert len(pools) == (3 if processes.cores() > 1 else 0)  # the sweep, all-pairs (a sweep too), DEMaP
+    # the sweep, all-pairs (a sweep too) and DEMaP, each on every core
+    assert len(started) == (3 * processes.cores() if processes.cores() > 1 else 0)
     assert len(alone) == len(shared) == 5
     for one, other in zip(alone, shared, strict=True):
         np.testing.assert_array_equal(one, other)

@@ -69,3 +69,35 @@ def test_a_deadline_s_alarm_reaches_the_caller_while_it_waits_and_stops_the_work
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert multiprocessing.active_children() == []
+
+
+def test_a_worker_runs_at_most_one_item_ahead_of_a_slow_caller(tmp_path):
+    """Memory stays near one result per worker: each worker's sends wait for the caller to read."""
+    record = tmp_path / "started"
+
+    def work(item):
+        with open(record, "a", encoding="utf-8") as file:
+            file.write(f"{item}\n")
+        return np.zeros(2**20)  # 8 MB: far more than a pipe holds, so a send waits for its reader
+
+    results = ordered_map(work, range(20))
+    assert next(results).shape == (2**20,)
+    time.sleep(1.0)  # a slow caller: what ran meanwhile is bounded, not the 19 other items
+    started = record.read_text().split()
+    assert len(started) <= 2 * cores(), started
+    results.close()
+    assert multiprocessing.active_children() == []
+
+
+def test_workers_do_not_inherit_a_job_s_stop_and_deadline_handlers():
+    """A job's SIGTERM handler raises only between native calls, and its alarm is the caller's: a worker
+    keeps neither, so killing or stopping it is immediate and a deadline fires in the caller alone."""
+    previous = {number: signal.signal(number, lambda signum, frame: None) for number in (signal.SIGTERM,
+                                                                                           signal.SIGALRM)}
+    try:
+        handlers = list(ordered_map(lambda item: (signal.getsignal(signal.SIGTERM),
+                                                  signal.getsignal(signal.SIGALRM)), range(2)))
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    assert handlers == [(signal.SIG_DFL, signal.SIG_DFL)] * 2
