@@ -103,20 +103,16 @@ class _EveryJobAccountedFor:
         in_slots = self.slots.around(fn, progress, last_polled=self._last_polled)
         return super().make_job_fn(deadlines.bounded(in_slots), progress, key)
 
-    def call_job_fn(self, key, job_fn, args, context):
-        job = super().call_job_fn(key, job_fn, args, context)
-        self._polled_now(job, always=True)  # its start: an earlier job with its id was polled before
-        return job
-
-    def _polled_now(self, job, always=False):
+    def _polled_now(self, job):
         """Note that a page polled ``job`` now, unless this process noted it in the last :data:`POLL_NOTE_SECONDS`.
 
-        A note is advice to the job's queue (:mod:`serving.slots`): one that cannot be written (a store
-        locked or down) is logged and the poll answered, as a lost note only brings the next one forward.
+        A note is advice to the job's queue (:mod:`serving.slots`, whose watch counts the job's start as
+        a poll): one that cannot be written (a store locked or down) is logged and the poll answered, as a
+        lost note only brings the next one forward.
         """
         now = time.time()
         with self._noting:
-            if not always and now - self._noted.get(job, -float("inf")) < POLL_NOTE_SECONDS:
+            if now - self._noted.get(job, -float("inf")) < POLL_NOTE_SECONDS:
                 return
             if len(self._noted) > 4096:  # the jobs of the last few minutes are enough to remember
                 self._noted = {other: when for other, when in self._noted.items() if now - when < 60}
