@@ -2,6 +2,7 @@
 and GR Table 2's cells beside the paper's (:func:`components.tours.render_step` places them)."""
 
 import dataclasses
+import itertools
 
 from dash import html
 
@@ -42,19 +43,18 @@ def step_outputs(services, step, values, presentation):
     """The step's figure: its input or inputs (the paper's panel A; a paired figure's rows) and each drawn output,
     read from the result cache."""
     panels, inputs, color = [], [], _truth_color(step)
-    key = 0  # a panel's place in step.drawn tells a hover whose run it is (components.tour_images)
+    keys = itertools.count()  # a panel's place in step.drawn tells a hover whose run it is (components.tour_images)
     for row, drawn in enumerate(step.input_rows()):
         first = None
-        for panel in drawn:
+        for panel, key in zip(drawn, keys):  # drawn first: its end must not use up a key
             result = services.results.get(panel.request)
-            key += 1
             if result is None:  # failed, or left the cache since: the panel says so
                 continue
             # Each output turned and scaled onto the truth (display only), so that the panels read alike.
             Y = align_to_reference(result.Y, result.truth) if result.truth.shape[1] == result.Y.shape[1] else result.Y
             marks = marked_neighbourhood(result, panel.request.method.n_neighbors) if step.marked else None
             caption = _caption(values[panel.key], step.captions) + ([marks.caption] if marks else [])
-            panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key - 1, "marks": marks,
+            panels.append({"label": panel.label, "Y": Y, "caption": caption, "key": key, "marks": marks,
                            **_colored(result, color)})
             if first is None:  # the row's input panel draws its first run's points
                 first = (result, panels[-1])
