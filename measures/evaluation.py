@@ -367,12 +367,14 @@ def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
 
 
 def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
-             neighbor_method, labels, kl_sigma, report):
+             neighbor_method, labels, kl_sigma, report, publish):
     """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
 
     ``X`` and ``Y`` come scaled by one power of two (X's); ``values`` holds global measures and the
     exact means of the rank measures; ``failures`` the messages of graph and truth measures that
     could not be computed (their value is NaN). ``report(fraction, stage)``: see :func:`evaluate`'s ``progress``.
+    ``publish(per_point, values)`` after each group but the last, cheapest groups first: local Procrustes
+    and ASIM, the ranks, the truth's measures, the graph sweep, then the distance measures.
     """
     k = n_neighbors
     report(0.0, "neighbours and local Procrustes")
@@ -408,15 +410,28 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         if "continuity" in names:
             values["continuity"], per_point["continuity"] = trustworthiness_from_penalties(
                 rank_penalties(Y_own, output_search, neighbour_sets(X, search, k)), k)
+    publish(per_point, values)
+    for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
+        if name in names:
+            report(0.2, "the truth's measures (M_t, collapse)")
+            try:
+                values[name] = function(truth, Y_own)
+            except ProcrustesLabError as error:
+                failures.append(f"{spec(name).label} not computed: {error}")
+                values[name] = np.nan
+    if "truth_match" in names or "collapse" in names:
+        publish(per_point, values)
     result, approximations, graph = None, {}, None
     # DEMaP reads the sweep's rows when the sweep visits every vertex (pivot_sources None).
     swept = (_SweptSpearmanPairs(Y_own, X.shape[0], random_state)
              if "distance_spearman" in names and pivot_sources(X.shape[0], random_state=random_state) is None else None)
     if "nieqa_global" in names or "residual_variance" in names:
-        graph_values, result, failures, approximations, graph = _graph_measures(
+        graph_values, result, graph_failures, approximations, graph = _graph_measures(
             X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
             _sweep_reporter(report, X.shape[0], swept))
         values.update(graph_values)
+        failures += graph_failures
+        publish(per_point, values)
     if searched_approximately is not None:
         approximations["neighbors"] = (f"{searched_approximately} Every measure on input neighbourhoods "
                                        "(all but M_t and the collapse score) reads them.")
@@ -425,15 +440,28 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
         report(0.75, "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)")
     approximations.update(_peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma,
                                          random_state, per_point, values, failures, graph, swept))
-    for name, function in (("truth_match", truth_match), ("collapse", collapse_score)):
-        if name in names:
-            report(0.95, "the truth's measures (M_t, collapse)")
-            try:
-                values[name] = function(truth, Y_own)
-            except ProcrustesLabError as error:
-                failures.append(f"{spec(name).label} not computed: {error}")
-                values[name] = np.nan
     return per_point, values, result, failures, approximations
+
+
+def _unscaled(per_point, exponent):
+    """``per_point`` with R (``raw``, in squared units) back in the units of the caller's X."""
+    return {**per_point, "raw": np.ldexp(per_point["raw"], 2 * exponent)} if "raw" in per_point else dict(per_point)
+
+
+def _summaries(names, per_point, values, *, sampled):
+    """``(means, medians, n_undefined)`` of the measures among ``names`` that are computed.
+
+    ``sampled`` names the per-point measures computed on a sample of the points (NaN off it, no warning).
+    """
+    means, medians, undefined = {}, {}, {}
+    for name in names:
+        if name in per_point:
+            mean, medians[name], undefined[name] = summarize(per_point[name], spec(name).label,
+                                                             sampled=name in sampled)
+            means[name] = values.get(name, mean)  # trustworthiness keeps scikit-learn's exact expression
+        elif name in values:
+            means[name] = values[name]
+    return means, medians, undefined
 
 
 def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
@@ -442,7 +470,8 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
              random_state: "int | np.random.Generator" = 0,
              neighbors: "npt.ArrayLike | None" = None, neighbor_method: str = "auto",
              labels: "npt.ArrayLike | None" = None, kl_sigma: float = KL_SIGMA,
-             progress: "Callable[[float, str], None] | None" = None) -> Evaluation:
+             progress: "Callable[[float, str], None] | None" = None,
+             partial: "Callable[[dict, dict, dict], None] | None" = None) -> Evaluation:
     """Compute any subset of the quality measures of an embedding, sharing the expensive steps.
 
     Parameters
@@ -475,6 +504,11 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         ``progress(fraction, stage)``, fraction from 0 to 1: before each group of measures, and after each
         batch of sources of the graph sweep (its longest step at large n), e.g. ``(0.52, "geodesics (M_G,
         residual variance): 1,000 of 2,000 sources")``.
+    partial : callable, optional
+        ``partial(mean, median, per_point)``, three dicts over the measures done so far (the values the
+        result will hold), after each group of measures but the last, cheapest first: local Procrustes
+        and ASIM, the ranks, the truth's measures, the graph sweep (M_G, M_RV), then the distance
+        measures. A reader shows the quick measures while the slow ones run.
 
     Returns
     -------
@@ -529,26 +563,27 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     # One power of two for both (exact): R_N compares their scales; R's G is in X's units squared.
     X, exponent = power_of_two_scaled(X)
     Y = np.ldexp(Y, -exponent)
+
+    def publish(per_point, values):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ProcrustesLabWarning)  # the final summaries warn, once
+            means, medians, _ = _summaries(names, _unscaled(per_point, exponent), values, sampled=_SAMPLED_ROWS)
+        partial(means, medians, _unscaled(per_point, exponent))
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)
         per_point, values, result, failures, approximations = _compute(
             X, Y, k, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors, neighbor_method,
-            labels, kl_sigma, progress or (lambda fraction, stage: None))
-        if "raw" in per_point:
-            per_point["raw"] = np.ldexp(per_point["raw"], 2 * exponent)
+            labels, kl_sigma, progress or (lambda fraction, stage: None),
+            (lambda per_point, values: None) if partial is None else publish)
+        per_point = _unscaled(per_point, exponent)
         if result is not None:
             y_exponent = power_of_two_scaled(Y)[1] + exponent
             result = dataclasses.replace(
                 result, landmark_configuration=np.ldexp(result.landmark_configuration, exponent),
                 aligned_landmark_configuration=np.ldexp(result.aligned_landmark_configuration, y_exponent))
-        means, medians, undefined = {}, {}, {}
-        for name in names:
-            if name in per_point:
-                mean, medians[name], undefined[name] = summarize(
-                    per_point[name], spec(name).label, sampled=name in _SAMPLED_ROWS and name in approximations)
-                means[name] = values.get(name, mean)  # trustworthiness keeps scikit-learn's exact expression
-            else:
-                means[name] = values[name]
+        means, medians, undefined = _summaries(names, per_point, values,
+                                               sampled=[name for name in _SAMPLED_ROWS if name in approximations])
     # Re-issue what was caught (with this call as its origin) and keep our own warnings as notes.
     for caught_warning in caught:
         warnings.warn(caught_warning.message, caught_warning.category, stacklevel=2)

@@ -372,7 +372,41 @@ def test_progress_names_each_group_of_measures_in_order_and_counts_the_sweep_s_s
     stages = [stage.split(":")[0] for _, stage in calls]
     assert list(dict.fromkeys(stages)) == [
         "neighbours and local Procrustes", "ASIM", "neighbour ranks (trustworthiness, continuity)",
-        "geodesics (M_G, residual variance)", "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)",
-        "the truth's measures (M_t, collapse)"]
+        "the truth's measures (M_t, collapse)", "geodesics (M_G, residual variance)",
+        "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)"]
     swept = [stage for _, stage in calls if "sources" in stage]
     assert swept[-1].endswith("300 of 300 sources") and len(swept) == 6
+
+
+def test_partial_results_come_cheapest_first_and_hold_the_final_values():
+    """issue 24 item 2: each group's measures reach ``partial`` as they are done, with the values (means,
+    medians, per-point arrays; R in the caller's units) the result then holds, the slow groups last."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 3)) * 1e3  # R in squared units: a scale the power-of-two rescaling must undo
+    Y = X[:, :2] + rng.normal(scale=30.0, size=(300, 2))
+    published = []
+    result = evaluate(X, Y, 8, truth=X[:, :2],
+                      partial=lambda mean, median, per_point: published.append((mean, median, per_point)))
+    done = [set(mean) for mean, _, _ in published]
+    assert all(earlier < later for earlier, later in zip(done, done[1:]))  # each adds measures, none is lost
+    assert {"raw", "normalized", "conformal", "asim", "trustworthiness", "continuity"} <= done[0]
+    assert not done[0] & {"nieqa_global", "residual_variance", "stress", "distance_spearman", "truth_match"}
+    assert "truth_match" in done[1] and "nieqa_global" not in done[1]
+    assert {"nieqa_global", "residual_variance"} <= done[2] and "stress" not in done[-1]
+    assert done[-1] < set(result.measures)  # the last group comes with the result itself
+    for mean, median, per_point in published:
+        for name in mean:
+            assert mean[name] == result.mean[name] and median.get(name) == result.median.get(name)
+        for name, values in per_point.items():
+            np.testing.assert_array_equal(values, result.per_point[name])
+    assert published[0][0]["raw"] > 1.0  # in X's units squared, not the rescaled ones'
+
+
+def test_without_partial_the_result_is_the_same():
+    """Publishing partial results changes no value."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 3))
+    Y = X[:, :2] + rng.normal(scale=0.05, size=(200, 2))
+    quiet = evaluate(X, Y, 8, truth=X[:, :2])
+    told = evaluate(X, Y, 8, truth=X[:, :2], partial=lambda mean, median, per_point: None)
+    assert dict(quiet.mean) == dict(told.mean) and quiet.notes == told.notes
