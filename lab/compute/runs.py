@@ -207,12 +207,12 @@ class RunRequest:
             method += f" (random state {self.method.random_state})"
         return f"{self.data.label()}{size}: {method}, k = {self.method.n_neighbors}"
 
-    def _compute(self, *, cache, progress, uploads):
+    def _compute(self, *, cache, progress, uploads, partial=None):
         """The run itself (:func:`lab.compute.study.compute` reads the cache first)."""
-        return _compute_run(self, progress, uploads)
+        return _compute_run(self, progress, uploads, partial)
 
 
-def _compute_run(request, report, uploads):
+def _compute_run(request, report, uploads, partial=None):
     """Sample (or read), embed and measure one request.
 
     Parameters
@@ -223,6 +223,12 @@ def _compute_run(request, report, uploads):
     uploads : object or None
         With ``read(upload_ref) -> bytes`` (:class:`lab.store.uploads.SessionUploads`); needed only when
         the data set is an uploaded file.
+    partial : callable, optional
+        ``partial(result)`` with a :class:`RunResult` of what is done: the embedding as soon as the
+        algorithm ends (no measure yet), then after each group of measures
+        (:func:`measures.evaluate`'s ``partial``) the measures done so far. Its ``summary`` and ``local``
+        hold only those; ``seconds`` is the time so far; the landmarks and the notes come with the final
+        result only.
 
     Returns
     -------
@@ -249,6 +255,20 @@ def _compute_run(request, report, uploads):
         Y = output_of(data.X, method, random_state=algorithm_random_state(data_choice, method), uploaded=data.Y,
                       neighbors=search.neighbors[:, :k + 1],
                       progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)))
+        drawn_X, input_axes = _drawn_input(data.X)
+        truth = np.asarray(data.truth if data.truth is not None else data.color[:, None])
+        local_names = dict(catalogue.LOCAL_MEASURES)
+
+        def publish(mean, median, per_point):
+            partial(RunResult(
+                X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes), truth=truth,
+                truth_labels=tuple(data.truth_labels),
+                local={name: values for name, values in per_point.items() if name in local_names},
+                summary={name: (mean[name], median.get(name)) for name in mean}, landmarks=None,
+                image_shape=data.image_shape, notes=(), seconds=time.perf_counter() - started))
+
+        if partial is not None:
+            publish({}, {}, {})
         report(0.7, "measuring")
         which, labels = run_measures(data, Y)
         if request.measures is not None:
@@ -256,18 +276,16 @@ def _compute_run(request, report, uploads):
         evaluation = measures.evaluate(data.X, Y, k, truth=data.truth, which=which, labels=labels,
                                        neighbors=search.neighbors,
                                        progress=lambda fraction, stage: report(0.7 + 0.3 * fraction,
-                                                                               f"measuring: {stage}"))
-        drawn_X, input_axes = _drawn_input(data.X)
+                                                                               f"measuring: {stage}"),
+                                       partial=None if partial is None else publish)
     summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
     notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
     approximations = {**({"neighbors": search.description} if search.description else {}),
                       **evaluation.approximations}
     notes += [f"{measures.spec(name).label if name in measures.available() else 'Neighbours'}: {text}"
               for name, text in approximations.items()]
-    local_names = dict(catalogue.LOCAL_MEASURES)
     return RunResult(
-        X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes),
-        truth=np.asarray(data.truth if data.truth is not None else data.color[:, None]),
+        X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes), truth=truth,
         truth_labels=tuple(data.truth_labels),
         local={name: values for name, values in evaluation.per_point.items() if name in local_names},
         summary=summary,

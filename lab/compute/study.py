@@ -15,6 +15,7 @@ A study computes its runs through :func:`compute` too, so a run shared by a swee
 tour step and the explore view is computed once.
 """
 
+import inspect
 import typing
 
 from .choices import StateError
@@ -56,7 +57,7 @@ def _silent(fraction, stage):
     """The progress of a computation nobody watches."""
 
 
-def compute(request, *, cache, progress=None, uploads=None):
+def compute(request, *, cache, progress=None, uploads=None, partial=None):
     """The result of ``request``: read from ``cache``, or computed and kept there.
 
     Parameters
@@ -71,6 +72,10 @@ def compute(request, *, cache, progress=None, uploads=None):
         stops the computation, and nothing is kept.
     uploads : lab.store.uploads.SessionUploads, optional
         Where a request naming an uploaded file reads it.
+    partial : callable, optional
+        ``partial(result)``, called with partial results of the request's type as its parts are done,
+        when it is computed (not when it is read from the cache). Only the kinds whose ``_compute``
+        takes ``partial`` publish them: a run (its embedding, then its measures group by group).
 
     Returns
     -------
@@ -86,9 +91,14 @@ def compute(request, *, cache, progress=None, uploads=None):
     (0.0, False)
     """
     report = progress or _silent
+    options = {}
+    if partial is not None:
+        if "partial" not in inspect.signature(type(request)._compute).parameters:
+            raise TypeError(f"A {request.KIND} request publishes no partial results.")
+        options["partial"] = partial
 
     def work(chosen):
-        return chosen._compute(cache=cache, progress=report, uploads=uploads)
+        return chosen._compute(cache=cache, progress=report, uploads=uploads, **options)
 
     if cache is None:
         return Computed(work(request), False)

@@ -76,7 +76,9 @@ def coloring(result, color, rows=None):
     """Values, colour-bar title and whether they are a local measure, for colouring ``color`` of a run.
 
     ``color`` is a local measure's registry name or ``"truth-<i>"``. A measure the run did not
-    compute falls back to local R_N. ``rows`` (None: all) picks the drawn rows.
+    compute falls back to local R_N, and a run without it yet (the embedding of a run still measuring,
+    :func:`lab.compute.study.compute`'s ``partial``) to its first truth column. ``rows`` (None: all) picks
+    the drawn rows.
     :data:`lab.compute.catalogue.NEIGHBOUR_LOSSES` has two values per point (:func:`neighbour_losses`
     paints them); its one-value stand-in here is local R_N, as for a measure not computed.
     """
@@ -86,7 +88,9 @@ def coloring(result, color, rows=None):
         color = "normalized"
     if color in labels:
         name = color if color in result.local else "normalized"
-        return result.local[name][chosen], f"local {labels[name]} (2–98% range)", True
+        if name in result.local:
+            return result.local[name][chosen], f"local {labels[name]} (2–98% range)", True
+        color = "truth-0"
     column = int(color.rsplit("-", 1)[1])
     column = column if column < result.truth.shape[1] else 0
     return result.truth[chosen, column], result.truth_labels[column], False

@@ -50,6 +50,8 @@ PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__ini
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
 # Results are kept a week after their last use; the code version invalidates them sooner.
 EXPIRE_SECONDS = 7 * 24 * 3600
+# A partial result (a run's embedding before its measures) is kept until the whole one is, or this long.
+PARTIAL_EXPIRE_SECONDS = 3600
 # A computation's lock lapses this long after its holder stops renewing it (its process died).
 COMPUTE_LEASE_SECONDS = 6.0
 # How long a request waits for an identical one's computation: longer than any job may run, since the
@@ -113,6 +115,11 @@ def cache_key(request):
     """
     canonical = json.dumps(request.to_dict(), sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(f"{CODE_VERSION}:{request.KIND}:{canonical}".encode()).hexdigest()
+
+
+def _partial_key(request):
+    """Where a partial result of ``request`` is kept, beside (never as) its result."""
+    return f"partial:{cache_key(request)}"
 
 
 def cache_directory(path=None):
@@ -221,8 +228,22 @@ class ResultCache:
             result = compute(request)
             if getattr(result, "cacheable", True):
                 self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
+            self.store.delete(_partial_key(request))
         self.store.add("stats:computed")
         return result, False
+
+    def put_partial(self, request, result):
+        """Keep ``result``, a part of ``request``'s (:func:`lab.compute.study.compute`'s ``partial``), for the
+        page that draws it while the rest is computed; the whole result replaces it (:meth:`get_or_compute`)."""
+        self.store.put(_partial_key(request), encode(result.to_value()), expire=PARTIAL_EXPIRE_SECONDS)
+
+    def get_partial(self, request):
+        """The latest partial result of ``request`` being computed, or None."""
+        return self._read(_partial_key(request), request.RESULT)
+
+    def holds_partial(self, request):
+        """Whether a partial result of ``request`` is kept: False once the whole result replaced it."""
+        return self.store.present([_partial_key(request)])[0]
 
     def _hit(self, request):
         """The cached result of ``request``, counted as a hit, or None."""

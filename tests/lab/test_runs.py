@@ -152,3 +152,35 @@ def test_a_run_s_progress_moves_through_the_measures_and_never_back():
     measuring = [stage for fraction, stage in calls if stage.startswith("measuring: ")]
     assert measuring[0] == "measuring: neighbours and local Procrustes"
     assert any(stage.endswith("300 of 300 sources") for stage in measuring)
+
+
+def test_a_run_publishes_its_embedding_then_its_measures_and_the_cache_keeps_only_the_whole_run(tmp_path):
+    """issue 24 item 2: ``partial`` receives the output before any measure, then growing summaries equal to the
+    whole run's; the cache holds the latest partial while it computes and drops it with the whole result."""
+    from lab import ResultCache, SweepRequest, ViewState
+
+    cache = ResultCache(tmp_path)
+    request = RunRequest.create("swissroll", "isomap", n=400)
+    published, held = [], []
+
+    def partial(result):
+        published.append(result)
+        cache.put_partial(request, result)
+        held.append(cache.holds_partial(request))
+
+    whole, cached = compute(request, cache=cache, partial=partial)
+    assert not cached and all(held) and not cache.holds_partial(request) and cache.get_partial(request) is None
+    first = published[0]
+    assert first.summary == {} and first.local == {} and first.landmarks is None
+    np.testing.assert_array_equal(first.Y, whole.Y)
+    np.testing.assert_array_equal(first.truth, whole.truth)
+    assert all(set(a.summary) < set(b.summary) for a, b in zip(published, published[1:]))
+    for part in published[1:]:
+        assert all(part.summary[name] == whole.summary[name] for name in part.summary)
+        for name, values in part.local.items():
+            np.testing.assert_array_equal(values, whole.local[name])
+    # A cached run publishes nothing; a kind that has no partial results refuses the callable.
+    again = []
+    assert compute(request, cache=cache, partial=again.append).cached and again == []
+    with pytest.raises(TypeError, match="publishes no partial results"):
+        compute(SweepRequest.from_state(ViewState()), cache=None, partial=again.append)
