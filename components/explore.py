@@ -1,8 +1,9 @@
 """The explore tab: one run's headline cards, its linked input and output views, the inspector.
 
 A new view state (:data:`ids.VIEW_STATE`) is drawn by :func:`show_state` in the same request when its
-run is shown or cached; only a miss starts the background job (:func:`compute_record`), with a progress
-bar and a cancel button, whose record :func:`show_computed` draws. Either way a small record of the run
+run is shown or cached; only a miss starts the background job (:func:`components.explore_job.compute_record`),
+with a progress bar and a cancel button, whose records :func:`show_computed` draws: the output as soon as the
+algorithm ends, each card as its measure is computed, then the whole run. Either way a small record of the run
 (its state, request and cards) becomes :data:`ids.RUN_SHOWN`; the arrays stay on the server, and
 :func:`draw_run` sends only what the views draw (a new colouring: one array per view; a change on
 another tab: nothing, without reading the cache). Cancelling puts the controls back on the run shown.
@@ -13,25 +14,26 @@ import hashlib
 import secrets
 
 import numpy as np
-from dash import Input, Output, Patch, State, dcc, html, no_update
+from dash import Input, Output, Patch, State, dcc, html, no_update, set_props
 
 import measures
-from lab import RunRequest, StateError, ViewState
-from lab.compute import catalogue, compute
+from lab import RunRequest, ViewState
+from lab.compute import catalogue
 from lab.compute.views import class_labels, coloring, explore_view, neighbour_losses
-from serving.managers import job_deadline
 
 from . import find, ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
-from .jobs import LOST_JOB, PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .explore_job import (MEASURING, MEASURING_MESSAGE, compute_record, job_nonce, partial_of, report_lost,
+                          revert_cancelled)
+from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 from .find import find_box
 from .records import checked_record, failure_record, run_record
 from .yardsticks import yardstick_actions
 
-__all__ = ["compute_record", "draw_run", "explore_tab", "register", "show_computed", "show_state"]
+__all__ = ["draw_run", "explore_tab", "register", "show_computed", "show_state"]
 
 TIME_CARD = "time"
 CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
@@ -83,51 +85,15 @@ def explore_tab():
         html.Div("Click a point in either view.", id=ids.INSPECTOR_TEXT, className="help"),
         dcc.Graph(id=ids.INSPECTOR_GRAPH, figure=empty_figure("Click a point in either view."),
                   className="inspector", config=graph_config("inspector")),
-        *[dcc.Store(id=store) for store in (ids.RUN_FROM_JOB, ids.RUN_SHOWN, ids.EXPLORE_REQUEST, ids.DRAWN)],
+        *[dcc.Store(id=store) for store in (ids.RUN_FROM_JOB, ids.RUN_PARTIAL, ids.RUN_SHOWN, ids.EXPLORE_REQUEST,
+                                             ids.DRAWN)],
     ])
 
 
-def _job_nonce(job):
-    """The job ledger's name of an explore job (:func:`show_state` writes ``{"request", "nonce", "token"}``)."""
-    nonce = job.get("nonce") if isinstance(job, dict) else None
-    if not isinstance(nonce, str):
-        raise StateError(["The explore request names no job."])
-    return nonce
-
-
-def compute_record(services, job, session, report):
-    """The background job: compute (or read) the run its request names (:meth:`lab.RunRequest.from_dict`,
-    validated again), under its deadline; any failure becomes the record's message. The job ledger
-    knows it ran to its end."""
-    try:
-        nonce = _job_nonce(job)
-    except StateError as error:
-        return failure_record(error)
-    with services.jobs.running(nonce):
-        try:
-            request = RunRequest.from_dict(job.get("request"))
-            uploads = services.uploads.authorized(session, request)
-            with job_deadline():
-                result, cached = compute(request, cache=services.results, progress=report, uploads=uploads)
-        except Exception as error:  # every failure is the page's message; the server keeps serving
-            return failure_record(error)
-        return run_record(request, result, cached)
-
-
-def report_lost(services, running, job):
-    """A job that stopped running without having ended was lost: the page says so, and waits no more."""
-    if running or not job:
-        return no_update
-    try:
-        nonce = _job_nonce(job)
-    except StateError as error:
-        return failure_record(error)
-    if services.jobs.ended(nonce):
-        return no_update
-    return {"status": "failed", "message": LOST_JOB}
-
-
 def _cards_of(record):
+    if record["status"] == "partial":  # the measures done so far; the others are still being computed
+        return {**{name: card_text(record["summary"][name]) if name in record["summary"] else MEASURING
+                   for name in catalogue.CARD_MEASURES}, TIME_CARD: MEASURING}
     if record["status"] != "done":
         return {name: NO_RESULT for name in CARDS}
     return {**{name: card_text(record["summary"].get(name)) for name in catalogue.CARD_MEASURES},
@@ -140,7 +106,7 @@ def _unchanged():
             "shown": no_update, "request": no_update}
 
 
-def show_state(services, state, shown, drawn, session, token):
+def show_state(services, state, shown, drawn, session, token, job=None):
     """A new view state, in one request: its run shown already, only what its display changed is redrawn;
     its run cached, it is drawn at once (no job); otherwise the background job computes it, and the views
     keep the run they show until it arrives (:func:`show_computed`)."""
@@ -151,6 +117,13 @@ def show_state(services, state, shown, drawn, session, token):
         request = RunRequest.from_state(state_value)
         if shown and checked_record(shown)["status"] == "done" and shown["request"] == request.to_dict():
             return draw_run(services, shown, state_value.display, drawn, session)
+        if (shown and shown["status"] == "partial" and shown["request"] == request.to_dict()
+                and isinstance(job, dict) and job.get("request") == shown["request"]
+                and not services.jobs.ended(job_nonce(job))):
+            # Its job is measuring it: redraw what it has (a new colouring), start no second job.
+            loaded = partial_of(services, request, session)
+            if loaded[1] is not None:
+                return draw_run(services, shown, state_value.display, drawn, session, loaded=loaded)
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
     except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
@@ -165,18 +138,27 @@ def show_state(services, state, shown, drawn, session, token):
 
 
 def show_computed(services, record, state, drawn, session):
-    """A job's record (a run, a failure, or the report of a lost job) becomes the run shown, unless the view
-    has moved on to another run since the job started."""
+    """A job's record (a run, a failure, the report of a lost job, or a run still measuring) becomes the run
+    shown, unless the view has moved on to another run since the job started."""
     if not record or not state:
         return _unchanged()
     try:
         current = ViewState.from_dict(state)
         record = checked_record(record)
-        if record["status"] == "done" and RunRequest.from_state(current).to_dict() != record["request"]:
+        if record["status"] != "failed" and RunRequest.from_state(current).to_dict() != record["request"]:
             return _unchanged()
+        loaded = (partial_of(services, RunRequest.from_dict(record["request"]), session)
+                  if record["status"] == "partial" else None)
     except Exception as error:  # the current view is invalid: say why
         return draw_run(services, failure_record(error), None, drawn, session, new=True)
-    return draw_run(services, record, current.display, drawn, session, new=True)
+    if record["status"] == "partial" and loaded[1] is None:
+        return _unchanged()  # its partial result is gone (the whole one replaced it): the job's record comes next
+    outputs = draw_run(services, record, current.display, drawn, session, loaded=loaded, new=True)
+    # The whole run, stored while this one was drawn, is on its way to the page by the job's own callback:
+    # a partial run drawn after it would stay on the page (the two callbacks' answers come in any order).
+    if record["status"] == "partial" and not services.results.holds_partial(loaded[0]):
+        return _unchanged()
+    return outputs
 
 
 def draw_run(services, record, display, drawn, session, *, loaded=None, new=False):
@@ -189,7 +171,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     outputs = {**_unchanged(), "shown": record if new else no_update}
     # The page's record of what its views hold; another value (a forged or stale store) is nothing drawn.
     drawn = drawn if isinstance(drawn, dict) else None
-    if record["status"] != "done":
+    if record["status"] not in ("done", "partial"):
         blank = empty_figure("No result: see the message above.")
         return {**outputs, "input": blank, "output": blank, "cards": _cards_of(record),
                 "message": record["message"],
@@ -236,7 +218,9 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                                                                                 ("view", "presentation")})
     figures = {
         "output": output_figure(view.output.take(result.Y), colors["output"], color_range, title,
-                                point_ids=view.output.rows, title=view.output_title, revision=str(revision),
+                                point_ids=view.output.rows, revision=str(revision),
+                                title=(view.output_title.replace("Output:", "Output (measuring…):", 1)
+                                       if record["status"] == "partial" else view.output_title),
                                 landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
     }
     if not same_input:
@@ -251,6 +235,9 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
                                              three_d=projection is None,
                                              filename=f"procrustes-lab_{request.slug()}_input")
+    if record["status"] == "partial":
+        return {**outputs, **figures, "cards": _cards_of(record), "message": MEASURING_MESSAGE,
+                "message_class": "message", "drawn": layout}
     return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
 
@@ -292,21 +279,6 @@ def _finish(figures, drawn, classes, title, display, losses=None):
             presentation_style(figure, three_d=three_d)
 
 
-def revert_cancelled(services, _clicks, shown, state, job):
-    """Cancel: the controls go back to the run the views show, and say so."""
-    try:
-        if job:
-            services.jobs.set_status(_job_nonce(job), "cancelled")
-        if not shown or not state or checked_record(shown)["status"] != "done":
-            return no_update
-        current, request = ViewState.from_dict(state), RunRequest.from_dict(shown["request"])
-    except StateError:  # stores this page never wrote: there is no run to go back to
-        return no_update
-    restored = current.replace(data=request.data, method=request.method)
-    return {"state": restored.to_dict(), "nonce": secrets.token_hex(8),
-            "message": f"Cancelled. The views show the previous run: {request.describe()}."}
-
-
 def register(app, services):
     """Wire the explore tab to ``app``, computing and reading through ``services``."""
     session = State(ids.SESSION, "data")
@@ -323,20 +295,24 @@ def register(app, services):
 
     app.callback(output=outputs(False),
                  inputs=dict(state=Input(ids.VIEW_STATE, "data"), shown=State(ids.RUN_SHOWN, "data"),
-                             drawn=State(ids.DRAWN, "data"), session=session, token=PAGE_TOKEN_STATE),
+                             drawn=State(ids.DRAWN, "data"), session=session, token=PAGE_TOKEN_STATE,
+                             job=State(ids.EXPLORE_REQUEST, "data")),
                  prevent_initial_call=True)(functools.partial(show_state, services))
 
     @app.callback(Output(ids.RUN_FROM_JOB, "data"), Input(ids.EXPLORE_REQUEST, "data"), session,
                   prevent_initial_call=True, **job_options(ids.EXPLORE_JOB))
     def run_explore(set_progress, job, session_id):
-        return compute_record(services, job, session_id, progress_reporter(set_progress))
+        return compute_record(services, job, session_id, progress_reporter(set_progress),
+                              show=lambda record: set_props(ids.RUN_PARTIAL, {"data": record}))
 
-    app.callback(output=outputs(True),
-                 inputs=dict(record=Input(ids.RUN_FROM_JOB, "data"), state=State(ids.VIEW_STATE, "data"),
-                             drawn=State(ids.DRAWN, "data"), session=session),
-                 prevent_initial_call=True)(functools.partial(show_computed, services))
+    for store in (ids.RUN_FROM_JOB, ids.RUN_PARTIAL):  # two callbacks: the partial one runs while the job does
+        app.callback(output=outputs(True),
+                     inputs=dict(record=Input(store, "data"), state=State(ids.VIEW_STATE, "data"),
+                                 drawn=State(ids.DRAWN, "data"), session=session),
+                     prevent_initial_call=True)(functools.partial(show_computed, services))
     job_ids = ids.job_controls(ids.EXPLORE_JOB)
-    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
+    app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True),
+                 Output(ids.MESSAGE, "children", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
                  State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), State(ids.EXPLORE_REQUEST, "data"),
                  prevent_initial_call=True)(functools.partial(revert_cancelled, services))
     app.callback(Output(ids.RUN_FROM_JOB, "data", allow_duplicate=True), Input(job_ids["running"], "data"),

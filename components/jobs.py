@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import logging
 import math
+import re
 import time
 
 from dash import Input, Output, State, dcc, html, no_update, set_props
@@ -45,6 +46,8 @@ PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
 # Seconds between two progress writes of one job: GP and PSA report every step, and each write
 # goes to the store every job and poll shares.
 PROGRESS_INTERVAL = 0.25
+# The numbers of a progress label ("1,000 of 2,000 sources", "step 400, T 0.12"): what changes within a stage.
+_NUMBERS = re.compile(r"\d[\d.,]*")
 
 
 # The page's message for a job that failed in a way its callback could not answer (the details stay in the log).
@@ -166,15 +169,19 @@ def job_options(job, *extra_running):
 def progress_reporter(set_progress, interval=PROGRESS_INTERVAL):
     """Adapt a library's ``progress(fraction, stage)`` to Dash's ``set_progress`` of the job box.
 
-    At most one write per ``interval`` seconds: every write goes to the store all jobs share.
+    A new stage (a label that differs in more than its numbers) is always written; within a stage, at
+    most one write per ``interval`` seconds (a sweep's source counts, an annealing's steps): every write
+    goes to the store all jobs share. Dropping a new stage left a long one unnamed: a run's stages up to
+    its graph sweep can all fall within one interval, and its box read "sampling the data set" through
+    the whole sweep.
     """
-    last = [-math.inf]
+    last = {"time": -math.inf, "stage": None}
 
     def report(fraction, stage):
-        now = time.monotonic()
-        if now - last[0] < interval:
+        now, kind = time.monotonic(), _NUMBERS.sub("#", stage)
+        if kind == last["stage"] and now - last["time"] < interval:
             return
-        last[0] = now
+        last.update(time=now, stage=kind)
         set_progress((str(int(100 * fraction)), stage))
 
     return report

@@ -77,8 +77,10 @@ def alice(tmp_path_factory):
     state = ViewState().with_dataset(catalogue.UPLOAD, UploadRef(sha, "points.csv")).validated()
     state = state.replace(method=MethodChoice("pca", 6),
                           sweep=SweepChoice(algorithms=("pca",), k_min=6, k_max=7, k_step=1)).validated().to_dict()
-    record = callbacks["explore-run-computed#run_explore"](_progress, {"request": run_part(state), "nonce": "alice-1"},
-                                                           "alice")
+    # In a callback's context, as Dash runs it: the job hands the page its partial records through set_props.
+    record, partial_records = _triggered("explore-request.data", callbacks["explore-run-computed#run_explore"],
+                                         _progress, {"request": run_part(state), "nonce": "alice-1"}, "alice")
+    assert partial_records[ids.RUN_PARTIAL]["data"]["status"] == "partial"
     assert record["status"] == "done", record
     stored, message = callbacks["sweep-store#run_job"](_progress, 1, state, "alice", "page")
     assert stored["result"]["rows"] and "error" not in stored["result"]["rows"][0], message
@@ -153,3 +155,10 @@ def test_a_forged_reference_shows_no_point_of_another_sessions_run(alice, name):
     outputs, _ = SAYS_NOT_CACHED[name](callbacks[name], state, record)
     assert all(output is no_update or "again" in str(output) or "no longer cached" in str(output)
                for output in (outputs if isinstance(outputs, tuple) else (outputs,))), outputs
+
+
+def test_a_forged_partial_record_of_another_sessions_run_is_refused_with_a_message(alice):
+    """A run still measuring is read as a whole one is: this session's uploads only (issue 24's partial runs)."""
+    callbacks, state, record = alice
+    answer = callbacks["view-input-graph#show_computed"]({**record, "status": "partial"}, state, None, "mallory")
+    assert UPLOAD_GONE in _page_text(answer), answer

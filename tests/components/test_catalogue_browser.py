@@ -9,6 +9,7 @@ import datasets
 from app import create_app
 from components import ids
 
+from .test_app_browser import wait_for_output_title
 from .test_state_browser import layout_props
 
 WAIT = 120
@@ -35,7 +36,7 @@ CHOSEN_ALGORITHMS = ("hlle", "gp", "umap")
 
 def test_the_menus_offer_every_entry_and_chosen_data_sets_then_algorithms_run(dash_duo, tmp_path, choose):
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap, k = 10", timeout=WAIT)
     props = layout_props(dash_duo)
     assert [option["value"] for option in props[ids.DATASET]["options"]] == [entry.name for entry in datasets.specs()]
     assert [option["value"] for option in props[ids.ALGORITHM]["options"]] == [
@@ -61,7 +62,7 @@ def test_the_menus_offer_every_entry_and_chosen_data_sets_then_algorithms_run(da
 
 def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose, mouse_at):
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap", timeout=WAIT)
     choose(ids.DATASET, "digits")
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "PCA", timeout=WAIT)
     data = datasets.load("digits")

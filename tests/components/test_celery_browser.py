@@ -29,6 +29,7 @@ from components import ids
 from serving.celery_app import make_celery_app
 from lab import ResultCache
 
+from .test_app_browser import wait_for_output_title
 from .test_sweep_browser import show_sweep_tab
 
 # Celery 5.7's Redis backend still calls redis-py 8's deprecated ``setex``.
@@ -239,7 +240,7 @@ def test_cancel_terminates_the_job_on_the_worker_and_stores_nothing_partial(dash
     # The worker keeps serving (the pool replaces the killed process), and what the sweep stored is whole.
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LLE (normalized)")
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LLE, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "LLE, k = 10", timeout=WAIT)
     assert float(dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text) > 0.5
     assert results.stats()["computed"] <= stopped_at + 1  # the LLE run only: the sweep is not going on unseen
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []

@@ -10,7 +10,9 @@ import pytest
 
 import measures
 from components import jobs
-from components.explore import compute_record, show_computed, show_state
+from components.explore import show_computed, show_state
+from components.explore_job import compute_record
+from components.records import partial_record
 from components.figures.marks import loss_index, loss_range
 from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
@@ -143,6 +145,70 @@ def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(servic
     other = from_query(LINK.replace("k=8", "k=9")).to_dict()
     assert unchanged(show_computed(services, record, other, None, "session"), "input", "output", "shown")
     assert RunRequest.from_state(ViewState.from_dict(other)).to_dict() != record["request"]
+
+
+def measured_in_parts(services, link, nonce="n"):
+    """A job's partial records (the page receives each) and its final record."""
+    state = from_query(link).to_dict()
+    parts = []
+    record = compute_record(services, {"request": run_part(state), "nonce": nonce}, "session", lambda *args: None,
+                            show=parts.append)
+    return state, parts, record
+
+
+def test_the_job_hands_the_page_its_output_before_its_measures_then_each_group(services):
+    """issue 24 item 2: the embedding first, with every card pending, then the measures done so far."""
+    state, parts, record = measured_in_parts(services, LINK)
+    assert [part["status"] for part in parts] == ["partial"] * len(parts) and len(parts) >= 3
+    assert parts[0]["summary"] == {} and record["status"] == "done"
+    for part in parts[1:]:  # the values the whole run then holds, never others
+        assert all(record["summary"][name] == values for name, values in part["summary"].items())
+    assert len(parts[-1]["summary"]) < len(record["summary"])
+    # The whole result replaced the partial one in the cache: a late partial record draws nothing.
+    late = show_computed(services, parts[-1], state, None, "session")
+    assert unchanged(late, "input", "output", "shown", "message")
+
+
+def test_a_partial_record_draws_the_output_coloured_by_the_truth_with_its_cards_pending(services, monkeypatch):
+    state = from_query(LINK).to_dict()
+    kept = {}
+    put = services.results.put_partial
+
+    def keep_first(request, result):  # what the page meets while the run is still measuring
+        kept.setdefault("result", result)
+        kept.setdefault("request", request)
+
+    monkeypatch.setattr(services.results, "put_partial", keep_first)
+    parts = []
+    compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None,
+                   show=parts.append)
+    put(kept["request"], kept["result"])  # the embedding alone, as the algorithm ended
+    outputs = show_computed(services, parts[0], state, None, "session")
+    assert outputs["shown"] == parts[0] and outputs["message"].startswith("Measuring")
+    assert set(outputs["cards"].values()) == {"…"}
+    drawn = outputs["output"].data[0]
+    np.testing.assert_allclose(drawn.x, kept["result"].Y[:, 0], rtol=1e-6)  # float32 on the wire
+    # No measure yet: coloured by the truth, and the colour bar says so.
+    np.testing.assert_allclose(drawn.marker.color, kept["result"].truth[:, 0], rtol=1e-6)
+    assert drawn.marker.colorbar.title.text == kept["result"].truth_labels[0]
+
+
+def test_while_its_job_measures_a_new_colouring_redraws_the_partial_run_and_starts_no_job(services):
+    state = from_query(LINK).to_dict()
+    request = RunRequest.from_state(ViewState.from_dict(state))
+    partial_result = compute(request, cache=None).result  # stands for the partial one a running job keeps
+    services.results.put_partial(request, partial_result)
+    shown = partial_record(request, partial_result)
+    job = {"request": request.to_dict(), "nonce": "running-job", "token": "token"}
+    services.jobs.set_status("running-job", "running")
+    recoloured = from_query(LINK + "&color=truth-0").to_dict()
+    outputs = show_state(services, recoloured, shown, None, "session", "token", job)
+    assert outputs["request"] is dash.no_update and outputs["message"].startswith("Measuring")
+    assert outputs["drawn"]["color"] == "truth-0"
+    # Its job has ended (cancelled, or lost): a new job computes the run, which is never left half-measured.
+    services.jobs.set_status("running-job", "cancelled")
+    again = show_state(services, recoloured, shown, None, "session", "token", job)
+    assert again["request"]["request"] == request.to_dict() and again["request"]["nonce"] != "running-job"
 
 
 def test_a_failed_record_blanks_the_views_and_says_why(services):

@@ -4,6 +4,8 @@ Run with ``python -m pytest --headless``. The expected values come from the libr
 here independently of the page.
 """
 
+import time
+
 import numpy as np
 import pytest
 from dash.testing.wait import until
@@ -17,7 +19,7 @@ from lab.compute import catalogue
 from components import ids
 from components.figures.marks import LOSS_LEVELS, loss_index, loss_palette, loss_range
 
-from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, browser_array, card_mean, open_page, severe_logs, wait_for_output_title
 
 
 def marked(dash_duo, graph_id, axes):
@@ -230,4 +232,35 @@ def test_a_find_query_in_the_link_marks_its_rows_in_both_views_from_an_empty_cac
     dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "no per-point measure or truth column 'depth'",
                                     timeout=WAIT)
     until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) == 0, timeout=WAIT)
+    assert severe_logs(dash_duo) == []
+
+
+def test_a_run_is_drawn_when_its_algorithm_ends_and_its_cards_fill_in_as_measured_from_an_empty_cache(
+        dash_duo, tmp_path, monkeypatch):
+    """issue 24 item 2: the output is drawn before the slow measures end, the quick cards already filled with
+    the values the whole run holds, the others pending; then every card fills in, without a reload."""
+    import measures.evaluation
+
+    graph_measures = measures.evaluation._graph_measures
+
+    def held(*args, **kwargs):  # the graph sweep (M_G, M_RV) held long enough to look at the page meanwhile
+        time.sleep(8.0)
+        return graph_measures(*args, **kwargs)
+
+    monkeypatch.setattr(measures.evaluation, "_graph_measures", held)  # the job, forked from here, inherits it
+    data = datasets.load("swissroll", 600)
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    expected = measures.evaluate(data.X, Y, 10, which=["normalized", "trustworthiness", "nieqa_global"])
+    open_page(dash_duo, create_app(tmp_path), "?dataset=swissroll&n=600&algorithm=isomap&k=10")
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Output (measuring…):", timeout=WAIT)
+    assert "Isomap, k = 10" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .gtitle").text
+    assert dash_duo.find_element(f"#{ids.MESSAGE}").text.startswith("Measuring")
+    assert len(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].x")) == 600
+    assert card_mean(dash_duo, "normalized") == pytest.approx(expected.mean["normalized"], rel=1e-3)
+    assert card_mean(dash_duo, "trustworthiness") == pytest.approx(expected.mean["trustworthiness"], rel=1e-3)
+    assert dash_duo.find_element(f"#{ids.card_value('nieqa_global')}").text == "…"
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    assert card_mean(dash_duo, "nieqa_global") == pytest.approx(expected.mean["nieqa_global"], rel=1e-3)
+    assert not dash_duo.find_element(f"#{ids.MESSAGE}").text.startswith("Measuring")
+    assert "s" in dash_duo.find_element(f"#{ids.card_value('time')}").text
     assert severe_logs(dash_duo) == []

@@ -44,7 +44,7 @@ def shown_run_download(tmp_path, button, query):
     from dash._utils import AttributeDict
 
     from components import ids, jobs
-    from components.explore import compute_record
+    from components.explore_job import compute_record
     from lab import from_query
 
     services = jobs.Services.in_directory(tmp_path)

@@ -4,7 +4,7 @@ import dash
 import pytest
 
 from components import jobs
-from components.explore import compute_record
+from components.explore_job import compute_record
 from components.find import find_points
 from lab import RunRequest, from_query
 from lab.compute import compute

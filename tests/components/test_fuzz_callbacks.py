@@ -30,7 +30,7 @@ import app as app_module
 import datasets
 from components import entry, ids, pairs, point_events
 from serving import managers
-from components.explore import compute_record
+from components.explore_job import compute_record
 from components.jobs import Services
 from lab import RunRequest, ViewState
 from lab.compute import catalogue

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from components import ids
+from components import ids, jobs
 from serving import managers, slots
 from tests.strategies import run_part
 
@@ -276,7 +276,7 @@ def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(t
     """report_lost / say_lost read the ledger as a job ends; a full or unreachable ledger gave HTTP 500 (issue 20)."""
     from dash import no_update
 
-    from components.explore import report_lost
+    from components.explore_job import report_lost
     from components.jobs import JobLedger, Services
     from lab.store.stores import StoreUnavailableError
 
@@ -515,3 +515,20 @@ def test_a_queued_job_s_watch_reads_changes_of_the_notes_not_their_clock(monkeyp
     time.sleep(0.3)
     assert not watch.still_wanted()  # unchanged past the limit
     assert watch.still_wanted()  # a new note: polled again
+
+
+def test_progress_writes_every_new_stage_and_throttles_the_numbers_within_one(monkeypatch):
+    """A run's quick stages all fell within one throttle interval, and the box named the first one ("sampling
+    the data set") through a long graph sweep; a stage's counts still cost one write per interval."""
+    clock = {"now": 100.0}
+    monkeypatch.setattr(jobs.time, "monotonic", lambda: clock["now"])
+    written = []
+    report = jobs.progress_reporter(written.append, interval=0.25)
+    for stage in ("sampling the data set", "searching the neighbours", "measuring: geodesics",
+                  "measuring: geodesics: 1,000 of 2,000 sources", "measuring: geodesics: 1,500 of 2,000 sources"):
+        report(0.5, stage)
+    assert [stage for _, stage in written] == ["sampling the data set", "searching the neighbours",
+                                               "measuring: geodesics", "measuring: geodesics: 1,000 of 2,000 sources"]
+    clock["now"] += 0.3  # an interval later, the count moves on
+    report(0.6, "measuring: geodesics: 2,000 of 2,000 sources")
+    assert written[-1] == ("60", "measuring: geodesics: 2,000 of 2,000 sources")

@@ -10,7 +10,8 @@ import copy
 import pytest
 
 from components import jobs
-from components.explore import compute_record, show_state
+from components.explore import show_state
+from components.explore_job import compute_record
 from lab import StateError, SweepRequest, ViewState
 from tests.strategies import run_part
 

@@ -15,12 +15,14 @@ from lab import ResultCache, SweepRequest, from_query
 from lab.compute import compute
 from lab.compute.studies import runs_agreement
 
+from .test_app_browser import wait_for_output_title
+
 WAIT = 180  # a sweep of 25 runs on a busy 2-core machine
 
 
 def start_on_sweep_tab(dash_duo, tmp_path, n_points):
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "k = 10", timeout=WAIT)
     show_sweep_tab(dash_duo, n_points)
 
 
@@ -79,7 +81,7 @@ def test_sweep_marks_the_best_k_a_repeat_comes_from_the_cache_and_a_clicked_poin
     # Clicking a point of a curve opens that run in the explore tab, from the cache.
     ltsa = next(trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH) if trace["name"] == "LTSA")
     mouse_at(ids.SWEEP_GRAPH, 15, ltsa["y"][ltsa["x"].index(15)], ("mousemove", "mousedown", "mouseup", "click"))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 15", timeout=WAIT)
+    wait_for_output_title(dash_duo, "LTSA, k = 15", timeout=WAIT)
     assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
     assert dash_duo.get_logs() == []
 
@@ -105,6 +107,6 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     # Every stored cell is a complete run, and the explore view still works (served from the cache).
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(1)").click()
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LLE (normalized)")
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LLE, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "LLE, k = 10", timeout=WAIT)
     assert float(dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text) > 0.5
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []

@@ -18,7 +18,7 @@ from lab.compute.catalogue import COMPARE_DEFAULTS
 from lab.compute.studies import runs_agreement
 from lab.tours.presets import preset
 
-from .test_app_browser import open_page, type_number
+from .test_app_browser import open_page, type_number, wait_for_output_title
 
 WAIT = 120
 
@@ -26,7 +26,7 @@ WAIT = 120
 def test_compare_shows_every_algorithm_s_rn_and_groups_outputs_and_help_typesets_the_measures(dash_duo, tmp_path):
     # 400 points: the comparison computes every measure of seven algorithms (a quarter of the default's work).
     open_page(dash_duo, create_app(tmp_path), "?n=400")
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "k = 10", timeout=WAIT)
     dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(3)").click()
     dash_duo.find_element(f"#{ids.COMPARE_RUN}").click()
     names = COMPARE_DEFAULTS
@@ -74,7 +74,7 @@ def test_compare_shows_every_algorithm_s_rn_and_groups_outputs_and_help_typesets
 def test_links_restore_the_view_and_a_paper_preset_sets_the_controls_and_shows_its_caption(dash_duo, tmp_path,
                                                                                           choose):
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap, k = 10", timeout=WAIT)
     # Regression: the link below sets n to the value it has, re-triggering the run with equal arguments
     # while the first (cached, instant) job is in flight; both shared one hand-over entry in Dash's
     # store and the page waited forever for the second.
@@ -90,7 +90,7 @@ def test_links_restore_the_view_and_a_paper_preset_sets_the_controls_and_shows_i
     length.send_keys(Keys.CONTROL, "a")
     length.send_keys("9\n")
     dash_duo.select_dcc_dropdown(f"#{ids.ALGORITHM}", "LTSA (normalized)")
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "LTSA, k = 10", timeout=WAIT)
     until(lambda: "d.length=9" in dash_duo.driver.current_url and "algorithm=ltsa" in dash_duo.driver.current_url,
           timeout=WAIT)
     link = dash_duo.driver.current_url
@@ -98,9 +98,9 @@ def test_links_restore_the_view_and_a_paper_preset_sets_the_controls_and_shows_i
 
     # A new page opened on the link shows the same view: same controls, same numbers.
     dash_duo.driver.get(dash_duo.server_url)
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Isomap, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap, k = 10", timeout=WAIT)
     dash_duo.driver.get(link)
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "LTSA, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "LTSA, k = 10", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Strip", timeout=WAIT)
     assert dash_duo.find_element(
         f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']"
@@ -115,7 +115,7 @@ def test_links_restore_the_view_and_a_paper_preset_sets_the_controls_and_shows_i
     chosen = preset("nq-3a-rectangle")
     choose(ids.TOUR_INDEX, chosen.name)
     dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "100 points of a 2 × 1 rectangle", timeout=WAIT)
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "PCA, k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "PCA, k = 10", timeout=WAIT)
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 100", timeout=WAIT)
     length = dash_duo.find_element(
         f"[id='{json.dumps(ids.dataset_param('strip', 'length'), sort_keys=True, separators=(',', ':'))}']")
@@ -129,7 +129,7 @@ def test_pn_fig5_preset_opens_the_normalization_study_and_its_table_equals_the_a
     through the URL. The study then runs on 1200 of them (its four algorithms at 3000 points cost a minute
     of CI; the paper's size is the lab test's, tests/lab/test_normalization.py), and its table equals the API."""
     dash_duo.start_server(create_app(tmp_path))
-    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "k = 10", timeout=WAIT)
+    wait_for_output_title(dash_duo, "k = 10", timeout=WAIT)
     choose(ids.TOUR_INDEX, "pn-fig5-random-grid")
     dash_duo.wait_for_contains_text(f"#{ids.TOUR_TEXT}", "81/39", timeout=WAIT)
     until(lambda: dash_duo.find_element(f"#{ids.TABS} .tab--selected").text == "Normalization", timeout=WAIT)
