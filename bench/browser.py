@@ -14,7 +14,13 @@ budget, and PCA of a swiss roll is so unfaithful that its exact trustworthiness 
 long until both views are drawn, how many points each draws, and whether a hover and a box selection
 in the output mark the same data-set rows in the input view. It takes several minutes.
 
-    python bench/browser.py [--quick] [--million] [--baseline COMMIT]     (or: python -m bench --only browser)
+    python bench/browser.py [--quick] [--million] [--progressive] [--baseline COMMIT]
+    (or: python -m bench --only browser)
+
+With ``--progressive``, also an uncached Isomap run of a 20 000-point swiss roll opened from its link, here
+and at the baseline: how long until the output is drawn and until every card is filled, and how long the
+output took to reach the page after its algorithm ended (the first partial record's run time, read from
+the page, against the time the page drew it). Several minutes.
 
 ``--baseline`` sets the commit the switch is measured against (default :data:`BASELINE_COMMIT`), e.g.
 the commit before a change, so the ratio is that change's.
@@ -186,6 +192,66 @@ def switch_rows(count, baseline_commit=BASELINE_COMMIT):
               f"{_kilobytes(baseline_bytes, 1)} KB); {count} switches each"))]
 
 
+PROGRESSIVE_LINK = "/?dataset=swissroll&n=20000&algorithm=isomap&k=10"
+
+
+def progressive_run(url):
+    """Seconds from opening ``url`` + :data:`PROGRESSIVE_LINK` (an uncached run) to the output drawn (a title
+    saying "measuring", or the whole run's where the page has no partial runs) and to the whole run drawn,
+    and the partial record the page drew first (None without one)."""
+    driver = _browser()
+    try:
+        started = time.perf_counter()
+        driver.get(url + PROGRESSIVE_LINK)
+        _wait(lambda: "Isomap" in _output_title(driver), timeout=3600, step=0.05)
+        drawn = time.perf_counter() - started
+        record = driver.execute_script(_STORE, "explore-run-partial") if "measuring" in _output_title(driver) else None
+        _wait(lambda: "Isomap" in _output_title(driver) and "measuring" not in _output_title(driver), timeout=3600,
+              step=0.1)
+        whole = time.perf_counter() - started
+    finally:
+        driver.quit()
+    return drawn, whole, record
+
+
+# A dcc.Store's data as the renderer holds it (the layout's props, found by the component's id).
+_STORE = (
+    "const find = (node, id) => { if (!node || typeof node !== 'object') { return null; }"
+    "  if (node.props && node.props.id === id) { return node.props.data; }"
+    "  for (const value of Object.values(node.props || node)) { const hit = find(value, id); if (hit) { return hit; } }"
+    "  return null; };"
+    "return find(window.store.getState().layout, arguments[0]);")
+
+
+def progressive_rows(baseline_commit=BASELINE_COMMIT):
+    """The uncached 20 000-point Isomap run, here and at ``baseline_commit``, one after the other (each server
+    alone on the machine)."""
+    times = {}
+    with tempfile.TemporaryDirectory(prefix="procrustes-progressive-") as scratch:
+        old = pathlib.Path(scratch) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            for name, root in (("ours", ROOT), ("baseline", old)):
+                server = Served(root, scratch)
+                try:
+                    times[name] = progressive_run(server.url)
+                finally:
+                    server.stop()
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
+    (drawn, whole, record), (base_drawn, base_whole, _) = times["ours"], times["baseline"]
+    # A partial record's run time is the job's time up to it: with no measure yet, up to the algorithm's end.
+    after = "no partial run drawn" if record is None else (
+        f"the output drawn {drawn - record['seconds']:.1f} s after " +
+        ("the algorithm ended" if not record["summary"] else f"the job had {len(record['summary'])} measures") +
+        f" (job time {record['seconds']:.1f} s; the page's load and the job's start counted in the delay)")
+    return [Row(SUITE, "uncached Isomap from its link, open to output drawn", 20_000, drawn, 1, None,
+                baseline=f"the app at {baseline_commit}", baseline_seconds=base_drawn, note=after),
+            Row(SUITE, "uncached Isomap from its link, open to every card filled", 20_000, whole, 1, None,
+                baseline=f"the app at {baseline_commit}", baseline_seconds=base_whole)]
+
+
 def _kilobytes(sizes, which):
     """Median over the switches of the total (``which`` 0) or largest (1) response, in KB."""
     return f"{statistics.median(size[which] for size in sizes) / 1024:.0f}"
@@ -264,17 +330,19 @@ def _hover_and_select(driver, index):
             f"the same rows: {selection[2]}")
 
 
-def rows(quick=False, million=False, baseline=BASELINE_COMMIT):
-    """The switch (ours against the ``baseline`` commit), and with ``million`` the million-point run."""
+def rows(quick=False, million=False, baseline=BASELINE_COMMIT, progressive=False):
+    """The switch (ours against the ``baseline`` commit); with ``million`` the million-point run, with
+    ``progressive`` the uncached 20 000-point run against the baseline."""
     found = switch_rows(2 if quick else SWITCHES, baseline)
-    return found + (million_rows() if million else [])
+    return found + (million_rows() if million else []) + (progressive_rows(baseline) if progressive else [])
 
 
 def main(argv=None):
     arguments = list(sys.argv[1:] if argv is None else argv)
-    million = "--million" in arguments
-    if million:
-        arguments.remove("--million")
+    million, progressive = "--million" in arguments, "--progressive" in arguments
+    for flag in ("--million", "--progressive"):
+        if flag in arguments:
+            arguments.remove(flag)
     baseline = BASELINE_COMMIT
     if "--baseline" in arguments:
         at = arguments.index("--baseline")
@@ -282,7 +350,8 @@ def main(argv=None):
             raise SystemExit("--baseline needs a commit, e.g. --baseline HEAD~1")
         baseline = arguments[at + 1]
         del arguments[at:at + 2]
-    run_standalone(lambda quick=False: rows(quick, million, baseline), f"{SUITE} (times in seconds)", "2 switches",
+    run_standalone(lambda quick=False: rows(quick, million, baseline, progressive), f"{SUITE} (times in seconds)",
+                   "2 switches",
                    arguments)
 
 
