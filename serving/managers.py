@@ -71,8 +71,18 @@ _BROKER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                 OSError)
 
 
-# Seconds between two notes of one job's polls by one web process: a page polls every half second.
+# Seconds between two notes of one job's polls by one web process (a page polls every few seconds).
 POLL_NOTE_SECONDS = 5.0
+# A poll of a job waits on the server for news before it answers (issue 24, push instead of poll): its result
+# or the props it set (a run's partial record) at once, a new progress label once the poll has waited
+# PROGRESS_WAIT_SECONDS, else an empty answer after LONG_POLL_SECONDS. The page learns of a result within
+# LONG_POLL_STEP of it (a plain poll, every second, within the second), and a 40 s job costs its page about a
+# dozen polls, not 40. At most LONG_POLL_WAITERS polls of one web process wait at once (gunicorn runs 8
+# threads a worker): the others answer at once, as plain polls.
+LONG_POLL_SECONDS = 3.0
+PROGRESS_WAIT_SECONDS = 1.5
+LONG_POLL_STEP = 0.05
+LONG_POLL_WAITERS = 4
 
 
 class _EveryJobAccountedFor:
@@ -87,7 +97,7 @@ class _EveryJobAccountedFor:
     (``components.jobs.job_options``) shows.
 
     Each manager says where a job's last poll is noted and which job the current process runs
-    (``_note_poll``, ``_read_poll``, ``_current_job``).
+    (``_note_poll``, ``_read_poll``, ``_current_job``), and how a hand-over entry is read (``_handed_over``).
     """
 
     STOPPED_SECONDS = 24 * 3600
@@ -97,6 +107,7 @@ class _EveryJobAccountedFor:
         self._polled = threading.local()  # the key the current poll read, per request thread
         self._noted = {}  # job -> when this process last noted a poll of it
         self._noting = threading.Lock()  # request threads note polls at once
+        self._waiters = threading.BoundedSemaphore(LONG_POLL_WAITERS)
         super().__init__(*args, **kwargs)
 
     def make_job_fn(self, fn, progress, key=None):
@@ -130,6 +141,30 @@ class _EveryJobAccountedFor:
         except Exception:  # noqa: BLE001
             logger.warning("could not read the poll notes of this background job", exc_info=True)
             return time.time()
+
+    def get_progress(self, key):
+        """Dash's read of the progress of ``key``'s job (before its result), once the job has news for the page
+        or the poll has waited long enough (:data:`LONG_POLL_SECONDS`)."""
+        if self._waiters.acquire(blocking=False):
+            try:
+                started = time.monotonic()
+                while True:
+                    waited = time.monotonic() - started
+                    if waited >= LONG_POLL_SECONDS or self._news(key, progress=waited >= PROGRESS_WAIT_SECONDS):
+                        break
+                    time.sleep(LONG_POLL_STEP)
+            finally:
+                self._waiters.release()
+        return super().get_progress(key)
+
+    def _news(self, key, *, progress):
+        """Whether ``key``'s job left its page its result or props it set, or (``progress``) a progress label.
+        A store that cannot be read is news: the poll reads it at once, and says what it finds."""
+        try:
+            return (self.result_ready(key) or self._handed_over(self._make_set_props_key(key)) is not None
+                    or (progress and self._handed_over(self._make_progress_key(key)) is not None))
+        except Exception:  # noqa: BLE001 (any store's failure: the poll's own reads report it)
+            return True
 
     def get_result(self, key, job):
         if job is not None:
@@ -179,6 +214,20 @@ class _CeleryManager(_EveryJobAccountedFor, CeleryManager):
 
     def _collect(self, key, job):
         return super()._collect(key, None)  # no revoke: see the class docstring
+
+    def _handed_over(self, key):
+        return self.handle.backend.get(key)
+
+    def get_updated_props(self, key):
+        """The props ``key``'s job set since the last poll (a run's partial record), read once. Dash 4.4's
+        deletes the job's *result* key instead: the props came again at every poll, and a result stored
+        between the poll's two reads was lost."""
+        props_key = self._make_set_props_key(key)
+        updated = self.handle.backend.get(props_key)
+        if updated is None:
+            return {}
+        self.clear_cache_entry(props_key)
+        return json.loads(updated)
 
     def terminate_job(self, job):
         if job is not None:
@@ -282,6 +331,9 @@ class _DiskcacheManager(_EveryJobAccountedFor, DiskcacheManager):
     @staticmethod
     def _started_key(job):
         return f"procrustes-job-started:{int(job)}"
+
+    def _handed_over(self, key):
+        return self.handle.get(key)
 
     def call_job_fn(self, key, job_fn, args, context):
         job = super().call_job_fn(key, functools.partial(_watched, job_fn), args, context)

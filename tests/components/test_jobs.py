@@ -363,6 +363,11 @@ def _start(manager, key, record, seconds, session="session-a", address=""):
                                {"state_values": {f"{ids.SESSION}.data": session}, "remote": address})
 
 
+def _progress(manager, key):
+    """The job's progress as it is now, read as Dash reads it (no wait for news: :meth:`get_progress` waits)."""
+    return super(managers._EveryJobAccountedFor, manager).get_progress(key)
+
+
 def _result(manager, key, job, timeout=60):
     from dash.testing.wait import until
 
@@ -378,7 +383,7 @@ def test_with_one_slot_per_server_two_jobs_started_together_run_one_after_the_ot
     record = tmp_path / "runs.txt"
     # Two sessions: only the server's cap stands between them.
     jobs = [(key, _start(manager, key, record, 2.0, session=key)) for key in ("first", "second")]
-    queued = until(lambda: next((progress for key, _ in jobs if (progress := manager.get_progress(key))
+    queued = until(lambda: next((progress for key, _ in jobs if (progress := _progress(manager, key))
                                  and "Queued" in progress[1]), None), timeout=30)
     assert queued[1].startswith("Queued behind 1 running job on this server")
     assert [_result(manager, key, job) for key, job in jobs] == ["done", "done"]
@@ -397,7 +402,7 @@ def test_one_address_s_jobs_under_new_sessions_take_its_slots_and_leave_the_serv
     manager = managers.make_background_manager(tmp_path)
     record = tmp_path / "runs.txt"
     flood = [(key, _start(manager, key, record, 2.0, session=key, address="10.0.0.7")) for key in ("first", "second")]
-    queued = until(lambda: next((progress for key, _ in flood if (progress := manager.get_progress(key))
+    queued = until(lambda: next((progress for key, _ in flood if (progress := _progress(manager, key))
                                  and "Queued" in progress[1]), None), timeout=30)
     assert queued[1].startswith("Queued behind 1 running job from this address")
     other = _start(manager, "other", tmp_path / "other.txt", 0.0, session="user", address="10.0.0.8")
@@ -434,7 +439,7 @@ def _one_slot_held_and_one_job_queued(tmp_path, monkeypatch, lease):
     until(lambda: (tmp_path / "held.txt.started").exists(), timeout=60)
     record = tmp_path / "runs.txt"
     waiting = _start(manager, "waiting", record, 0.0)
-    until(lambda: "Queued" in (manager.get_progress("waiting") or ["", ""])[1], timeout=30)
+    until(lambda: "Queued" in (_progress(manager, "waiting") or ["", ""])[1], timeout=30)
     return manager, holder, waiting, record
 
 
@@ -532,3 +537,69 @@ def test_progress_writes_every_new_stage_and_throttles_the_numbers_within_one(mo
     clock["now"] += 0.3  # an interval later, the count moves on
     report(0.6, "measuring: geodesics: 2,000 of 2,000 sources")
     assert written[-1] == ("60", "measuring: geodesics: 2,000 of 2,000 sources")
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The managers' clock, moved on by their sleeps: how long a poll waited, without waiting."""
+    now = {"t": 1000.0, "sleeps": 0}
+
+    def sleep(seconds):
+        now["t"] += seconds
+        now["sleeps"] += 1
+
+    monkeypatch.setattr(managers.time, "monotonic", lambda: now["t"])
+    monkeypatch.setattr(managers.time, "sleep", sleep)
+    return now
+
+
+def test_a_poll_answers_at_once_with_a_result_or_set_props_and_waits_for_progress_or_nothing(manager, clock):
+    """issue 24 item 3: a poll waits on the server for news, so a page learns of it at once and a quiet job costs
+    a poll every few seconds; a progress label alone waits PROGRESS_WAIT_SECONDS, nothing LONG_POLL_SECONDS."""
+    handle = manager.handle
+    handle.set("result-key", {"answer": 1})
+    assert manager.get_progress("result-key") is None and clock["sleeps"] == 0
+    handle.set(manager._make_set_props_key("props-key"), {"store": {"data": 1}})
+    assert manager.get_progress("props-key") is None and clock["sleeps"] == 0
+    handle.set(manager._make_progress_key("progress-key"), ["40", "measuring"])
+    started = clock["t"]
+    assert manager.get_progress("progress-key") == ["40", "measuring"]
+    assert managers.PROGRESS_WAIT_SECONDS <= clock["t"] - started < managers.LONG_POLL_SECONDS
+    started = clock["t"]
+    assert manager.get_progress("quiet-key") is None
+    assert clock["t"] - started == pytest.approx(managers.LONG_POLL_SECONDS, abs=managers.LONG_POLL_STEP)
+
+
+def test_polls_beyond_the_waiters_cap_answer_at_once(manager, clock):
+    """A web process keeps most of its threads for other requests: past LONG_POLL_WAITERS waiting polls, a poll
+    is a plain one."""
+    for _ in range(managers.LONG_POLL_WAITERS):
+        assert manager._waiters.acquire(blocking=False)
+    assert manager.get_progress("quiet-key") is None and clock["sleeps"] == 0
+    manager._waiters.release()
+    assert manager.get_progress("quiet-key") is None and clock["sleeps"] > 0
+
+
+def test_a_store_that_fails_during_the_wait_ends_it(manager, clock, monkeypatch):
+    def broken(key):
+        raise OSError("the hand-over store is gone")
+
+    monkeypatch.setattr(manager, "_handed_over", broken)
+    monkeypatch.setattr(manager, "result_ready", lambda key: False)
+    assert manager._news("key", progress=True) and clock["sleeps"] == 0
+
+
+def test_celery_s_props_are_read_once_and_its_result_is_kept():
+    """Dash 4.4's Celery manager deleted the job's result key when it read the props the job set: the props came
+    at every poll, and a result stored between the poll's two reads was lost."""
+    class Backend(dict):
+        def delete(self, key):
+            self.pop(key, None)
+
+    manager = object.__new__(managers._CeleryManager)
+    manager.handle = type("App", (), {"backend": Backend()})()
+    backend = manager.handle.backend
+    backend["key"] = '{"answer": 1}'
+    backend[manager._make_set_props_key("key")] = '{"store": {"data": 2}}'
+    assert manager.get_updated_props("key") == {"store": {"data": 2}}
+    assert manager.get_updated_props("key") == {} and backend["key"] == '{"answer": 1}'
