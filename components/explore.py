@@ -178,8 +178,10 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                 "message_class": "message error", "drawn": None}
     layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
               "presentation": display.presentation}
-    same_views = bool(drawn) and not new and {key: drawn.get(key) for key in layout} == layout
-    if same_views and drawn.get("color") == display.color:
+    # The next part of the run the views draw in part: its points are drawn already, its cards are new.
+    measured = record["status"] == "partial" and bool(drawn) and drawn.get("status") == "partial"
+    same_views = bool(drawn) and (not new or measured) and {key: drawn.get(key) for key in layout} == layout
+    if same_views and not measured and drawn.get("color") == display.color:
         return outputs  # another tab's setting changed: nothing to read, nothing to draw
     try:
         request, result = loaded or point_events.shown_result(services, record, session)
@@ -196,8 +198,11 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
     # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
     layout.update(classes=classes is not None, losses=display.color == catalogue.NEIGHBOUR_LOSSES,
-                  color=display.color,
+                  color=display.color, status=record["status"], colored_by=title,
                   input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
+    if measured and same_views and all(drawn.get(key) == layout[key] for key in ("color", "colored_by", "classes")):
+        # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone.
+        return {**outputs, "cards": _cards_of(record), "drawn": layout}
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
@@ -206,7 +211,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale).items():
                 patch["data"][0][key] = value
             patches[name] = patch
-        return {**outputs, **patches, "drawn": layout}
+        return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {})}
     revision = record["request"]
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     # Another run of the same points drawn alike (no landmark, class or loss traces on either side): the

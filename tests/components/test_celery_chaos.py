@@ -130,6 +130,7 @@ def test_a_killed_pool_process_costs_a_restart_not_the_job(dash_duo, chaos):
     os.kill(pid, signal.SIGKILL)
     # Late acknowledgement and reject-on-worker-lost: the job goes back to the queue and runs again.
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "n = 3000", timeout=WAIT)
+    wait_for_output_title(dash_duo, "k = 10", timeout=WAIT)  # the whole run, not its partial one
     assert worker.alive() and "card-mean" in dash_duo.find_element(f"#{ids.card_value('normalized')}").get_attribute(
         "innerHTML")
     assert severe_logs(dash_duo) == []

@@ -307,3 +307,26 @@ def test_false_vs_missing_neighbours_paint_a_drawn_subsample_on_every_point_s_co
                                   loss_index(losses.false[rows], losses.missing[rows], top))
     np.testing.assert_array_equal(outputs["output"].data[0].marker.color, loss_index(losses.false, losses.missing, top))
     assert outputs["input"].data[0].text[0] == f"{losses.false[rows[0]]:.3g}"
+
+
+def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_changes(services):
+    """A 20 000-point run's views were sent again with every group of measures; now the points once, then the
+    colouring when its measure arrives (the truth, then local R_N), then the cards alone."""
+    state = from_query(LINK).to_dict()
+    request = RunRequest.from_state(ViewState.from_dict(state))
+    results = []
+    compute(request, cache=None, partial=results.append)
+    drawn, answers = None, []
+    for result in results:
+        services.results.put_partial(request, result)
+        answer = show_computed(services, partial_record(request, result), state, drawn, "session")
+        drawn = answer["drawn"]
+        answers.append(answer)
+    first, recoloured, *later = answers
+    assert len(first["output"].data[0].x) == 300 and len(first["input"].data[0].x) == 300  # the points, once
+    assert first["drawn"]["colored_by"] == results[0].truth_labels[0]
+    assert isinstance(recoloured["output"], dash.Patch) and recoloured["drawn"]["colored_by"].startswith("local R_N")
+    assert recoloured["cards"]["normalized"] != "…"
+    for answer in later:
+        assert unchanged(answer, "input", "output") and answer["cards"]["trustworthiness"] != "…"
+    assert len(later) >= 1 and later[-1]["cards"]["nieqa_global"] != "…"
