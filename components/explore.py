@@ -26,8 +26,8 @@ from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
-from .explore_job import (MEASURING, MEASURING_MESSAGE, compute_record, job_nonce, partial_of, report_lost,
-                          revert_cancelled)
+from .explore_job import (EMBEDDING_MESSAGE, MEASURING, MEASURING_MESSAGE, compute_record, job_nonce, partial_of,
+                          report_lost, revert_cancelled)
 from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
 from .find import find_box
 from .records import checked_record, failure_record, run_record
@@ -198,8 +198,10 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
     # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
     layout.update(classes=classes is not None, losses=display.color == catalogue.NEIGHBOUR_LOSSES,
-                  color=display.color, status=record["status"], colored_by=title,
+                  color=display.color, status=record["status"], colored_by=title, embedded=bool(result.Y.shape[1]),
                   input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
+    # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured.
+    same_views = same_views and drawn.get("embedded", True) == layout["embedded"]
     if measured and same_views and all(drawn.get(key) == layout[key] for key in ("color", "colored_by", "classes")):
         # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone.
         return {**outputs, "cards": _cards_of(record), "drawn": layout}
@@ -221,13 +223,13 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                   not (drawn.get("landmarks") or drawn.get("classes") or drawn.get("losses")) and
                   {key: drawn.get(key) for key in ("view", "presentation")} == {key: layout[key] for key in
                                                                                 ("view", "presentation")})
-    figures = {
-        "output": output_figure(view.output.take(result.Y), colors["output"], color_range, title,
-                                point_ids=view.output.rows, revision=str(revision),
-                                title=(view.output_title.replace("Output:", "Output (measuring…):", 1)
-                                       if record["status"] == "partial" else view.output_title),
-                                landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration),
-    }
+    figures = {}
+    if layout["embedded"]:
+        figures["output"] = output_figure(
+            view.output.take(result.Y), colors["output"], color_range, title, point_ids=view.output.rows,
+            revision=str(revision), landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration,
+            title=(view.output_title.replace("Output:", "Output (measuring…):", 1) if record["status"] == "partial"
+                   else view.output_title))
     if not same_input:
         figures["input"] = input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
                                         point_ids=view.input.rows, title=view.input_title,
@@ -236,13 +238,15 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
+    if not layout["embedded"]:  # the input first, while its algorithm runs
+        figures["output"] = empty_figure(f"Embedding with {catalogue.method_label(request.method.algorithm)}…")
     if same_input:
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
                                              three_d=projection is None,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":
-        return {**outputs, **figures, "cards": _cards_of(record), "message": MEASURING_MESSAGE,
-                "message_class": "message", "drawn": layout}
+        return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",
+                "message": MEASURING_MESSAGE if layout["embedded"] else EMBEDDING_MESSAGE}
     return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
             "message_class": "message warning" if view.notes else "message", "drawn": layout}
 

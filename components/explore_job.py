@@ -19,8 +19,8 @@ from serving.managers import job_deadline
 from .jobs import LOST_JOB
 from .records import checked_record, failure_record, partial_record, run_record
 
-__all__ = ["MEASURING", "MEASURING_MESSAGE", "compute_record", "job_nonce", "partial_of", "report_lost",
-           "revert_cancelled"]
+__all__ = ["EMBEDDING_MESSAGE", "MEASURING", "MEASURING_MESSAGE", "compute_record", "job_nonce", "partial_of",
+           "report_lost", "revert_cancelled"]
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +28,8 @@ logger = logging.getLogger(__name__)
 MEASURING = "…"
 MEASURING_MESSAGE = ("Measuring: the output is drawn; each card fills in as its measure is computed (the job box "
                      "names the one under way).")
+EMBEDDING_MESSAGE = ("Embedding: the input is drawn; the output follows when the algorithm ends, then each card as "
+                     "its measure is computed.")
 
 
 def job_nonce(job):

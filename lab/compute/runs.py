@@ -7,6 +7,7 @@ request's key.
 """
 
 import dataclasses
+import functools
 import logging
 import time
 import typing
@@ -224,11 +225,11 @@ def _compute_run(request, report, uploads, partial=None):
         With ``read(upload_ref) -> bytes`` (:class:`lab.store.uploads.SessionUploads`); needed only when
         the data set is an uploaded file.
     partial : callable, optional
-        ``partial(result)`` with a :class:`RunResult` of what is done: the embedding as soon as the
-        algorithm ends (no measure yet), then after each group of measures
-        (:func:`measures.evaluate`'s ``partial``) the measures done so far. Its ``summary`` and ``local``
-        hold only those; ``seconds`` is the time so far; the landmarks and the notes come with the final
-        result only.
+        ``partial(result)`` with a :class:`RunResult` of what is done: the input as soon as it is read
+        (``Y`` of no column: no output yet), the embedding as soon as the algorithm ends (no measure
+        yet), then after each group of measures (:func:`measures.evaluate`'s ``partial``) the measures
+        done so far. Its ``summary`` and ``local`` hold only those; ``seconds`` is the time so far; the
+        landmarks and the notes come with the final result only.
 
     Returns
     -------
@@ -246,6 +247,20 @@ def _compute_run(request, report, uploads, partial=None):
         data = _load(data_choice, method.n_neighbors, uploads, report)
         label = catalogue.method_label(method.algorithm)
         k = method.n_neighbors
+        drawn_X, input_axes = _drawn_input(data.X)
+        truth = np.asarray(data.truth if data.truth is not None else data.color[:, None])
+        local_names = dict(catalogue.LOCAL_MEASURES)
+
+        def publish(Y, mean, median, per_point):
+            partial(RunResult(
+                X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes), truth=truth,
+                truth_labels=tuple(data.truth_labels),
+                local={name: values for name, values in per_point.items() if name in local_names},
+                summary={name: (mean[name], median.get(name)) for name in mean}, landmarks=None,
+                image_shape=data.image_shape, notes=(), seconds=time.perf_counter() - started))
+
+        if partial is not None:  # the input while the algorithm runs (an output of no column: none yet)
+            publish(np.empty((len(data.X), 0)), {}, {}, {})
         report(0.1, "searching the neighbours")
         # One search for the algorithm and every measure (one more neighbour spares the rank measures
         # a second search); approximate only for many columns at large n, with its recall stated.
@@ -255,20 +270,8 @@ def _compute_run(request, report, uploads, partial=None):
         Y = output_of(data.X, method, random_state=algorithm_random_state(data_choice, method), uploaded=data.Y,
                       neighbors=search.neighbors[:, :k + 1],
                       progress=lambda fraction, info: report(0.15 + 0.5 * fraction, _stage(label, info)))
-        drawn_X, input_axes = _drawn_input(data.X)
-        truth = np.asarray(data.truth if data.truth is not None else data.color[:, None])
-        local_names = dict(catalogue.LOCAL_MEASURES)
-
-        def publish(mean, median, per_point):
-            partial(RunResult(
-                X=np.asarray(data.X), Y=Y, drawn_X=np.asarray(drawn_X), input_axes=tuple(input_axes), truth=truth,
-                truth_labels=tuple(data.truth_labels),
-                local={name: values for name, values in per_point.items() if name in local_names},
-                summary={name: (mean[name], median.get(name)) for name in mean}, landmarks=None,
-                image_shape=data.image_shape, notes=(), seconds=time.perf_counter() - started))
-
         if partial is not None:
-            publish({}, {}, {})
+            publish(Y, {}, {}, {})
         report(0.7, "measuring")
         which, labels = run_measures(data, Y)
         if request.measures is not None:
@@ -277,7 +280,7 @@ def _compute_run(request, report, uploads, partial=None):
                                        neighbors=search.neighbors,
                                        progress=lambda fraction, stage: report(0.7 + 0.3 * fraction,
                                                                                f"measuring: {stage}"),
-                                       partial=None if partial is None else publish)
+                                       partial=None if partial is None else functools.partial(publish, Y))
     summary = {name: (evaluation.mean[name], evaluation.median.get(name)) for name in evaluation.measures}
     notes = [str(w.message) for w in caught if issubclass(w.category, measures.ProcrustesLabWarning)]
     approximations = {**({"neighbors": search.description} if search.description else {}),

@@ -156,8 +156,8 @@ def measured_in_parts(services, link, nonce="n"):
     return state, parts, record
 
 
-def test_the_job_hands_the_page_its_output_before_its_measures_then_each_group(services):
-    """issue 24 item 2: the embedding first, with every card pending, then the measures done so far."""
+def test_the_job_hands_the_page_its_input_and_output_before_its_measures_then_each_group(services):
+    """issue 24 item 2: the input, then the output, with every card pending, then the measures done so far."""
     state, parts, record = measured_in_parts(services, LINK)
     assert [part["status"] for part in parts] == ["partial"] * len(parts) and len(parts) >= 3
     assert parts[0]["summary"] == {} and record["status"] == "done"
@@ -174,17 +174,18 @@ def test_a_partial_record_draws_the_output_coloured_by_the_truth_with_its_cards_
     kept = {}
     put = services.results.put_partial
 
-    def keep_first(request, result):  # what the page meets while the run is still measuring
-        kept.setdefault("result", result)
-        kept.setdefault("request", request)
+    def keep_first(request, result):  # what the page meets when the algorithm has ended
+        if result.Y.shape[1]:
+            kept.setdefault("result", result)
+            kept.setdefault("request", request)
 
     monkeypatch.setattr(services.results, "put_partial", keep_first)
     parts = []
     compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None,
                    show=parts.append)
     put(kept["request"], kept["result"])  # the embedding alone, as the algorithm ended
-    outputs = show_computed(services, parts[0], state, None, "session")
-    assert outputs["shown"] == parts[0] and outputs["message"].startswith("Measuring")
+    outputs = show_computed(services, parts[1], state, None, "session")
+    assert outputs["shown"] == parts[1] and outputs["message"].startswith("Measuring")
     assert set(outputs["cards"].values()) == {"…"}
     drawn = outputs["output"].data[0]
     np.testing.assert_allclose(drawn.x, kept["result"].Y[:, 0], rtol=1e-6)  # float32 on the wire
@@ -310,8 +311,9 @@ def test_false_vs_missing_neighbours_paint_a_drawn_subsample_on_every_point_s_co
 
 
 def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_changes(services):
-    """A 20 000-point run's views were sent again with every group of measures; now the points once, then the
-    colouring when its measure arrives (the truth, then local R_N), then the cards alone."""
+    """A 20 000-point run's views were sent again with every group of measures; now the input and the output
+    points once each, then the colouring when its measure arrives (the truth, then local R_N), then the cards
+    alone."""
     state = from_query(LINK).to_dict()
     request = RunRequest.from_state(ViewState.from_dict(state))
     results = []
@@ -322,8 +324,11 @@ def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_c
         answer = show_computed(services, partial_record(request, result), state, drawn, "session")
         drawn = answer["drawn"]
         answers.append(answer)
-    first, recoloured, *later = answers
-    assert len(first["output"].data[0].x) == 300 and len(first["input"].data[0].x) == 300  # the points, once
+    read, first, recoloured, *later = answers
+    # The input while the algorithm runs; the output, as it ends, beside the input kept in the browser.
+    assert len(read["input"].data[0].x) == 300 and "Embedding with PCA" in str(read["output"].layout)
+    assert read["message"].startswith("Embedding: the input is drawn")
+    assert len(first["output"].data[0].x) == 300 and isinstance(first["input"], dash.Patch)
     assert first["drawn"]["colored_by"] == results[0].truth_labels[0]
     assert isinstance(recoloured["output"], dash.Patch) and recoloured["drawn"]["colored_by"].startswith("local R_N")
     assert recoloured["cards"]["normalized"] != "…"

@@ -237,21 +237,29 @@ def test_a_find_query_in_the_link_marks_its_rows_in_both_views_from_an_empty_cac
 
 def test_a_run_is_drawn_when_its_algorithm_ends_and_its_cards_fill_in_as_measured_from_an_empty_cache(
         dash_duo, tmp_path, monkeypatch):
-    """issue 24 item 2: the output is drawn before the slow measures end, the quick cards already filled with
-    the values the whole run holds, the others pending; then every card fills in, without a reload."""
+    """issue 24 item 2: the input is drawn while the algorithm runs, the output before the slow measures end,
+    the quick cards already filled with the values the whole run holds, the others pending; then every card
+    fills in, without a reload."""
     import measures.evaluation
 
-    graph_measures = measures.evaluation._graph_measures
-
-    def held(*args, **kwargs):  # the graph sweep (M_G, M_RV) held long enough to look at the page meanwhile
-        time.sleep(8.0)
-        return graph_measures(*args, **kwargs)
-
-    monkeypatch.setattr(measures.evaluation, "_graph_measures", held)  # the job, forked from here, inherits it
     data = datasets.load("swissroll", 600)
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
     expected = measures.evaluate(data.X, Y, 10, which=["normalized", "trustworthiness", "nieqa_global"])
+    embed, graph_measures = algorithms.embed, measures.evaluation._graph_measures
+
+    def held(function, seconds):  # a step held long enough to look at the page meanwhile
+        def slow(*args, **kwargs):
+            time.sleep(seconds)
+            return function(*args, **kwargs)
+        return slow
+
+    # The job, forked from here, inherits both: the algorithm, then the graph sweep (M_G, M_RV), take longer.
+    monkeypatch.setattr(algorithms, "embed", held(embed, 5.0))
+    monkeypatch.setattr(measures.evaluation, "_graph_measures", held(graph_measures, 8.0))
     open_page(dash_duo, create_app(tmp_path), "?dataset=swissroll&n=600&algorithm=isomap&k=10")
+    dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH}", "Embedding with Isomap", timeout=WAIT)
+    assert "n = 600" in dash_duo.find_element(f"#{ids.INPUT_GRAPH} .gtitle").text
+    assert dash_duo.find_element(f"#{ids.MESSAGE}").text.startswith("Embedding: the input is drawn")
     dash_duo.wait_for_contains_text(f"#{ids.OUTPUT_GRAPH} .gtitle", "Output (measuring…):", timeout=WAIT)
     assert "Isomap, k = 10" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .gtitle").text
     assert dash_duo.find_element(f"#{ids.MESSAGE}").text.startswith("Measuring")

@@ -154,9 +154,10 @@ def test_a_run_s_progress_moves_through_the_measures_and_never_back():
     assert any(stage.endswith("300 of 300 sources") for stage in measuring)
 
 
-def test_a_run_publishes_its_embedding_then_its_measures_and_the_cache_keeps_only_the_whole_run(tmp_path):
-    """issue 24 item 2: ``partial`` receives the output before any measure, then growing summaries equal to the
-    whole run's; the cache holds the latest partial while it computes and drops it with the whole result."""
+def test_a_run_publishes_its_input_its_embedding_then_its_measures_and_the_cache_keeps_only_the_whole_run(tmp_path):
+    """issue 24 item 2: ``partial`` receives the input before the algorithm runs (an output of no column), the
+    output before any measure, then growing summaries equal to the whole run's; the cache holds the latest
+    partial while it computes and drops it with the whole result."""
     from lab import ResultCache, SweepRequest, ViewState
 
     cache = ResultCache(tmp_path)
@@ -170,12 +171,14 @@ def test_a_run_publishes_its_embedding_then_its_measures_and_the_cache_keeps_onl
 
     whole, cached = compute(request, cache=cache, partial=partial)
     assert not cached and all(held) and not cache.holds_partial(request) and cache.get_partial(request) is None
-    first = published[0]
-    assert first.summary == {} and first.local == {} and first.landmarks is None
-    np.testing.assert_array_equal(first.Y, whole.Y)
-    np.testing.assert_array_equal(first.truth, whole.truth)
-    assert all(set(a.summary) < set(b.summary) for a, b in zip(published, published[1:]))
-    for part in published[1:]:
+    read, embedded = published[:2]
+    assert read.Y.shape == (400, 0) and read.summary == {} and read.local == {} and read.landmarks is None
+    np.testing.assert_array_equal(read.drawn_X, whole.drawn_X)
+    np.testing.assert_array_equal(read.truth, whole.truth)
+    assert embedded.summary == {} and read.seconds <= embedded.seconds
+    np.testing.assert_array_equal(embedded.Y, whole.Y)
+    assert all(set(a.summary) < set(b.summary) for a, b in zip(published[1:], published[2:]))
+    for part in published[2:]:
         assert all(part.summary[name] == whole.summary[name] for name in part.summary)
         for name, values in part.local.items():
             np.testing.assert_array_equal(values, whole.local[name])
