@@ -197,8 +197,8 @@ PROGRESSIVE_LINK = "/?dataset=swissroll&n=20000&algorithm=isomap&k=10"
 
 def progressive_run(url):
     """An uncached run opened from ``url`` + :data:`PROGRESSIVE_LINK`: seconds from the page's opening until the
-    first partial record reached the page (None without partial runs), until the output was drawn (a title
-    saying "measuring", or the whole run's), and until the whole run was drawn; and that first record."""
+    first partial record with the output reached the page (None without partial runs), until the output was
+    drawn (a title saying "measuring", or the whole run's), and until the whole run was drawn; and that record."""
     driver = _browser()
     arrived = drawn = record = None
     try:
@@ -206,7 +206,8 @@ def progressive_run(url):
         driver.get(url + PROGRESSIVE_LINK)
         while True:
             title, now = _output_title(driver), time.perf_counter() - started
-            if record is None and (seen := driver.execute_script(_STORE, "explore-run-partial")):
+            seen = driver.execute_script(_STORE, "explore-run-partial") if record is None else None
+            if seen and seen.get("embedded"):  # the first record with the output (the input comes before)
                 arrived, record = now, seen
             if drawn is None and "Isomap" in title:
                 drawn = now

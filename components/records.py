@@ -18,9 +18,9 @@ def run_record(request, result, cached):
 
 
 def partial_record(request, result):
-    """What the page keeps of a run still measuring: its embedding and the measures done so far
-    (:meth:`lab.ResultCache.get_partial` holds the arrays)."""
-    return {**run_record(request, result, False), "status": "partial"}
+    """What the page keeps of a run still computing: its input, whether its output is there yet (``embedded``),
+    and the measures done so far (:meth:`lab.ResultCache.get_partial` holds the arrays)."""
+    return {**run_record(request, result, False), "status": "partial", "embedded": bool(result.Y.shape[1])}
 
 
 def failure_record(error):
