@@ -102,7 +102,8 @@ def register(app, services):
     """Wire the compare tab to ``app``."""
     register_study_job(app, services, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
                        CompareRequest, keep_comparison,
-                       lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}")
+                       lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}",
+                       tab="compare")
     app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),
                  Output(ids.COMPARE_AGREEMENT, "figure"), Input(ids.COMPARE_STORE, "data"), State(ids.SESSION, "data"),
                  prevent_initial_call=True)(

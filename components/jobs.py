@@ -22,7 +22,7 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 import measures
 
 from lab import ResultCache, UploadStore, ViewState, failure_message
-from lab.compute import compute
+from lab.compute import compute, held
 from lab.store.cache import host_results
 from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
@@ -34,7 +34,7 @@ from . import ids
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
-           "study_job_id"]
+           "restore_cached", "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -208,7 +208,34 @@ def study_job_id(token, job, clicks):
     return f"{token}:{job}:{clicks}"
 
 
-def register_study_job(app, services, job, button, store, message, request_type, keep, describe):
+def restore_cached(services, request_type, keep, tab, shown_tab, state, stored, session):
+    """The study of ``request_type`` that the view state asks for, read from the result cache when its ``tab``
+    is shown and its store is empty: a link to a Sweep, Compare, Normalization or Two runs view opens with its
+    result when this server computed it (else its button computes it). ``(store, message)``, or no update.
+
+    ``shown_tab`` is the tab just shown (the view state may not name it yet: a click shows the tab before the
+    state follows). A refused upload says so; any other failure leaves the tab as it is (logged).
+    """
+    if shown_tab != tab or stored:
+        return no_update, no_update
+    try:
+        view = ViewState.from_dict(state)
+        request = request_type.from_state(view)
+        uploads = services.uploads.authorized(session, request)
+        if not held(request, services.results):
+            return no_update, no_update
+        # Read, not computed: a sweep's cells come from the cache (only a cell evicted between the check and this
+        # read would be computed here, in the request).
+        result, _ = compute(request, cache=services.results, uploads=uploads)
+        kept, said = keep(request, result)
+    except measures.ProcrustesLabError as error:  # a state this page never wrote, another session's upload
+        return no_update, str(error)
+    except Exception as error:  # noqa: BLE001 - a store that fails: the button still computes it
+        return no_update, failure_message(error)
+    return {"state": view.to_dict(), **kept}, f"Restored from this server's cache. {said}"
+
+
+def register_study_job(app, services, job, button, store, message, request_type, keep, describe, tab=None):
     """A background job started by ``button``: the study of ``request_type`` the current view state asks for.
 
     The job receives the request (``request_type.from_state`` of the state, validated) and computes it
@@ -217,7 +244,8 @@ def register_study_job(app, services, job, button, store, message, request_type,
     store keeps beside the state and the message. Any failure becomes the message and the store
     keeps what it had. The button is disabled while the job runs. Cancelling says so, and what the
     page still shows: ``describe(stored)``. A job that stops running without having ended
-    (:class:`JobLedger`) is reported lost.
+    (:class:`JobLedger`) is reported lost. With ``tab``, showing that tab restores the study from the cache
+    (:func:`restore_cached`).
     """
     @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
                   State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
@@ -253,6 +281,11 @@ def register_study_job(app, services, job, button, store, message, request_type,
     app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
                  State(store, "data"), State(button, "n_clicks"), PAGE_TOKEN_STATE,
                  prevent_initial_call=True)(say_cancelled)
+    if tab is not None:
+        app.callback(Output(store, "data", allow_duplicate=True), Output(message, "children", allow_duplicate=True),
+                     Input(ids.TABS, "value"), State(ids.VIEW_STATE, "data"), State(store, "data"),
+                     State(ids.SESSION, "data"), prevent_initial_call=True)(
+            functools.partial(restore_cached, services, request_type, keep, tab))
     app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["running"], "data"),
                  State(button, "n_clicks"), PAGE_TOKEN_STATE, prevent_initial_call=True)(say_lost)
 

@@ -110,7 +110,7 @@ def register(app, services):
                        ids.NORMALIZATION_MESSAGE,
                        NormalizationRequest, keep_study,
                        lambda state: f"the previous study, {SHAPES[state.normalization.shape].label} at "
-                                     f"{state.normalization.aspect:g}")
+                                     f"{state.normalization.aspect:g}", tab="normalization")
     app.callback(Output(ids.NORMALIZATION_GRID, "figure"), Output(ids.NORMALIZATION_CURVE, "figure"),
                  Output(ids.NORMALIZATION_TABLE, "children"), Input(ids.NORMALIZATION_STORE, "data"),
                  prevent_initial_call=True)(lambda stored: draw_study(services, stored))

@@ -347,13 +347,15 @@ def register(app, services):
     session = State(ids.SESSION, "data")
     register_study_job(app, services, ids.PAIR_JOB, ids.PAIR_RUN, ids.PAIR_STORE, ids.PAIR_MESSAGE,
                        PairRequest, keep_pair,
-                       lambda state: f"the previous pair, {PairRequest.from_state(state).slug()}")
+                       lambda state: f"the previous pair, {PairRequest.from_state(state).slug()}", tab=ids.TAB_PAIRS)
     register_study_job(app, services, ids.SEED_NOISE_JOB, ids.SEED_NOISE_RUN, ids.SEED_NOISE_STORE,
                        ids.SEED_NOISE_MESSAGE, SeedNoiseRequest, keep_seed_noise,
-                       lambda state: f"the previous result, {SeedNoiseRequest.from_state(state).slug()}")
+                       lambda state: f"the previous result, {SeedNoiseRequest.from_state(state).slug()}",
+                       tab=ids.TAB_PAIRS)
     register_study_job(app, services, ids.STABILITY_JOB, ids.STABILITY_RUN, ids.STABILITY_STORE, ids.STABILITY_MESSAGE,
                        StabilityRequest, keep_stability,
-                       lambda state: f"the previous study, {StabilityRequest.from_state(state).describe()}")
+                       lambda state: f"the previous study, {StabilityRequest.from_state(state).describe()}",
+                       tab=ids.TAB_PAIRS)
     app.callback(
         output=dict(a=Output(ids.PAIR_A_GRAPH, "figure"), b=Output(ids.PAIR_B_GRAPH, "figure"),
                     morph=Output(ids.PAIR_MORPH_GRAPH, "figure"),

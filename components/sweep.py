@@ -150,7 +150,7 @@ def describe(state):
 def register(app, services):
     """Wire the sweep tab to ``app``."""
     register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
-                       SweepRequest, keep_sweep, describe)
+                       SweepRequest, keep_sweep, describe, tab="sweep")
     app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
                  Output(ids.SWEEP_AGREEMENT, "figure"),
                  Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)

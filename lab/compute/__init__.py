@@ -12,6 +12,6 @@ Every request is computed by one function, :func:`compute` (:mod:`lab.compute.st
 interface). It imports ``lab.store`` and no higher room.
 """
 
-from .study import REQUESTS, Computed, compute, request_from_dict
+from .study import REQUESTS, Computed, compute, held, request_from_dict
 
-__all__ = ["REQUESTS", "Computed", "compute", "request_from_dict"]
+__all__ = ["REQUESTS", "Computed", "compute", "held", "request_from_dict"]

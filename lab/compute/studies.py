@@ -113,6 +113,12 @@ class SweepRequest:
         """``(algorithm, k)`` of every cell, algorithm by algorithm."""
         return [(algorithm, k) for algorithm in self.algorithms for k in self.ks]
 
+    def parts(self):
+        """The requests the sweep reads (it is never kept whole: :func:`lab.compute.study.held`): each cell's run,
+        and with yardsticks each cell's yardsticks."""
+        runs = [_cell(self.data, algorithm, k) for algorithm, k in self.cells()]
+        return runs + ([YardstickRequest(run) for run in runs] if self.yardsticks else [])
+
     def slug(self):
         """The stem of the sweep's file names, e.g. ``swissroll_n1600_sweep_k6-18``."""
         size = "" if self.data.n is None else f"_n{self.data.n}"

@@ -20,7 +20,7 @@ import typing
 
 from .choices import StateError
 
-__all__ = ["Computed", "REQUESTS", "compute", "register", "request_from_dict"]
+__all__ = ["Computed", "REQUESTS", "compute", "held", "register", "request_from_dict"]
 
 # Kind -> request type, filled as the request modules are imported (``import lab`` imports them all).
 REQUESTS = {}
@@ -103,6 +103,25 @@ def compute(request, *, cache, progress=None, uploads=None, partial=None):
     if cache is None:
         return Computed(work(request), False)
     return Computed(*cache.get_or_compute(request, work))
+
+
+def held(request, cache):
+    """Whether ``cache`` holds all that computing ``request`` reads, so that :func:`compute` only reads: its result,
+    or, for a study that is never kept whole (a sweep), every request its ``parts()`` names.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from lab import ResultCache, RunRequest
+    >>> cache = ResultCache(tempfile.mkdtemp())
+    >>> request = RunRequest.create("strip", "pca", n=200)
+    >>> held(request, cache), held(request, cache) or compute(request, cache=cache).cached, held(request, cache)
+    (False, False, True)
+    """
+    if cache.holds(request):
+        return True
+    parts = getattr(request, "parts", None)
+    return parts is not None and all(cache.holding(parts()))
 
 
 def request_from_dict(kind, values):

@@ -28,7 +28,7 @@ CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
 WRITES_ONLY = {"upload-inspected#receive_upload", "upload-output-inspected#receive_output",
                "upload-chosen#use_upload"}
 # The normalization study's data are the catalogue's shapes: no upload to authorize.
-NO_UPLOAD = {"normalization-store#run_job"}
+NO_UPLOAD = {"normalization-store#run_job", "normalization-store#restore_cached"}
 
 
 def _name(key, function):
@@ -111,6 +111,12 @@ FORGED = {
     "pair-card-beyond-value#draw_seed_noise": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(
         f"{ids.EXPORT_COMPARE_CSV}.n_clicks", f, 1, None, {"state": state}, "mallory"),
+    # A study's tab shown on a link: alice's sweep is cached (her cells), the others are refused before the cache.
+    "sweep-store#restore_cached": lambda f, state, record: f("sweep", state, None, "mallory"),
+    "compare-store#restore_cached": lambda f, state, record: f("compare", state, None, "mallory"),
+    "pair-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
+    "seed-noise-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
+    "stability-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
 }
 # The point events of a run (hover image, inspector, selection) show nothing of it instead; they say
 # nothing of the refusal either (components/point_events.py: _event_result reads it as "not cached").

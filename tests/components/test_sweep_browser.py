@@ -15,7 +15,7 @@ from lab import ResultCache, SweepRequest, from_query
 from lab.compute import compute
 from lab.compute.studies import runs_agreement
 
-from .test_app_browser import wait_for_output_title
+from .test_app_browser import open_page, wait_for_output_title
 
 WAIT = 180  # a sweep of 25 runs on a busy 2-core machine
 
@@ -110,3 +110,17 @@ def test_cancelling_a_sweep_stores_nothing_partial_and_the_app_keeps_working(das
     wait_for_output_title(dash_duo, "LLE, k = 10", timeout=WAIT)
     assert float(dash_duo.find_element(f"#{ids.card_value('normalized')} .card-mean").text) > 0.5
     assert [entry for entry in dash_duo.get_logs() if entry["level"] == "SEVERE"] == []
+
+
+def test_a_sweep_link_opens_with_its_result_when_this_server_computed_it(dash_duo, tmp_path):
+    """issue 19 item 8: a Sweep link opened its tab empty; its cells, computed by another page of this server,
+    now draw it at once, and the numbers are the API's."""
+    link = "?tab=sweep&dataset=swissroll&n=300&sweep.algorithms=pca,ltsa&sweep.k_min=6&sweep.k_max=10&sweep.k_step=2"
+    expected = compute(SweepRequest.from_state(from_query(link)), cache=ResultCache(tmp_path / "results")).result
+    open_page(dash_duo, create_app(tmp_path), link)  # a fresh browser
+    dash_duo.wait_for_contains_text(f"#{ids.SWEEP_MESSAGE}", "Restored from this server's cache", timeout=WAIT)
+    ltsa = next(trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH) if trace["name"] == "LTSA")
+    rows = [row for row in expected.rows if row["algorithm"] == "ltsa"]
+    assert ltsa["x"] == [row["k"] for row in rows] == [6, 8, 10]
+    np.testing.assert_allclose(ltsa["y"], [row["summary"]["normalized"][0] for row in rows], rtol=1e-12)
+    assert dash_duo.get_logs() == []
