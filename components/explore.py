@@ -240,7 +240,11 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
     if not layout["embedded"]:  # the input first, while its algorithm runs
         figures["output"] = empty_figure(f"Embedding with {catalogue.method_label(request.method.algorithm)}…")
-    if same_input:
+    if same_input and drawn.get("request") == record["request"] and drawn.get("colored_by") == title:
+        # The same run's next part, coloured alike: the input view as drawn (a 3-D view redrawn in the
+        # browser's software WebGL took seconds at 20 000 points while the job held both cores).
+        figures["input"] = no_update
+    elif same_input:
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
                                              three_d=projection is None,
                                              filename=f"procrustes-lab_{request.slug()}_input")

@@ -12,7 +12,7 @@ import measures
 from components import jobs
 from components.explore import show_computed, show_state
 from components.explore_job import compute_record
-from components.records import partial_record
+from components.records import partial_record, run_record
 from components.figures.marks import loss_index, loss_range
 from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
@@ -328,10 +328,15 @@ def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_c
     # The input while the algorithm runs; the output, as it ends, beside the input kept in the browser.
     assert len(read["input"].data[0].x) == 300 and "Embedding with PCA" in str(read["output"].layout)
     assert read["message"].startswith("Embedding: the input is drawn")
-    assert len(first["output"].data[0].x) == 300 and isinstance(first["input"], dash.Patch)
+    assert len(first["output"].data[0].x) == 300 and first["input"] is dash.no_update  # coloured alike
     assert first["drawn"]["colored_by"] == results[0].truth_labels[0]
     assert isinstance(recoloured["output"], dash.Patch) and recoloured["drawn"]["colored_by"].startswith("local R_N")
     assert recoloured["cards"]["normalized"] != "…"
     for answer in later:
         assert unchanged(answer, "input", "output") and answer["cards"]["trustworthiness"] != "…"
     assert len(later) >= 1 and later[-1]["cards"]["nieqa_global"] != "…"
+    # The whole run: its output drawn again (its notes, its landmarks may come), its input as it is.
+    whole, cached = compute(request, cache=services.results)
+    final = show_computed(services, run_record(request, whole, cached), state, drawn, "session")
+    assert len(final["output"].data[0].x) == 300 and final["input"] is dash.no_update
+    assert "measuring" not in final["output"].layout.title.text
