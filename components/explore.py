@@ -11,6 +11,7 @@ another tab: nothing, without reading the cache). Cancelling puts the controls b
 
 import functools
 import hashlib
+import logging
 import secrets
 
 import numpy as np
@@ -34,6 +35,8 @@ from .records import checked_record, failure_record, run_record
 from .yardsticks import yardstick_actions
 
 __all__ = ["draw_run", "explore_tab", "register", "show_computed", "show_state"]
+
+logger = logging.getLogger(__name__)
 
 TIME_CARD = "time"
 CARDS = (*catalogue.CARD_MEASURES, TIME_CARD)
@@ -107,9 +110,10 @@ def _unchanged():
 
 
 def show_state(services, state, shown, drawn, session, token, job=None):
-    """A new view state, in one request: its run shown already, only what its display changed is redrawn;
-    its run cached, it is drawn at once (no job); otherwise the background job computes it, and the views
-    keep the run they show until it arrives (:func:`show_computed`)."""
+    """A new view state, in one request: its run shown already, only what its display changed is redrawn (a
+    run still computing as well, while its ``job`` runs: what it has so far); its run cached, it is drawn at
+    once (no job); otherwise the background job computes it, and the views keep the run they show until it
+    arrives (:func:`show_computed`)."""
     if not state:
         return _unchanged()
     try:
@@ -123,7 +127,8 @@ def show_state(services, state, shown, drawn, session, token, job=None):
             # Its job is measuring it: redraw what it has (a new colouring), start no second job.
             loaded = partial_of(services, request, session)
             if loaded[1] is not None:
-                return draw_run(services, shown, state_value.display, drawn, session, loaded=loaded)
+                return _still_partial(services, loaded[0], draw_run(services, shown, state_value.display, drawn,
+                                                                    session, loaded=loaded))
         services.uploads.for_session(session).authorize(request.data)
         result = services.results.get(request)
     except Exception as error:  # a bad state or an unreadable store is a message, never a broken page
@@ -154,11 +159,19 @@ def show_computed(services, record, state, drawn, session):
     if record["status"] == "partial" and loaded[1] is None:
         return _unchanged()  # its partial result is gone (the whole one replaced it): the job's record comes next
     outputs = draw_run(services, record, current.display, drawn, session, loaded=loaded, new=True)
-    # The whole run, stored while this one was drawn, is on its way to the page by the job's own callback:
-    # a partial run drawn after it would stay on the page (the two callbacks' answers come in any order).
-    if record["status"] == "partial" and not services.results.holds_partial(loaded[0]):
-        return _unchanged()
-    return outputs
+    return _still_partial(services, loaded[0], outputs) if record["status"] == "partial" else outputs
+
+
+def _still_partial(services, request, outputs):
+    """``outputs`` drawing part of ``request``'s run, unless its whole result was stored meanwhile: that one is on
+    its way to the page by the job's own callback, and a part drawn after it would stay (the callbacks' answers
+    arrive in any order). A store that cannot say: nothing drawn, the whole run comes all the same."""
+    try:
+        held = services.results.holds_partial(request)
+    except Exception:  # noqa: BLE001 - any store's failure; logged, the page waits for the whole run
+        logger.warning("could not tell whether %s is still computing", request.slug(), exc_info=True)
+        held = False
+    return outputs if held else _unchanged()
 
 
 def draw_run(services, record, display, drawn, session, *, loaded=None, new=False):
@@ -209,6 +222,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
                                                ("output", OUTPUT_AXES, view.output, True)):
+            if name == "output" and not layout["embedded"]:
+                continue  # the output view waits for its algorithm: nothing to recolour
             patch = Patch()
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale).items():
                 patch["data"][0][key] = value
@@ -325,7 +340,8 @@ def register(app, services):
                      prevent_initial_call=True)(functools.partial(show_computed, services))
     job_ids = ids.job_controls(ids.EXPLORE_JOB)
     app.callback(Output(ids.APPLY_STATE, "data", allow_duplicate=True),
-                 Output(ids.MESSAGE, "children", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
+                 Output(ids.MESSAGE, "children", allow_duplicate=True),
+                 Output(ids.OUTPUT_GRAPH, "figure", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
                  State(ids.RUN_SHOWN, "data"), State(ids.VIEW_STATE, "data"), State(ids.EXPLORE_REQUEST, "data"),
                  prevent_initial_call=True)(functools.partial(revert_cancelled, services))
     app.callback(Output(ids.RUN_FROM_JOB, "data", allow_duplicate=True), Input(job_ids["running"], "data"),

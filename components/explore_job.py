@@ -16,6 +16,7 @@ from lab import RunRequest, StateError, ViewState
 from lab.compute import compute
 from serving.managers import job_deadline
 
+from .figures import empty_figure
 from .jobs import LOST_JOB
 from .records import checked_record, failure_record, partial_record, run_record
 
@@ -96,20 +97,30 @@ def partial_of(services, request, session):
 
 
 def revert_cancelled(services, _clicks, shown, state, job):
-    """Cancel: the controls go back to the run the views show, and say so (a run cancelled while measuring:
-    its output stays drawn with the measures done)."""
+    """Cancel: the controls go back to the run the views show, and say so; ``(apply, message, output figure)``.
+
+    A run cancelled while measuring keeps its output drawn with the measures done; one cancelled before its
+    algorithm ended leaves its output view saying so. Part of an earlier run (its job replaced by the one
+    cancelled) is computed again, as the controls go back to it.
+    """
     try:
         if job:
             services.jobs.set_status(job_nonce(job), "cancelled")
         status = checked_record(shown)["status"] if shown and state else None
         if status not in ("done", "partial"):
-            return no_update, no_update
+            return no_update, no_update, no_update
         current, request = ViewState.from_dict(state), RunRequest.from_dict(shown["request"])
     except StateError:  # stores this page never wrote: there is no run to go back to
-        return no_update, no_update
-    if status == "partial":
-        return no_update, (f"Cancelled while measuring {request.describe()}: the views show its output and the cards "
-                           f"the measures done ({MEASURING} marks the others). Choose it again to compute them.")
+        return no_update, no_update, no_update
+    cancelled = job.get("request") if isinstance(job, dict) else None
+    if status == "partial" and cancelled == shown["request"]:
+        if not shown.get("embedded"):
+            return no_update, (f"Cancelled before its algorithm ended: {request.describe()}. Change a control, or "
+                               "reload, to compute it."), empty_figure("Cancelled before the algorithm ended.")
+        return no_update, (f"Cancelled while measuring {request.describe()}: the views show its output and the "
+                           f"cards the measures done ({MEASURING} marks the others). Change a control, or reload, to "
+                           "compute them."), no_update
     restored = current.replace(data=request.data, method=request.method)
+    said = "the previous run" if status == "done" else "the previous run, computed again"
     return {"state": restored.to_dict(), "nonce": secrets.token_hex(8),
-            "message": f"Cancelled. The views show the previous run: {request.describe()}."}, no_update
+            "message": f"Cancelled. The views show {said}: {request.describe()}."}, no_update, no_update

@@ -506,9 +506,9 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         residual variance): 1,000 of 2,000 sources")``.
     partial : callable, optional
         ``partial(mean, median, per_point)``, three dicts over the measures done so far (the values the
-        result will hold), after each group of measures but the last, cheapest first: local Procrustes
-        and ASIM, the ranks, the truth's measures, the graph sweep (M_G, M_RV), then the distance
-        measures. A reader shows the quick measures while the slow ones run.
+        result will hold), cheapest first: after local Procrustes, ASIM and the ranks, after the truth's
+        measures and after the graph sweep (M_G, M_RV), when asked for; the distance measures, last, come
+        with the result. A reader shows the quick measures while the slow ones run.
 
     Returns
     -------

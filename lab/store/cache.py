@@ -162,22 +162,27 @@ class ResultCache:
 
     def __init__(self, store):
         self.store = store if hasattr(store, "get") else DiskStore(store, name="the result store")
+        # Partial results change while a job runs on any host: never a host's copy (a tiered store's local side
+        # kept a run's first part, and wrote it back to the shared side after the whole result replaced it).
+        self._partials = getattr(self.store, "shared", self.store)
 
     @property
     def directory(self):
         """The disk folder of the store (local stores only)."""
         return self.store.directory
 
-    def _read(self, key, result_type):
-        """The decoded entry under ``key``, or None; a damaged entry is deleted (logged) and reads as None."""
-        stored = self.store.get(key)
+    def _read(self, key, result_type, store=None):
+        """The decoded entry under ``key`` (in ``store``, by default the cache's), or None; a damaged entry is
+        deleted (logged) and reads as None."""
+        store = self.store if store is None else store
+        stored = store.get(key)
         if stored is None:
             return None
         try:
             return result_type.from_value(decode(stored))
         except (CorruptEntryError, KeyError, TypeError, ValueError) as error:
             logger.warning("Result cache entry %s is damaged (%s); deleted, it will be computed again.", key, error)
-            self.store.delete(key)
+            store.delete(key)
             return None
 
     def get(self, request):
@@ -228,22 +233,22 @@ class ResultCache:
             result = compute(request)
             if getattr(result, "cacheable", True):
                 self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
-            self.store.delete(_partial_key(request))
+            self._partials.delete(_partial_key(request))
         self.store.add("stats:computed")
         return result, False
 
     def put_partial(self, request, result):
         """Keep ``result``, a part of ``request``'s (:func:`lab.compute.study.compute`'s ``partial``), for the
         page that draws it while the rest is computed; the whole result replaces it (:meth:`get_or_compute`)."""
-        self.store.put(_partial_key(request), encode(result.to_value()), expire=PARTIAL_EXPIRE_SECONDS)
+        self._partials.put(_partial_key(request), encode(result.to_value()), expire=PARTIAL_EXPIRE_SECONDS)
 
     def get_partial(self, request):
         """The latest partial result of ``request`` being computed, or None."""
-        return self._read(_partial_key(request), request.RESULT)
+        return self._read(_partial_key(request), request.RESULT, self._partials)
 
     def holds_partial(self, request):
         """Whether a partial result of ``request`` is kept: False once the whole result replaced it."""
-        return self.store.present([_partial_key(request)])[0]
+        return self._partials.present([_partial_key(request)])[0]
 
     def _hit(self, request):
         """The cached result of ``request``, counted as a hit, or None."""

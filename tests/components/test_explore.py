@@ -340,3 +340,25 @@ def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_c
     final = show_computed(services, run_record(request, whole, cached), state, drawn, "session")
     assert len(final["output"].data[0].x) == 300 and final["input"] is dash.no_update
     assert "measuring" not in final["output"].layout.title.text
+
+
+def test_cancel_keeps_a_measured_output_blanks_a_missing_one_and_goes_back_to_an_earlier_run(services):
+    """Cancel while a run is drawn in part: its output and measures done stay; before its algorithm ended, the
+    output view says so; part of an earlier run (its job replaced by the one cancelled) is computed again."""
+    from components.explore_job import revert_cancelled
+
+    state = from_query(LINK).to_dict()
+    request = RunRequest.from_state(ViewState.from_dict(state))
+    results = []
+    compute(request, cache=None, partial=results.append)
+    input_only, embedded = (partial_record(request, result) for result in results[:2])
+    job = {"request": request.to_dict(), "nonce": "job", "token": "t"}
+    apply, message, output = revert_cancelled(services, 1, embedded, state, job)
+    assert apply is dash.no_update and output is dash.no_update and message.startswith("Cancelled while measuring")
+    assert services.jobs.ended("job")
+    apply, message, output = revert_cancelled(services, 1, input_only, state, job)
+    assert apply is dash.no_update and message.startswith("Cancelled before its algorithm ended")
+    assert "Cancelled" in str(output.layout)
+    other = {**job, "request": RunRequest.from_state(from_query(LINK.replace("k=8", "k=9")).validated()).to_dict()}
+    apply, message, output = revert_cancelled(services, 1, embedded, state, other)
+    assert apply["state"]["method"]["n_neighbors"] == 8 and "computed again" in apply["message"]

@@ -272,3 +272,23 @@ def test_identical_requests_share_one_computation(tmp_path):
         thread.join(60)
     assert len(computed) == 1 and sorted(answers) == [False, True, True, True]
     assert cache.stats() == {"hits": 3, "computed": 1}
+
+
+def test_partial_results_live_in_the_shared_store_never_a_hosts_copy(tmp_path):
+    """A tiered store (this host's disk, then every host's store) copies what it reads: a run's first part stayed
+    on the web host while the job's later parts went to the shared store, and came back after the whole result."""
+    from lab.compute import compute
+    from lab.store.stores import TieredStore
+
+    local, shared = DiskStore(tmp_path / "host"), DiskStore(tmp_path / "shared")
+    cache = ResultCache(TieredStore(local, shared))
+    request = RunRequest.create("strip", "pca", n=200)
+    parts = []
+    compute(request, cache=None, partial=parts.append)
+    cache.put_partial(request, parts[0])
+    assert cache.get_partial(request).Y.shape[1] == 0
+    cache.put_partial(request, parts[1])
+    assert cache.get_partial(request).Y.shape[1] == 2 and cache.holds_partial(request)
+    assert local.get(f"partial:{cache_key(request)}") is None  # never copied to this host
+    compute(request, cache=cache)  # the whole result replaces it
+    assert not cache.holds_partial(request) and cache.get_partial(request) is None
