@@ -230,10 +230,12 @@ class ResultCache:
             result = self._hit(request)  # computed by the holder while this one waited
             if result is not None:
                 return result, True
-            result = compute(request)
-            if getattr(result, "cacheable", True):
-                self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
-            self._partials.delete(_partial_key(request))
+            try:
+                result = compute(request)
+                if getattr(result, "cacheable", True):
+                    self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
+            finally:  # whole, failed or stopped: no part of it is drawn any more (a late one covered a failure)
+                self._partials.delete(_partial_key(request))
         self.store.add("stats:computed")
         return result, False
 

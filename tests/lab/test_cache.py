@@ -292,3 +292,15 @@ def test_partial_results_live_in_the_shared_store_never_a_hosts_copy(tmp_path):
     assert local.get(f"partial:{cache_key(request)}") is None  # never copied to this host
     compute(request, cache=cache)  # the whole result replaces it
     assert not cache.holds_partial(request) and cache.get_partial(request) is None
+
+
+def test_a_computation_that_fails_drops_its_partial_result(tmp_path):
+    """A run refused after its input was published (Isomap over its memory budget) left its first part in the
+    cache, and the page drew that part over the failure's message."""
+    from lab.compute import compute
+
+    cache = ResultCache(tmp_path)
+    request = RunRequest.create("swissroll", "isomap", n=30000)
+    with pytest.raises(Exception, match="memory budget"):
+        compute(request, cache=cache, partial=lambda result: cache.put_partial(request, result))
+    assert not cache.holds_partial(request)
