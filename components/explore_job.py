@@ -78,7 +78,8 @@ def _show_partial(services, request, show, result):
 
 
 def report_lost(services, running, job):
-    """A job that stopped running without having ended was lost: the page says so, and waits no more."""
+    """A job that stopped running without having ended was lost: the page says so, and waits no more. The part of
+    its run it published is dropped: drawn after this report, it covered it (a job killed as it started)."""
     if running or not job:
         return no_update
     try:
@@ -87,6 +88,10 @@ def report_lost(services, running, job):
         return failure_record(error)
     if services.jobs.ended(nonce):
         return no_update
+    try:
+        services.results.drop_partial(RunRequest.from_dict(job.get("request")))
+    except Exception:  # noqa: BLE001 - a forged request, a store that fails: the report stands all the same
+        logger.warning("the part of a lost run was not dropped", exc_info=True)
     return {"status": "failed", "message": LOST_JOB}
 
 

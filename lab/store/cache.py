@@ -235,7 +235,7 @@ class ResultCache:
                 if getattr(result, "cacheable", True):
                     self.store.put(cache_key(request), encode(result.to_value()), expire=EXPIRE_SECONDS)
             finally:  # whole, failed or stopped: no part of it is drawn any more (a late one covered a failure)
-                self._partials.delete(_partial_key(request))
+                self.drop_partial(request)
         self.store.add("stats:computed")
         return result, False
 
@@ -247,6 +247,11 @@ class ResultCache:
     def get_partial(self, request):
         """The latest partial result of ``request`` being computed, or None."""
         return self._read(_partial_key(request), request.RESULT, self._partials)
+
+    def drop_partial(self, request):
+        """Forget the partial result of ``request``: its computation ended (whole, failed, stopped, or its process
+        lost), and no part of it is to be drawn any more."""
+        self._partials.delete(_partial_key(request))
 
     def holds_partial(self, request):
         """Whether a partial result of ``request`` is kept: False once the whole result replaced it."""

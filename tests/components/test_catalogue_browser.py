@@ -65,6 +65,7 @@ def test_hovering_a_digit_shows_its_image(dash_duo, tmp_path, choose, mouse_at):
     wait_for_output_title(dash_duo, "Isomap", timeout=WAIT)
     choose(ids.DATASET, "digits")
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "PCA", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap", timeout=WAIT)  # the whole run: a part has no hover
     data = datasets.load("digits")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
     # The pointer over the views (the image box shows only while it is there), then at the point.

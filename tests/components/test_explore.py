@@ -362,3 +362,21 @@ def test_cancel_keeps_a_measured_output_blanks_a_missing_one_and_goes_back_to_an
     other = {**job, "request": RunRequest.from_state(from_query(LINK.replace("k=8", "k=9")).validated()).to_dict()}
     apply, message, output = revert_cancelled(services, 1, embedded, state, other)
     assert apply["state"]["method"]["n_neighbors"] == 8 and "computed again" in apply["message"]
+
+
+def test_a_lost_job_s_part_is_dropped_so_that_no_late_draw_covers_the_report(services):
+    """A job killed as it started had published its input: that part, drawn after the report of the loss, hid
+    it (the full suite's killed-job test)."""
+    from components.explore_job import report_lost
+
+    state = from_query(LINK).to_dict()
+    request = RunRequest.from_state(ViewState.from_dict(state))
+    results = []
+    compute(request, cache=None, partial=results.append)
+    services.results.put_partial(request, results[0])
+    services.jobs.set_status("killed", "running")  # its process died before it could say it ended
+    job = {"request": request.to_dict(), "nonce": "killed", "token": "t"}
+    assert report_lost(services, False, job)["message"].startswith("The computation ended without a result")
+    assert not services.results.holds_partial(request)
+    late = show_computed(services, partial_record(request, results[0]), state, None, "session")
+    assert unchanged(late, "input", "output", "shown", "message")

@@ -62,9 +62,11 @@ def shown_run(dash_duo):
 
 
 def wait_for_run(dash_duo, state):
-    """Until the page shows ``state``'s run; returns its record (request, cards)."""
+    """Until the page shows ``state``'s whole run (not a part of it drawn while it computes); returns its record
+    (request, cards)."""
     request = RunRequest.from_state(state).to_dict()
-    return until(lambda: (shown_run(dash_duo) or {}).get("request") == request and shown_run(dash_duo), timeout=WAIT)
+    return until(lambda: (shown := shown_run(dash_duo) or {}).get("request") == request
+                 and shown.get("status") == "done" and shown, timeout=WAIT)
 
 
 # Two views no preset shares an algorithm and k with, so a preset's run is recognised when it shows.
