@@ -2,11 +2,12 @@
 
 A new view state (:data:`ids.VIEW_STATE`) is drawn by :func:`show_state` in the same request when its
 run is shown or cached; only a miss starts the background job (:func:`components.explore_job.compute_record`),
-with a progress bar and a cancel button, whose records :func:`show_computed` draws: the output as soon as the
-algorithm ends, each card as its measure is computed, then the whole run. Either way a small record of the run
-(its state, request and cards) becomes :data:`ids.RUN_SHOWN`; the arrays stay on the server, and
-:func:`draw_run` sends only what the views draw (a new colouring: one array per view; a change on
-another tab: nothing, without reading the cache). Cancelling puts the controls back on the run shown.
+with a progress bar and a cancel button, whose records :func:`show_computed` draws: the input as soon as it is
+read, the output as soon as the algorithm ends, each card as its measure is computed, then the whole run.
+Either way a small record of the run (its state, request and cards) becomes :data:`ids.RUN_SHOWN`; the
+arrays stay on the server, and :func:`draw_run` sends only what the views draw (a new colouring: one array
+per view; a change on another tab: nothing, without reading the cache). Cancelling puts the controls back
+on the run shown.
 """
 
 import functools

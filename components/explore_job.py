@@ -2,8 +2,8 @@
 cancelled job.
 
 :func:`compute_record` is the job (:mod:`components.explore` wires it); a record of the run in progress
-(:func:`components.records.partial_record`) reaches the page as the algorithm ends and after each group of
-measures, its arrays kept in the result cache (:meth:`lab.ResultCache.put_partial`).
+(:func:`components.records.partial_record`) reaches the page as the input is read, as the algorithm ends and
+after each group of measures, its arrays kept in the result cache (:meth:`lab.ResultCache.put_partial`).
 """
 
 import functools
@@ -46,8 +46,8 @@ def compute_record(services, job, session, report, show=None):
     validated again), under its deadline; any failure becomes the record's message. The job ledger
     knows it ran to its end.
 
-    ``show(record)`` hands the page each partial record on the way (the embedding, then the measures
-    group by group; :func:`lab.compute.study.compute`'s ``partial``), its arrays kept in the result cache.
+    ``show(record)`` hands the page each partial record on the way (the input, the embedding, then the
+    measures group by group; :func:`lab.compute.study.compute`'s ``partial``), its arrays kept in the result cache.
     """
     try:
         nonce = job_nonce(job)

@@ -98,8 +98,8 @@ OUTPUT_GRAPH = "view-output-graph"
 # The explore run: a cache hit and a computed run arrive in their own stores; RUN_SHOWN is the run
 # the views show (its state, request, cards), DRAWN what they draw now (for colour-only patches).
 RUN_FROM_JOB = "explore-run-computed"
-# A run still measuring (its job sets it as the algorithm ends and after each group of measures): a store of its
-# own, since a callback reading the job's output waits for the job to end.
+# A run still computing (its job sets it as the input is read, as the algorithm ends and after each group of
+# measures): a store of its own, since a callback reading the job's output waits for the job to end.
 RUN_PARTIAL = "explore-run-partial"
 RUN_SHOWN = "explore-run-shown"
 EXPLORE_REQUEST = "explore-request"

@@ -565,10 +565,11 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
     Y = np.ldexp(Y, -exponent)
 
     def publish(per_point, values):
+        per_point = _unscaled(per_point, exponent)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ProcrustesLabWarning)  # the final summaries warn, once
-            means, medians, _ = _summaries(names, _unscaled(per_point, exponent), values, sampled=_SAMPLED_ROWS)
-        partial(means, medians, _unscaled(per_point, exponent))
+            means, medians, _ = _summaries(names, per_point, values, sampled=_SAMPLED_ROWS)
+        partial(means, medians, per_point)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProcrustesLabWarning)

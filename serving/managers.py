@@ -223,7 +223,7 @@ class _CeleryManager(_EveryJobAccountedFor, CeleryManager):
         deletes the job's *result* key instead: the props came again at every poll, and a result stored
         between the poll's two reads was lost."""
         props_key = self._make_set_props_key(key)
-        updated = self.handle.backend.get(props_key)
+        updated = self._handed_over(props_key)
         if updated is None:
             return {}
         self.clear_cache_entry(props_key)

@@ -75,7 +75,7 @@ def compute(request, *, cache, progress=None, uploads=None, partial=None):
     partial : callable, optional
         ``partial(result)``, called with partial results of the request's type as its parts are done,
         when it is computed (not when it is read from the cache). Only the kinds whose ``_compute``
-        takes ``partial`` publish them: a run (its embedding, then its measures group by group).
+        takes ``partial`` publish them: a run (its input, its embedding, then its measures group by group).
 
     Returns
     -------

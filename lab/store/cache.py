@@ -50,7 +50,7 @@ PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__ini
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")
 # Results are kept a week after their last use; the code version invalidates them sooner.
 EXPIRE_SECONDS = 7 * 24 * 3600
-# A partial result (a run's embedding before its measures) is kept until the whole one is, or this long.
+# A partial result (a run's input or embedding before its measures) is kept until the run ends, or this long.
 PARTIAL_EXPIRE_SECONDS = 3600
 # A computation's lock lapses this long after its holder stops renewing it (its process died).
 COMPUTE_LEASE_SECONDS = 6.0
