@@ -8,6 +8,7 @@ one entry here.
 import dataclasses
 
 from measures.errors import EmbeddingError
+from measures.registries import Registry
 
 __all__ = ["MEASURES_TO_READ", "MEMORY_BUDGET", "OUTPUTS", "OUTPUT_SCALES", "RESCALE_OPTIONS", "AlgorithmSpec",
            "available", "memory_budget", "register", "sparse_factor_bytes", "spec", "specs"]
@@ -214,30 +215,30 @@ class AlgorithmSpec:
         return low
 
 
-_REGISTRY = {}
+_ALGORITHMS = Registry("algorithm", EmbeddingError)
 
 
 def register(entry):
-    """Add ``entry`` (an :class:`AlgorithmSpec`) to the registry; names are unique."""
-    if entry.name in _REGISTRY:
-        raise ValueError(f"algorithm {entry.name!r} is registered twice")
-    _REGISTRY[entry.name] = entry
-    return entry
+    """Add ``entry`` (an :class:`AlgorithmSpec`) to the registry and return it; names are unique.
+
+    Raises
+    ------
+    ValueError
+        If an algorithm of that name is registered already.
+    """
+    return _ALGORITHMS.register(entry)
 
 
 def spec(name):
     """The :class:`AlgorithmSpec` registered as ``name``; EmbeddingError listing the names otherwise."""
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise EmbeddingError(f"unknown algorithm {name!r}; available: {', '.join(available())}.") from None
+    return _ALGORITHMS.spec(name)
 
 
 def specs():
     """All registered algorithm specs, in registration order."""
-    return list(_REGISTRY.values())
+    return _ALGORITHMS.specs()
 
 
 def available():
-    """Names of all registered algorithms."""
-    return list(_REGISTRY)
+    """Names of all registered algorithms, in registration order."""
+    return _ALGORITHMS.available()

@@ -13,6 +13,7 @@ import numpy as np
 
 from measures.errors import DatasetError, ProcrustesLabWarning, SeedError
 from measures.parameters import Parameter, validate_parameters
+from measures.registries import Registry
 from measures.seeding import check_random_state
 
 from . import images, surfaces
@@ -442,7 +443,8 @@ _SPECS = (
     ),
 )
 
-_REGISTRY = {entry.name: entry for entry in _SPECS}
+# Registered one by one: a name given twice in _SPECS is refused at import, not left to shadow the first.
+_DATASETS = Registry("data set", DatasetError, _SPECS)
 
 
 def spec(name):
@@ -453,20 +455,17 @@ def spec(name):
     DatasetError
         If no data set has that name; the message lists the available ones.
     """
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise DatasetError(f"unknown data set {name!r}; available: {', '.join(available())}.") from None
+    return _DATASETS.spec(name)
 
 
 def specs():
     """All registered data-set specs, in registry order."""
-    return list(_SPECS)
+    return _DATASETS.specs()
 
 
 def available():
     """Names of all registered data sets, in registry order."""
-    return list(_REGISTRY)
+    return _DATASETS.available()
 
 
 def load(name: str, n: int | None = None, *, noise: float = 0.0,

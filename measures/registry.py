@@ -7,6 +7,7 @@ import dataclasses
 import warnings
 
 from .errors import MeasureError
+from .registries import Registry
 
 __all__ = ["MeasureSpec", "available", "spec", "specs"]
 
@@ -78,23 +79,17 @@ class MeasureSpec:
         return None if self.higher_is_better is None else not self.higher_is_better
 
 
-_REGISTRY = {}
-
-
-def _register(entry):
-    if entry.name in _REGISTRY:
-        raise ValueError(f"measure {entry.name!r} is registered twice")
-    _REGISTRY[entry.name] = entry
+_MEASURES = Registry("measure", MeasureError)
 
 
 def _measure(name, label, citation, description, *, per_point=True, needs_truth=False, higher_is_better=False,
              uses_geodesics=False, uses_neighbors=True, needs_d_at_most_q=False, needs_labels=False, reads_output=True,
              best=None):
-    _register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
-                          higher_is_better=higher_is_better, citation=citation, description=description,
-                          uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
-                          needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels,
-                          reads_output=reads_output, best=best))
+    _MEASURES.register(MeasureSpec(name=name, label=label, per_point=per_point, needs_truth=needs_truth,
+                                   higher_is_better=higher_is_better, citation=citation, description=description,
+                                   uses_geodesics=uses_geodesics, uses_neighbors=uses_neighbors,
+                                   needs_d_at_most_q=needs_d_at_most_q, needs_labels=needs_labels,
+                                   reads_output=reads_output, best=best))
 
 
 _measure("raw", "R", "GR Eq. 3", "Residual of the best rigid fit of each neighbourhood's embedding onto it.")
@@ -180,17 +175,14 @@ _measure("silhouette", "silhouette", "Rousseeuw (1987)",
 
 def spec(name):
     """The :class:`MeasureSpec` registered as ``name``; MeasureError listing the names otherwise."""
-    try:
-        return _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise MeasureError(f"unknown measure {name!r}; available: {', '.join(available())}.") from None
+    return _MEASURES.spec(name)
 
 
 def specs():
     """All registered measure specs, in display order."""
-    return list(_REGISTRY.values())
+    return _MEASURES.specs()
 
 
 def available():
     """Names of all registered measures, in display order."""
-    return list(_REGISTRY)
+    return _MEASURES.available()

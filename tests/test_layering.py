@@ -2,6 +2,10 @@
 serving/ (the jobs' managers and the HTTP side) knows no page piece, and components/ reaches the
 computations only through their public faces: libraries < lab < serving < components < app.
 
+The libraries import nothing of the project above them (no lab, serving, settings, page piece,
+script, bench or test), and among themselves one way: measures < datasets, algorithms (measures
+imports neither of the others; datasets and algorithms, side by side, do not import each other).
+
 Across the project no import circle runs (TYPE_CHECKING-only imports aside). Inside ``lab/``, the rooms
 import one way too (store <- compute <- view <- tours), without circles:
 every ``.py`` file of ``lab/`` is parsed (no import runs), and each of its imports of a ``lab``
@@ -48,6 +52,37 @@ def test_libraries_and_lab_import_no_ui(path):
     allowed = UI_EXCEPTIONS.get(path.relative_to(ROOT).as_posix(), set())
     roots = {module.split(".")[0] for module, _ in imports(path) if module not in allowed}
     assert not roots & UI, f"{path.relative_to(ROOT)} imports {roots & UI}"
+
+
+LIBRARIES = ("measures", "datasets", "algorithms")
+# Every top-level module of the project that is not a library (all of them sit above the libraries);
+# gunicorn.conf.py, a config file gunicorn reads by path, is no importable module.
+ABOVE_LIBRARIES = {"lab", "serving", "settings", "components", "app", "worker", "notebook", "bench", "tests",
+                   "conftest"}
+# The libraries each one may not import: measures is the base the other two build on, and datasets and
+# algorithms are side by side (an embedding takes points, from wherever they come).
+BELOW = {"measures": {"datasets", "algorithms"}, "datasets": {"algorithms"}, "algorithms": {"datasets"}}
+
+
+def test_every_top_level_module_is_a_library_or_above_them():
+    """A new top-level module or package is sorted into the layers (so the test below checks it too)."""
+    found = {path.name.removesuffix(".py") for path in ROOT.iterdir()
+             if (path.suffix == ".py" and path.stem.isidentifier()) or (path / "__init__.py").is_file()}
+    assert found == set(LIBRARIES) | ABOVE_LIBRARIES, found ^ (set(LIBRARIES) | ABOVE_LIBRARIES)
+
+
+@pytest.mark.parametrize("path", files(*LIBRARIES), ids=lambda path: str(path.relative_to(ROOT)))
+def test_libraries_import_nothing_above_them(path):
+    """No import runs back up from datasets/, algorithms/, measures/ (type-checking ones included)."""
+    roots = {module.split(".")[0] for module, _ in imports(path)}
+    assert not roots & ABOVE_LIBRARIES, f"{path.relative_to(ROOT)} imports {roots & ABOVE_LIBRARIES}"
+
+
+@pytest.mark.parametrize("path", files(*LIBRARIES), ids=lambda path: str(path.relative_to(ROOT)))
+def test_libraries_import_one_another_one_way(path):
+    library = path.relative_to(ROOT).parts[0]
+    roots = {module.split(".")[0] for module, _ in imports(path)}
+    assert not roots & BELOW[library], f"{path.relative_to(ROOT)} imports {roots & BELOW[library]}"
 
 
 def test_the_one_exception_is_the_report_writer_and_it_imports_no_dash():

@@ -83,10 +83,12 @@ def algorithm_list(names, where, problems):
         problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
         return ()
     known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        problems.append(f"{where}: unknown algorithm(s) {', '.join(map(repr, unknown))}; available: "
-                        f"{', '.join(algorithms.available())}.")
+    for name in dict.fromkeys(names):  # each name once: an unknown one is a problem in the registry's words
+        if name != catalogue.UPLOADED_OUTPUT:
+            try:
+                algorithms.spec(name)
+            except measures.EmbeddingError as error:
+                problems.append(f"{where}: {error}")
     return tuple(name for name in known if name in names)
 
 

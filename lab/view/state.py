@@ -184,10 +184,12 @@ class PairChoice:
             problems.append(f"pair: colour must be one of {colors} for {data.label()}; got {color!r}.")
             color = PairChoice.color
         algorithm = self.algorithm
-        if algorithm is not None and algorithm != catalogue.UPLOADED_OUTPUT and algorithm not in algorithms.available():
-            problems.append(f"pair: unknown algorithm {algorithm!r} for run B; available: "
-                            f"{', '.join(algorithms.available())}.")
-            algorithm = catalogue.PAIR_DEFAULT_ALGORITHM
+        if algorithm is not None and algorithm != catalogue.UPLOADED_OUTPUT:
+            try:
+                algorithms.spec(algorithm)
+            except measures.EmbeddingError as error:  # the registry's message, naming the available ones
+                problems.append(f"pair: run B: {error}")
+                algorithm = catalogue.PAIR_DEFAULT_ALGORITHM
         n_neighbors = (None if self.n_neighbors is None else
                        problems.check(catalogue.NEIGHBORS, self.n_neighbors, "pair: k of run B"))
         random_state = (None if self.random_state is None else
