@@ -44,7 +44,9 @@ SOURCES = ("datasets", "algorithms", "measures", "lab/compute/catalogue.py", "la
 PRESENTATION_MODULES = ("lab/__init__.py", "lab/__main__.py", "lab/compute/__init__.py", "lab/compute/commands.py",
                         "lab/compute/find.py", "lab/compute/judge.py", "lab/compute/views.py", "lab/store/__init__.py",
                         "lab/store/cache.py", "lab/store/stores.py", "lab/store/uploads.py", "lab/tours/__init__.py",
-                        "lab/tours/__main__.py", "lab/tours/prepare.py", "lab/tours/presets.py", "lab/view/__init__.py",
+                        "lab/tours/__main__.py", "lab/tours/authoring.py", "lab/tours/goldberg_ritov.py",
+                        "lab/tours/lecture.py", "lab/tours/mlle.py", "lab/tours/nieqa.py", "lab/tours/prepare.py",
+                        "lab/tours/presets.py", "lab/tours/price_of_normalization.py", "lab/view/__init__.py",
                         "lab/view/exports.py", "lab/view/links.py", "lab/view/notebook.py")
 # Installed packages whose versions shape results (a missing optional one is recorded as absent).
 RESULT_PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl")

@@ -62,8 +62,8 @@ def test_a_kernel_edit_changes_the_key_and_a_caption_or_a_drawing_edit_keeps_it(
     first = code_version(root)
     assert first == code_version(root) == lab.store.cache.CODE_VERSION and len(first) == 16
     # A tour's sentence, a step's derived value, a link key, a figure: no result changes.
-    _edited(root / "lab" / "tours" / "presets.py", "PN Theorem 4.1", "PN's Theorem 4.1")
-    _edited(root / "lab" / "tours" / "presets.py", "derive=lambda v:", "derive=lambda values:")
+    _edited(root / "lab" / "tours" / "price_of_normalization.py", "PN Theorem 4.1", "PN's Theorem 4.1")
+    _edited(root / "lab" / "tours" / "price_of_normalization.py", "derive=lambda v:", "derive=lambda values:")
     _edited(root / "lab" / "view" / "links.py", '"""', '"""A link. ')
     (root / "components" / "figures" / "tours.py").write_text("# redrawn\n")
     assert code_version(root) == first
