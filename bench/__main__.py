@@ -36,8 +36,9 @@ RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 # The suites, in the order they run. bench/landmark_isomap.py joins the table once it has rows().
 SUITES = ("measures", "algorithms", "procrustes_algorithms", "landmark_isomap", "sweep", "zadu_compare", "uploads",
           "datasets", "locally_linear", "neighbor_embeddings", "pairs", "geodesic_cores")
-# Run only when named with --only: the browser suite needs Chromium and takes minutes (bench/browser.py).
-ON_REQUEST = ("browser",)
+# Run only when named with --only: the browser suite needs Chromium and takes minutes (bench/browser.py);
+# the tours' suite walks all 29 steps twice from an empty cache (about six minutes, bench/tours.py).
+ON_REQUEST = ("browser", "tours")
 PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl", "networkx", "dash", "plotly", "diskcache", "zadu",
             "numba")
 
