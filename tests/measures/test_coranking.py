@@ -1,4 +1,5 @@
-"""The co-ranking curves against a brute-force co-ranking matrix written from Lee & Verleysen's definition."""
+"""The co-ranking curves against a brute-force co-ranking matrix written from Lee & Verleysen's definition (n = 60 to
+2 000), and trustworthiness and continuity against the same matrix's counts."""
 
 import numpy as np
 import pytest
@@ -6,53 +7,67 @@ from scipy.spatial.distance import cdist
 
 from measures import MeasureError, auc_rnx, auc_rnx_rows, auc_rnx_values, coranking_curves, evaluate
 from measures import coranking as coranking_module
-from measures import neighbourhood_agreement
+from measures import continuity, neighbourhood_agreement, trustworthiness
 
 
 def brute_force_matrix(X, Y):
-    """Q[k - 1, l - 1] = |{(i, j): ρ_ij = k, r_ij = l}|, every rank from a full sort of each row (the
-    points are random: no distances tie)."""
+    """Q[k - 1, l - 1] = |{(i, j): ρ_ij = k, r_ij = l}|, every rank the position of j in a full sort of
+    row i's distances (the points are random: no distances tie)."""
     n = len(X)
+    rows = np.arange(n)[:, None]
 
     def ranks(points):
         distances = cdist(points, points)
-        np.fill_diagonal(distances, np.inf)
-        result = np.empty((n, n), dtype=int)
-        for i in range(n):  # plainly, row by row: the reference, not the kernel
-            for position, j in enumerate(np.argsort(distances[i], kind="stable")):
-                result[i, j] = position + 1
+        np.fill_diagonal(distances, np.inf)  # the point itself sorts last, rank n: dropped below
+        result = np.empty((n, n), dtype=np.int64)
+        result[rows, np.argsort(distances, axis=1, kind="stable")] = np.arange(1, n + 1)
         return result
 
     rho, r = ranks(X), ranks(Y)
-    Q = np.zeros((n - 1, n - 1), dtype=int)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                Q[rho[i, j] - 1, r[i, j] - 1] += 1
-    return Q
+    off_diagonal = ~np.eye(n, dtype=bool)
+    cells = (rho[off_diagonal] - 1) * (n - 1) + (r[off_diagonal] - 1)
+    return np.bincount(cells, minlength=(n - 1) ** 2).reshape(n - 1, n - 1)
+
+
+def upper_left_sums(Q):
+    """``S[K - 1] = sum of Q[:K, :K]`` for K = 1 … n - 1, from prefix sums of the rows and columns."""
+    return np.diagonal(Q.cumsum(axis=0).cumsum(axis=1))
 
 
 def curves_from_matrix(Q):
     n = Q.shape[0] + 1
     K = np.arange(1, n - 1)
-    Q_NX = np.array([Q[:k, :k].sum() for k in K]) / (K * n)
-    intrusions = np.array([np.tril(Q[:k, :k], -1).sum() for k in K])
-    extrusions = np.array([np.triu(Q[:k, :k], 1).sum() for k in K])
+    Q_NX = upper_left_sums(Q)[:-1] / (K * n)
+    intrusions = upper_left_sums(np.tril(Q, -1))[:-1]
+    extrusions = upper_left_sums(np.triu(Q, 1))[:-1]
     R_NX = ((n - 1) * Q_NX - K) / (n - 1 - K)
     return Q_NX, R_NX, (intrusions - extrusions) / (K * n), Q_NX - K / (n - 1)
 
 
-@pytest.mark.parametrize("n, seed", [(60, 0), (150, 1), (300, 2)])
+def trustworthiness_from_matrix(Q, K):
+    """Venna & Kaski's T(K) from the co-ranking matrix: each pair an output neighbour (r <= K) whose input
+    rank ρ = k passes K costs k - K (Lee & Verleysen 2009, Sec. 3)."""
+    n = Q.shape[0] + 1
+    k = np.arange(1, n)
+    penalty = np.sum((k[K:, None] - K) * Q[K:, :K])
+    return 1.0 - 2.0 / (n * K * (2 * n - 3 * K - 1)) * penalty
+
+
+@pytest.mark.parametrize("n, seed", [(60, 0), (300, 2), (1000, 6), (2000, 7)])
 def test_curves_equal_the_brute_force_co_ranking_matrix(n, seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))
     Y = X[:, :2] + 0.3 * rng.normal(size=(n, 2))  # a lossy output: every curve away from its bounds
     curves = coranking_curves(X, Y)
-    for computed, expected in zip((curves.Q_NX, curves.R_NX, curves.B_NX, curves.LCMC),
-                                  curves_from_matrix(brute_force_matrix(X, Y))):
+    Q = brute_force_matrix(X, Y)
+    for computed, expected in zip((curves.Q_NX, curves.R_NX, curves.B_NX, curves.LCMC), curves_from_matrix(Q)):
         np.testing.assert_allclose(computed, expected, rtol=0, atol=1e-12)
     weights = 1.0 / curves.K
-    assert auc_rnx(X, Y) == pytest.approx(np.dot(curves.R_NX, weights) / weights.sum(), abs=1e-15)
+    assert auc_rnx(X, Y) == pytest.approx(np.dot(curves.R_NX, weights) / weights.sum(), abs=1e-12)
+    # The same counts give trustworthiness and, transposed, continuity: our rank-count kernels agree.
+    for K in (5, 12, n // 4):
+        assert trustworthiness(X, Y, K) == pytest.approx(trustworthiness_from_matrix(Q, K), abs=1e-12)
+        assert continuity(X, Y, K) == pytest.approx(trustworthiness_from_matrix(Q.T, K), abs=1e-12)
 
 
 def test_row_blocks_do_not_change_the_counts(monkeypatch):
