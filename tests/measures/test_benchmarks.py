@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist, pdist
 from scipy.stats import spearmanr, ortho_group
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
 from measures import (
     MeasureError,
@@ -12,8 +12,10 @@ from measures import (
     distance_correlation_on_a_subset,
     distance_spearman,
     evaluate,
+    neighbourhood_agreement,
     neighbourhood_hit,
 )
+from measures import distances as distances_module
 from measures.seeding import check_random_state
 
 
@@ -65,6 +67,34 @@ def test_cpd_is_spearman_of_the_drawn_points_distances_and_the_shepard_correlati
     every = distance_correlation_on_a_subset(X, Y)  # 1000 > 500: every point
     assert every == pytest.approx(spearmanr(pdist(X), pdist(Y))[0], abs=1e-12)
     assert every == pytest.approx(distance_spearman(X, Y, 10, geodesic=False), abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 10, 30])
+def test_knn_is_kobak_and_berens_share_of_kept_neighbours_and_one_minus_the_disagreement(labelled, k):
+    """Kobak & Berens (2019): KNN, "the fraction of k-nearest neighbours in the original high-dimensional
+    data that are preserved as k-nearest neighbours in the embedding", each space's exact k nearest
+    other points (scikit-learn's search, as their code); the card shows it as 1 − the disagreement."""
+    X, Y, _ = labelled
+
+    def neighbours(points):
+        return NearestNeighbors(n_neighbors=k).fit(points).kneighbors(return_distance=False)
+
+    kept = [len(set(a) & set(b)) for a, b in zip(neighbours(X), neighbours(Y))]
+    assert np.mean(kept) / k == pytest.approx(1.0 - neighbourhood_agreement(X, Y, k), abs=1e-15)
+
+
+def test_shepard_above_its_pair_budget_is_spearman_over_every_pair_of_its_sampled_points(monkeypatch, labelled):
+    """Above SPEARMAN_PAIRS pairs the Shepard correlation ranks the ordered pairs (s, j), j ≠ s, of a seeded
+    sample of points s, and says so; written out with scipy on the same sample."""
+    X, Y, _ = labelled
+    monkeypatch.setattr(distances_module, "SPEARMAN_PAIRS", 20_000)  # 500 points: 124 750 pairs, 40 sources
+    sources = distances_module.spearman_sources(len(X), random_state=4)
+    assert sources is not None and sources.size == 40
+    others = np.arange(len(X))[None, :] != sources[:, None]
+    expected = spearmanr(cdist(X[sources], X)[others], cdist(Y[sources], Y)[others])[0]
+    result = evaluate(X, Y, 7, which=["shepard"], random_state=4)
+    assert result.mean["shepard"] == pytest.approx(expected, abs=1e-12)
+    assert "40 random points" in result.approximations["shepard"]
 
 
 def test_labels_are_checked(labelled):
