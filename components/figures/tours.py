@@ -4,6 +4,7 @@ beside the paper's own series, or a bar per panel.
 Pure builders: plain dicts and arrays in, ``plotly.graph_objects.Figure`` out (no Dash, no globals).
 """
 
+import re
 import textwrap
 
 import numpy as np
@@ -226,20 +227,29 @@ def _caption_lines(parts, fits):
     return line if len(line) <= fits else "<br>".join(_wrapped(part, fits) for part in parts)
 
 
+# "30 × 30": a product of two numbers, read as one size.
+_NUMBER_PRODUCT = re.compile(r"(\d) × (\d)")
+
+
 def _wrapped(text, fits):
     """``text`` in lines (``<br>``) of about ``fits`` characters: broken after its commas first, then between
-    words, never inside a product such as ``30 × 30``.
+    words, never inside a product of numbers such as ``30 × 30`` nor between ``×`` and its factor.
 
     Examples
     --------
     >>> _wrapped("A1: LEM, 30 × 30", 12)
     'A1: LEM,<br>30\xa0×\xa030'
+    >>> _wrapped("A2: LEM, stretched × 3", 11)
+    'A2: LEM,<br>stretched<br>×\xa03'
     >>> _wrapped("collapse score 0.539", 12)
     'collapse<br>score 0.539'
     """
     if len(text) <= fits:
         return text
-    parts = text.replace(" × ", "\u00a0×\u00a0").split(", ")  # textwrap breaks at spaces, not at no-break ones
+    # textwrap breaks at spaces, not at no-break ones. A word before "×" may go to the line above: glued to
+    # it, "stretched × 3" is wider than a column of seven and runs into its neighbours' titles.
+    kept = _NUMBER_PRODUCT.sub("\\1\u00a0×\u00a0\\2", text).replace(" × ", " ×\u00a0")
+    parts = kept.split(", ")
     pieces = [f"{part}," for part in parts[:-1]] + parts[-1:]
     return "<br>".join(line for piece in pieces for line in textwrap.wrap(piece, fits, break_long_words=False))
 

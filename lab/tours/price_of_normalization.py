@@ -42,10 +42,12 @@ def _length_key(length):
 _phi = {_length_key(length): run_request("strip", "laplacian", 8, n=1000, length=length) for length in PHI_LENGTHS}
 
 
-def _pair_panels(runs, pairs, suffixes, names):
-    """Panels A1, B1, … then A2, B2, …: each algorithm of ``pairs`` on each variant."""
-    return [Panel(f"{key}_{suffix}", f"{chr(65 + index)}{row}: {label}, {name}", runs[f"{key}_{suffix}"])
-            for row, (suffix, name) in enumerate(zip(suffixes, names), start=1)
+def _pair_panels(runs, pairs, suffixes):
+    """Panels A1, B1, … then A2, B2, …: each algorithm of ``pairs`` on each variant (a row of the figure,
+    named once by its input's panel, as PN name their rows: seven titles that each repeat "stretched × 4"
+    ran into one another at 1280 × 720)."""
+    return [Panel(f"{key}_{suffix}", f"{chr(65 + index)}{row}: {label}", runs[f"{key}_{suffix}"])
+            for row, suffix in enumerate(suffixes, start=1)
             for index, (key, label) in enumerate(pairs)]
 
 
@@ -133,7 +135,7 @@ PN_STEPS = (
                  lambda v: v.isomap_1.collapse > 0.3),
            Claim("Not reproduced: our HLLE keeps both dimensions of the stretched roll (collapse score above 0.1).",
                  lambda v: v.hlle_3.collapse > 0.1)],
-          _pair_panels(_stretched, SIX, ("1", "3"), _STRETCHED_INPUTS), inputs=_STRETCHED_INPUTS,
+          _pair_panels(_stretched, SIX, ("1", "3")), inputs=_STRETCHED_INPUTS,
           reproduced="partly", captions=("collapse",)),
     make_step("pn-fig8-fishbowl", "PN Figs. 6 (B), 8: a fishbowl and the same stretched × 4, six algorithms",
           step_state(_fishbowl["ltsa_4"], color="truth-0"),
@@ -151,7 +153,7 @@ PN_STEPS = (
            Claim("Isomap keeps the stretched bowl two-dimensional (above 0.3).",
                  lambda v: v.isomap_4.input_collapse > 0.3),
            Claim("Not reproduced: LLE does not collapse it (above 0.1).", lambda v: v.lle_4.input_collapse > 0.1)],
-          _pair_panels(_fishbowl, SIX, ("1", "4"), _FISHBOWL_INPUTS), inputs=_FISHBOWL_INPUTS,
+          _pair_panels(_fishbowl, SIX, ("1", "4")), inputs=_FISHBOWL_INPUTS,
           reproduced="partly", captions=("input_collapse",)),
     make_step("pn-fig9-globe", "PN Figs. 6 (C), 9: globe images, the 30 × 30 array and the 30 × 10 strip",
           step_state(_globe["ltsa_10"], color="truth-0"),
@@ -170,7 +172,7 @@ PN_STEPS = (
                  lambda v: max(v.laplacian_10.collapse, v.diffusion_maps_10.collapse) < 0.1),
            Claim("Not reproduced: LLE and LTSA keep the strip two-dimensional (above 0.3).",
                  lambda v: min(v.lle_10.collapse, v.ltsa_10.collapse) > 0.3)],
-          _pair_panels(_globe, SIX, ("30", "10"), _GLOBE_INPUTS), inputs=_GLOBE_INPUTS, reproduced="partly",
+          _pair_panels(_globe, SIX, ("30", "10")), inputs=_GLOBE_INPUTS, reproduced="partly",
           derive=lambda v: {"lowest_30": min(v[f"{key}_30"].collapse for key, _ in SIX)}, captions=("collapse",)),
     make_step("pn-phi-curve", "PN §4–6: LEM's Φ(Y)/Φ(Z) along the strip's length",
           step_state(_phi["L6"], color="truth-0", tab="explore", normalization=("strip", 6.0, 1000, 8)),

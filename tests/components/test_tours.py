@@ -181,11 +181,12 @@ def test_a_computed_step_draws_its_panels_with_their_measures_under_each(tmp_pat
                "color": np.zeros(3), "color_title": "u"}] * 12
     wide = step_figure(panels, presentation=True)
     assert wide.layout.xaxis.title.text == "ASIM (M_L)<br>0.00267<br>M_G 0.00141"  # too wide for a line, or two
-    assert wide.layout.annotations[0].text == "A1:<br>Laplacian<br>eigenmaps,<br>stretched\u00a0×\u00a03"  # a column
+    # A column's width: "× 3" kept with its factor, "stretched" free to stand on the line above.
+    assert wide.layout.annotations[0].text == "A1:<br>Laplacian<br>eigenmaps,<br>stretched<br>×\u00a03"
     assert wide.layout.height is None  # two rows on a projector, in the window's height
-    # Between the rows, in a 1280 × 720 window (a plotting area about 555 px high): 3 caption lines, 4 title lines
+    # Between the rows, in a 1280 × 720 window (a plotting area about 555 px high): 3 caption lines, 5 title lines
     # and Plotly's offsets.
-    assert (wide.layout.yaxis.domain[0] - wide.layout.yaxis7.domain[1]) * 555 >= (4 + 3) * 1.35 * 18 + 44
+    assert (wide.layout.yaxis.domain[0] - wide.layout.yaxis7.domain[1]) * 555 >= (5 + 3) * 1.35 * 18 + 44
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis3.scaleanchor == "x3"
     rendered = render_step(services, step, StepResult(result.values, {"mds": "a failure"}), True)
     notice, fold = rendered["text"]  # the failure in sight, the text folded on a projector
