@@ -5,7 +5,8 @@ before it, as the prepared cache does), in one process with one BLAS thread. Two
 by step in the same run: each panel computing only the measures its step reads
 (:meth:`lab.tours.steps.Step.request`, today) and every panel computing every measure (its runs with
 ``measures=None``, how steps were computed before issue 19). Rows: the whole walk each way, and the
-slowest steps of today's walk against the same step in the other. ``rows(quick=True)``: the lecture's steps only. Run from the repo root:
+slowest steps of today's walk against the same step in the other. ``rows(quick=True)``: the lecture's
+steps only. Run from the repo root:
 
     python bench/tours.py [--quick]       (or: python -m bench --only tours)
 
