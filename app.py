@@ -17,12 +17,13 @@ import functools
 
 from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
 from components.entry import guard, report_failure
-from components.jobs import Services, register_job_boxes, register_restores
+from components.jobs import register_job_boxes, register_restores
 from components.layout import make_layout
 from lab.store.cache import cache_directory
 from serving.celery_app import make_celery_app
 from serving.managers import make_background_manager
 from serving.server import ProcrustesDash, QuietRequestHandler, secure
+from serving.services import Services
 from settings import SettingsError, settings
 
 __all__ = ["create_app", "main", "max_request_bytes"]

@@ -1,8 +1,9 @@
 """The compare tab: the chosen algorithms at one k side by side, isometric outputs first, with bars and
 the measures' agreement across them.
 
-The comparison is a :class:`lab.CompareRequest` (the view state's data, k and compare settings)
-computed by :func:`lab.compute.compute` in a background job and kept whole in the result cache; the page
+The comparison is a :class:`lab.CompareRequest` (the view state's data, k and compare settings, built as
+Compare is clicked) computed by :func:`lab.compute.compute` in a background job that receives the request
+(:func:`components.jobs.register_study_job`) and kept whole in the result cache; the page
 keeps only the state it came from, and the figures are drawn on the server from the cached result.
 """
 
@@ -50,7 +51,7 @@ def compare_tab(shown):
         dcc.Graph(id=ids.COMPARE_GRID, config=graph_config("comparison"), figure=empty_figure("Press Compare.")),
         dcc.Graph(id=ids.COMPARE_AGREEMENT, config=graph_config("measure_agreement"),
                   figure=empty_figure("Press Compare.")),
-        dcc.Store(id=ids.COMPARE_STORE),
+        dcc.Store(id=ids.COMPARE_REQUEST), dcc.Store(id=ids.COMPARE_STORE),
     ])
 
 
@@ -100,8 +101,8 @@ def readable_bars(figure, count):
 
 def register(app, services):
     """Wire the compare tab to ``app``."""
-    register_study_job(app, services, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_STORE, ids.COMPARE_MESSAGE,
-                       CompareRequest, keep_comparison,
+    register_study_job(app, services, ids.COMPARE_JOB, ids.COMPARE_RUN, ids.COMPARE_REQUEST, ids.COMPARE_STORE,
+                       ids.COMPARE_MESSAGE, CompareRequest, keep_comparison,
                        lambda state: f"the previous comparison, {CompareRequest.from_state(state).slug()}",
                        tab="compare")
     app.callback(Output(ids.COMPARE_GRID, "figure"), Output(ids.COMPARE_BARS, "figure"),

@@ -1,16 +1,14 @@
-"""Background jobs on the page: the job box, the options of a job callback, the services jobs use.
+"""Background jobs on the page: the job box, the options of a job callback, the study tabs' jobs.
 
-The Dash managers that run the jobs are in :mod:`serving.managers`. Computed results live in
-:class:`lab.ResultCache` under ``results/`` in the cache directory (``PROCRUSTES_CACHE_DIR``, default
-``./cache``), uploads in :class:`lab.UploadStore` under ``uploads/`` and the job ledger under ``jobs/``;
-:class:`Services` carries them to the callbacks. In Celery mode the workers write the results and the
-web server reads them, so both must see the same directory.
+The Dash managers that run the jobs are in :mod:`serving.managers`; the stores the callbacks and jobs
+compute and read through (the result cache, the uploads, the job ledger) in :mod:`serving.services`.
 
-A request whose result is cached is answered without a job at all (see :mod:`components.explore`).
+A job receives a request, never a view state: a quick callback builds and validates the request from the
+view state and writes it to the job's store, whose change starts the job (the explore tab's,
+:mod:`components.explore`; each study tab's, :func:`register_study_job`), and which reads the request back,
+validated again. An explore run whose result is cached is drawn without a job at all.
 """
 
-import contextlib
-import dataclasses
 import functools
 import logging
 import math
@@ -22,10 +20,8 @@ from dash import Input, Output, State, dcc, html, no_update, set_props
 
 import measures
 
-from lab import ResultCache, UploadStore, ViewState, failure_message
+from lab import StateError, ViewState, failure_message
 from lab.compute import compute, held
-from lab.store.cache import host_results
-from lab.store.stores import StoreUnavailableError, store_for
 from lab.view.state import stored_state
 from serving.deadlines import DEADLINE_MESSAGE_START
 from serving.managers import LOST_JOB, job_deadline
@@ -33,9 +29,9 @@ from serving.slots import UNWATCHED_MESSAGE_START
 
 from . import ids
 
-__all__ = ["LOST_JOB", "JobLedger", "PAGE_TOKEN_STATE", "Services", "job_box", "job_failure_message",
-           "job_options", "progress_reporter", "register_job_boxes", "register_study_job", "report_job_failure",
-           "register_restores", "restore_cached", "study_job_id"]
+__all__ = ["LOST_JOB", "PAGE_TOKEN_STATE", "compute_study", "job_box", "job_failure_message", "job_options",
+           "progress_reporter", "register_job_boxes", "register_restores", "register_study_job", "report_job_failure",
+           "request_study", "restore_cached", "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -55,79 +51,6 @@ _NUMBERS = re.compile(r"\d[\d.,]*")
 JOB_FAILED = "The computation failed; the server log has the details. Change a control, or run it again."
 # How Dash words a job's exception when it hands it to ``on_error``: its text, then the job's traceback.
 _DASH_JOB_ERROR = "An error occurred inside a background callback: "
-
-
-class JobLedger:
-    """Which background jobs started and which ended, so the page can tell a lost job from a slow one.
-
-    A job's status (:meth:`set_status`) is ``running`` when it starts and ``done`` when it ends (its
-    result or its failure message is then on its way to the page); the page's Cancel sets ``cancelled``. When the page
-    learns that a job no longer runs but its entry is still ``running`` (or missing), the job was
-    lost: its process died (killed, out of memory), or its worker or queued message vanished.
-
-    The ledger only tells a lost job from a slow one; it never stops one. A ledger that cannot be
-    written (its store full, read-only, unreachable) is logged and the job goes on, and one that
-    cannot be read gives no verdict: the page reports no loss on no evidence (and so never covers a
-    result that did arrive); the manager's own check still reports a job that ended without a result
-    (:class:`serving.managers._EveryJobAccountedFor`).
-
-    Parameters
-    ----------
-    store : lab.store.stores.DiskStore
-        Shared by the web processes and the job processes (Celery workers included).
-    """
-
-    EXPIRE_SECONDS = 24 * 3600
-
-    def __init__(self, store):
-        self.store = store
-
-    def set_status(self, job, status):
-        """Set ``job``'s status ("running", "done" or "cancelled"); logged, not raised, if the ledger fails."""
-        try:
-            self.store.put(f"job:{job}", status.encode(), expire=self.EXPIRE_SECONDS)
-        except StoreUnavailableError as error:
-            logger.warning("job %s: could not set its status %r (%s)", job, status, error)
-
-    def ended(self, job):
-        """Whether ``job`` is done, or was cancelled from the page; True (no verdict) if the ledger fails."""
-        try:
-            return self.store.get(f"job:{job}") in (b"done", b"cancelled")
-        except StoreUnavailableError as error:
-            logger.warning("job %s: the ledger cannot say whether it ended (%s)", job, error)
-            return True
-
-    @contextlib.contextmanager
-    def running(self, job):
-        """Set ``job`` running for the block and done after it (a killed process never gets there)."""
-        self.set_status(job, "running")
-        try:
-            yield
-        finally:
-            self.set_status(job, "done")
-
-
-@dataclasses.dataclass(frozen=True)
-class Services:
-    """What the callbacks compute and read through: the result cache, the upload store, the job ledger."""
-
-    results: ResultCache
-    uploads: UploadStore
-    jobs: JobLedger
-
-    @classmethod
-    def in_directory(cls, directory, shared_url=None):
-        """The stores under ``directory`` (``results/``, ``uploads/``, ``jobs/``), shared by web and jobs.
-
-        With ``shared_url`` (default ``$PROCRUSTES_STORE_URL``), a Redis every host reaches holds them
-        and the directory is this host's copy (:func:`lab.store.stores.store_for`).
-        """
-        def store(prefix, **options):
-            return store_for(directory, prefix, shared_url=shared_url, **options)
-
-        return cls(host_results(directory, shared_url=shared_url),
-                   UploadStore(store("uploads", eviction_policy="none", size_limit=UploadStore.DEFAULT_BYTES)),
-                   JobLedger(store("jobs", size_limit=2**26)))
 
 
 def job_box(job):
@@ -205,8 +128,17 @@ def report_job_failure(job, error):
 
 
 def study_job_id(token, job, clicks):
-    """The ledger's name of a study job: the page load, the study, the button's click count."""
+    """The ledger's name of a study job: the page load, the study, the button's click count (the nonce of the job's
+    request, :func:`request_study`: one per click, so two equal requests in a row are two jobs)."""
     return f"{token}:{job}:{clicks}"
+
+
+def study_nonce(asked):
+    """The ledger's name of the job that a study's request store (``{"request", "state", "nonce"}``) started."""
+    nonce = asked.get("nonce") if isinstance(asked, dict) else None
+    if not isinstance(nonce, str):
+        raise StateError(["The study's request names no job."])
+    return nonce
 
 
 def restore_cached(services, request_type, keep, tab, shown_tab, state, stored, session):
@@ -236,57 +168,98 @@ def restore_cached(services, request_type, keep, tab, shown_tab, state, stored, 
     return {"state": view.to_dict(), **kept}, f"Restored from this server's cache. {said}"
 
 
-def register_study_job(app, services, job, button, store, message, request_type, keep, describe, tab=None):
-    """A background job started by ``button``: the study of ``request_type`` the current view state asks for.
+def request_study(services, job, request_type, clicks, state, session, token):
+    """The button's click, answered at once: the study of ``request_type`` that view ``state`` asks for, built
+    and validated (an upload this session did not send refused), for ``job``'s request store.
 
-    The job receives the request (``request_type.from_state`` of the state, validated) and computes it
-    with :func:`lab.compute.compute` through the result cache, under its deadline
-    (:func:`serving.managers.job_deadline`); ``keep(request, result)`` returns what the page's
-    store keeps beside the state and the message. Any failure becomes the message and the store
-    keeps what it had. The button is disabled while the job runs. Cancelling says so, and what the
-    page still shows: ``describe(stored)``. A job that stops running without having ended
-    (:class:`JobLedger`) is reported lost. With ``tab``, showing that tab restores the study from the cache
-    (:func:`restore_cached`, wired by :func:`register_restores`).
+    Returns ``({"request", "state", "nonce"}, no_update)``, whose store starts the job; a bad state gives
+    ``(no_update, its message)`` and starts none. The nonce names the job in the ledger (:func:`study_job_id`).
     """
-    @app.callback(Output(store, "data"), Output(message, "children"), Input(button, "n_clicks"),
-                  State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
-                  prevent_initial_call=True, **job_options(job, (Output(button, "disabled"), True, False)))
-    def run_job(set_progress, clicks, state, session, token):
-        with services.jobs.running(study_job_id(token, job, clicks)):
-            try:
-                view = ViewState.from_dict(state)
-                request = request_type.from_state(view)
-                uploads = services.uploads.authorized(session, request)
-                with job_deadline():
-                    result, _ = compute(request, cache=services.results, progress=progress_reporter(set_progress),
-                                        uploads=uploads)
-                kept, said = keep(request, result)
-                return {"state": view.to_dict(), **kept}, said
-            except Exception as error:  # a bad state, a deadline, a store that failed: the message says so
-                return no_update, failure_message(error)
+    try:
+        view = ViewState.from_dict(state)
+        request = request_type.from_state(view)
+        services.uploads.authorized(session, request)
+    except Exception as error:  # a bad state, another session's upload, a store that failed: the message says so
+        return no_update, failure_message(error)
+    return ({"request": request.to_dict(), "state": view.to_dict(), "nonce": study_job_id(token, job, clicks)},
+            no_update)
 
-    def say_cancelled(_cancels, stored, clicks, token):
-        services.jobs.set_status(study_job_id(token, job, clicks), "cancelled")
+
+def compute_study(services, request_type, keep, asked, session, report):
+    """The background job of a study: the request its store ``asked`` holds (``request_type.from_dict``,
+    validated again), computed with :func:`lab.compute.compute` through the result cache under its deadline
+    (:func:`serving.managers.job_deadline`); the job ledger knows it ran to its end.
+
+    Returns ``(page store, message)``: the store keeps the state the request came from and what
+    ``keep(request, result)`` returns, beside its message; any failure is the message, and the store keeps
+    what it had.
+    """
+    try:
+        nonce = study_nonce(asked)
+    except StateError as error:
+        return no_update, str(error)
+    with services.jobs.running(nonce):
+        try:
+            if not isinstance(asked.get("request"), dict):
+                raise StateError(["The study's request must be an object."])
+            request = request_type.from_dict(asked["request"])
+            view = stored_state(asked)
+            uploads = services.uploads.authorized(session, request)
+            with job_deadline():
+                result, _ = compute(request, cache=services.results, progress=report, uploads=uploads)
+            kept, said = keep(request, result)
+            return {"state": view.to_dict(), **kept}, said
+        except Exception as error:  # a forged request, a deadline, a store that failed: the message says so
+            return no_update, failure_message(error)
+
+
+def register_study_job(app, services, job, button, asked, store, message, request_type, keep, describe, tab=None):
+    """The study of ``request_type`` that the view state asks for, computed by background ``job`` when ``button``
+    is clicked.
+
+    The click is answered at once (:func:`request_study`): a bad state's message, or the request written to
+    the ``asked`` store, whose change starts the job (:func:`compute_study`); ``keep(request, result)`` returns
+    what the page's ``store`` keeps beside the state, and ``message`` what the job says. The button is disabled
+    while the job runs. Cancelling says so, and what the page still shows: ``describe(stored state)``. A job that
+    stops running without having ended (:class:`serving.services.JobLedger`) is reported lost. With ``tab``,
+    showing that tab restores the study from the cache (:func:`restore_cached`, wired by :func:`register_restores`).
+    """
+    app.callback(Output(asked, "data"), Output(message, "children", allow_duplicate=True), Input(button, "n_clicks"),
+                 State(ids.VIEW_STATE, "data"), State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
+                 prevent_initial_call=True)(functools.partial(request_study, services, job, request_type))
+
+    @app.callback(Output(store, "data"), Output(message, "children"), Input(asked, "data"),
+                  State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
+                  prevent_initial_call=True, **job_options(job, (Output(button, "disabled"), True, False)))
+    def run_job(set_progress, job_request, session, _token):
+        return compute_study(services, request_type, keep, job_request, session, progress_reporter(set_progress))
+
+    def say_cancelled(_cancels, stored, job_request):
+        try:
+            services.jobs.set_status(study_nonce(job_request), "cancelled")
+        except StateError:  # a store this page never wrote: no job of it to mark
+            pass
         try:
             shown = describe(stored_state(stored)) if stored else "nothing has finished yet"
         except measures.ProcrustesLabError:  # a store this page never wrote: nothing to name
             shown = "nothing"
         return f"Cancelled. Shown: {shown}."
 
-    def say_lost(running, clicks, token):
-        if running or not clicks or services.jobs.ended(study_job_id(token, job, clicks)):
+    def say_lost(running, job_request):
+        try:
+            if running or not job_request or services.jobs.ended(study_nonce(job_request)):
+                return no_update
+        except StateError:  # a store this page never wrote: no job of it to report
             return no_update
         return LOST_JOB
 
     job_ids = ids.job_controls(job)
     app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["cancel"], "n_clicks"),
-                 State(store, "data"), State(button, "n_clicks"), PAGE_TOKEN_STATE,
-                 prevent_initial_call=True)(say_cancelled)
+                 State(store, "data"), State(asked, "data"), prevent_initial_call=True)(say_cancelled)
+    app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["running"], "data"),
+                 State(asked, "data"), prevent_initial_call=True)(say_lost)
     if tab is not None:
         _RESTORABLE.setdefault(app, []).append((tab, request_type, keep, store, message))
-
-    app.callback(Output(message, "children", allow_duplicate=True), Input(job_ids["running"], "data"),
-                 State(button, "n_clicks"), PAGE_TOKEN_STATE, prevent_initial_call=True)(say_lost)
 
 
 # The studies each app restores from the cache when their tab is shown (register_study_job's ``tab``).

@@ -62,7 +62,7 @@ def normalization_tab(shown):
         html.Div(id=ids.NORMALIZATION_TABLE, className="sweep-table"),
         dcc.Graph(id=ids.NORMALIZATION_CURVE, config=graph_config("phi-ratio"), figure=empty_figure("Press Run.")),
         dcc.Graph(id=ids.NORMALIZATION_GRID, config=graph_config("normalization"), figure=empty_figure("Press Run.")),
-        dcc.Store(id=ids.NORMALIZATION_STORE),
+        dcc.Store(id=ids.NORMALIZATION_REQUEST), dcc.Store(id=ids.NORMALIZATION_STORE),
     ])
 
 
@@ -106,9 +106,8 @@ def draw_study(services, stored):
 
 def register(app, services):
     """Wire the normalization tab to ``app``."""
-    register_study_job(app, services, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_STORE,
-                       ids.NORMALIZATION_MESSAGE,
-                       NormalizationRequest, keep_study,
+    register_study_job(app, services, ids.NORMALIZATION_JOB, ids.NORMALIZATION_RUN, ids.NORMALIZATION_REQUEST,
+                       ids.NORMALIZATION_STORE, ids.NORMALIZATION_MESSAGE, NormalizationRequest, keep_study,
                        lambda state: f"the previous study, {SHAPES[state.normalization.shape].label} at "
                                      f"{state.normalization.aspect:g}", tab="normalization")
     app.callback(Output(ids.NORMALIZATION_GRID, "figure"), Output(ids.NORMALIZATION_CURVE, "figure"),

@@ -155,7 +155,8 @@ def pairs_tab(shown, upload=None):
         html.Div(_cards(STABILITY_CARDS), id=ids.STABILITY_CARDS, className="cards"),
         dcc.Graph(id=ids.STABILITY_GRAPH, className="view", config={"displaylogo": False},
                   figure=empty_figure("Press Study stability.")),
-        dcc.Store(id=ids.PAIR_STORE), dcc.Store(id=ids.STABILITY_STORE), dcc.Store(id=ids.SEED_NOISE_STORE),
+        *[dcc.Store(id=store) for store in (ids.PAIR_REQUEST, ids.PAIR_STORE, ids.STABILITY_REQUEST,
+                                            ids.STABILITY_STORE, ids.SEED_NOISE_REQUEST, ids.SEED_NOISE_STORE)],
     ])
 
 
@@ -345,15 +346,15 @@ def draw_stability(services, stored, session):
 def register(app, services):
     """Wire the pairs tab to ``app``."""
     session = State(ids.SESSION, "data")
-    register_study_job(app, services, ids.PAIR_JOB, ids.PAIR_RUN, ids.PAIR_STORE, ids.PAIR_MESSAGE,
+    register_study_job(app, services, ids.PAIR_JOB, ids.PAIR_RUN, ids.PAIR_REQUEST, ids.PAIR_STORE, ids.PAIR_MESSAGE,
                        PairRequest, keep_pair,
                        lambda state: f"the previous pair, {PairRequest.from_state(state).slug()}", tab=ids.TAB_PAIRS)
-    register_study_job(app, services, ids.SEED_NOISE_JOB, ids.SEED_NOISE_RUN, ids.SEED_NOISE_STORE,
-                       ids.SEED_NOISE_MESSAGE, SeedNoiseRequest, keep_seed_noise,
+    register_study_job(app, services, ids.SEED_NOISE_JOB, ids.SEED_NOISE_RUN, ids.SEED_NOISE_REQUEST,
+                       ids.SEED_NOISE_STORE, ids.SEED_NOISE_MESSAGE, SeedNoiseRequest, keep_seed_noise,
                        lambda state: f"the previous result, {SeedNoiseRequest.from_state(state).slug()}",
                        tab=ids.TAB_PAIRS)
-    register_study_job(app, services, ids.STABILITY_JOB, ids.STABILITY_RUN, ids.STABILITY_STORE, ids.STABILITY_MESSAGE,
-                       StabilityRequest, keep_stability,
+    register_study_job(app, services, ids.STABILITY_JOB, ids.STABILITY_RUN, ids.STABILITY_REQUEST, ids.STABILITY_STORE,
+                       ids.STABILITY_MESSAGE, StabilityRequest, keep_stability,
                        lambda state: f"the previous study, {StabilityRequest.from_state(state).describe()}",
                        tab=ids.TAB_PAIRS)
     app.callback(

@@ -1,9 +1,10 @@
 """The sweep tab: each chosen algorithm's measures against k, its best k starred, a table, and which
 measures rank the sweep's runs alike.
 
-The sweep is a :class:`lab.SweepRequest` (the view state's data and sweep settings) computed by
-:func:`lab.compute.compute` in a background job; every cell goes through the result cache, so a repeated
-sweep is read from disk. The page keeps the sweep's rows with the state they were computed from (for
+The sweep is a :class:`lab.SweepRequest` (the view state's data and sweep settings, built and checked
+as Run sweep is clicked) computed by :func:`lab.compute.compute` in a background job that receives the
+request (:func:`components.jobs.register_study_job`); every cell goes through the result cache, so a
+repeated sweep is read from disk. The page keeps the sweep's rows with the state they were computed from (for
 the table, the plot and the downloads).
 """
 
@@ -69,7 +70,7 @@ def sweep_tab(shown):
         html.Div(id=ids.SWEEP_TABLE, className="sweep-table"),
         dcc.Graph(id=ids.SWEEP_AGREEMENT, className="sweep-agreement", config=graph_config("measure_agreement"),
                   figure=empty_figure(_AGREEMENT_PENDING)),
-        dcc.Store(id=ids.SWEEP_STORE),
+        dcc.Store(id=ids.SWEEP_REQUEST), dcc.Store(id=ids.SWEEP_STORE),
     ])
 
 
@@ -149,8 +150,8 @@ def describe(state):
 
 def register(app, services):
     """Wire the sweep tab to ``app``."""
-    register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_STORE, ids.SWEEP_MESSAGE,
-                       SweepRequest, keep_sweep, describe, tab="sweep")
+    register_study_job(app, services, ids.SWEEP_JOB, ids.SWEEP_RUN, ids.SWEEP_REQUEST, ids.SWEEP_STORE,
+                       ids.SWEEP_MESSAGE, SweepRequest, keep_sweep, describe, tab="sweep")
     app.callback(Output(ids.SWEEP_GRAPH, "figure"), Output(ids.SWEEP_TABLE, "children"),
                  Output(ids.SWEEP_AGREEMENT, "figure"),
                  Input(ids.SWEEP_STORE, "data"), Input(ids.VIEW_STATE, "data"))(draw_sweep)

@@ -38,7 +38,7 @@ def yardstick_actions():
                            f"{catalogue.YARDSTICK_MAX_SAMPLES:,} points.")),
         job_box(ids.YARDSTICK_JOB),
         html.Div(id=ids.YARDSTICK_MESSAGE, className="message", role="status"),
-        dcc.Store(id=ids.YARDSTICK_STORE),
+        dcc.Store(id=ids.YARDSTICK_REQUEST), dcc.Store(id=ids.YARDSTICK_STORE),
     ], className="yardsticks")
 
 
@@ -124,8 +124,8 @@ def keep_yardsticks(request, result):
 def register(app, services):
     """The yardstick job and the callback that draws the cards' lines and the table."""
     session = State(ids.SESSION, "data")
-    register_study_job(app, services, ids.YARDSTICK_JOB, ids.YARDSTICK_RUN, ids.YARDSTICK_STORE, ids.YARDSTICK_MESSAGE,
-                       YardstickRequest, keep_yardsticks,
+    register_study_job(app, services, ids.YARDSTICK_JOB, ids.YARDSTICK_RUN, ids.YARDSTICK_REQUEST, ids.YARDSTICK_STORE,
+                       ids.YARDSTICK_MESSAGE, YardstickRequest, keep_yardsticks,
                        lambda state: f"the yardsticks of {RunRequest.from_state(state).describe()}, if computed")
     app.callback(output=dict(lines={name: Output(ids.card_yardstick(name), "children")
                                     for name in catalogue.CARD_MEASURES},

@@ -16,10 +16,11 @@ from dash._utils import AttributeDict
 
 from app import create_app
 from components import ids
-from components.jobs import Services
-from lab import MethodChoice, SweepChoice, UploadRef, ViewState
+from lab import (CompareRequest, MethodChoice, PairRequest, SeedNoiseRequest, StabilityRequest, SweepChoice,
+                 SweepRequest, UploadRef, ViewState, YardstickRequest)
 from lab.compute import catalogue
 from lab.store.uploads import UPLOAD_GONE
+from serving.services import Services
 from tests.strategies import run_part
 
 CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
@@ -28,7 +29,7 @@ CSV = ("x,y,z\n" + "\n".join(f"{a:.6f},{b:.6f},{a * b:.6f}"
 WRITES_ONLY = {"upload-inspected#receive_upload", "upload-output-inspected#receive_output",
                "upload-chosen#use_upload"}
 # The normalization study's data are the catalogue's shapes: no upload to authorize.
-NO_UPLOAD = {"normalization-store#run_job"}
+NO_UPLOAD = {"normalization-request#request_study", "normalization-store#run_job"}
 
 
 def _name(key, function):
@@ -68,6 +69,19 @@ def _progress(*_):
     pass
 
 
+def _study_job(request_type):
+    """A study's job called as mallory with a request store naming the study of alice's state (a forged store)."""
+    def run(f, state, record):
+        request = request_type.from_state(ViewState.from_dict(state)).to_dict()
+        return f(_progress, {"request": request, "state": state, "nonce": "mallory-1"}, "mallory", "page")
+    return run
+
+
+def _study_click(f, state, record):
+    """A study's button clicked as mallory with alice's state: refused at once, no job started."""
+    return f(1, state, "mallory", "page")
+
+
 @pytest.fixture(scope="module")
 def alice(tmp_path_factory):
     """The app's session callbacks, alice's state naming her upload, and her run's record (run and sweep cached)."""
@@ -82,7 +96,9 @@ def alice(tmp_path_factory):
                                          _progress, {"request": run_part(state), "nonce": "alice-1"}, "alice")
     assert partial_records[ids.RUN_PARTIAL]["data"]["status"] == "partial"
     assert record["status"] == "done", record
-    stored, message = callbacks["sweep-store#run_job"](_progress, 1, state, "alice", "page")
+    asked, said = callbacks["sweep-request#request_study"](1, state, "alice", "page")
+    assert said is no_update and asked["request"] == SweepRequest.from_state(ViewState.from_dict(state)).to_dict()
+    stored, message = callbacks["sweep-store#run_job"](_progress, asked, "alice", "page")
     assert stored["result"]["rows"] and "error" not in stored["result"]["rows"][0], message
     return callbacks, state, record
 
@@ -94,20 +110,26 @@ FORGED = {
     "view-input-graph#show_computed": lambda f, state, record: f(record, state, None, "mallory"),
     "explore-run-computed#run_explore": lambda f, state, record: f(
         _progress, {"request": run_part(state), "nonce": "mallory-1"}, "mallory"),
-    "sweep-store#run_job": lambda f, state, record: f(_progress, 2, state, "mallory", "page"),
-    "compare-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "sweep-request#request_study": _study_click,
+    "sweep-store#run_job": _study_job(SweepRequest),
+    "compare-request#request_study": _study_click,
+    "compare-store#run_job": _study_job(CompareRequest),
     "compare-grid#<lambda>": lambda f, state, record: f({"state": state}, "mallory"),
-    "pair-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "pair-request#request_study": _study_click,
+    "pair-store#run_job": _study_job(PairRequest),
     "pair-a-graph#draw_pair": lambda f, state, record: f({"state": state}, None, None, None, "mallory"),
     "pair-selection-text#summarize_selection": lambda f, state, record: _triggered(
         f"{ids.PAIR_A_GRAPH}.selectedData", f, CLICK, None, {"state": state}, "mallory"),
-    "stability-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "stability-request#request_study": _study_click,
+    "stability-store#run_job": _study_job(StabilityRequest),
     "stability-graph#draw_stability": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_run": lambda f, state, record: _triggered(
         f"{ids.EXPORT_POINTS}.n_clicks", f, 1, None, None, record, state, "mallory"),
-    "yardstick-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "yardstick-request#request_study": _study_click,
+    "yardstick-store#run_job": _study_job(YardstickRequest),
     "view-find-rows#find_points": lambda f, state, record: f("R_N > 0", None, record, "mallory"),
-    "seed-noise-store#run_job": lambda f, state, record: f(_progress, 1, state, "mallory", "page"),
+    "seed-noise-request#request_study": _study_click,
+    "seed-noise-store#run_job": _study_job(SeedNoiseRequest),
     "pair-card-beyond-value#draw_seed_noise": lambda f, state, record: f({"state": state}, "mallory"),
     "download#export_comparison": lambda f, state, record: _triggered(
         f"{ids.EXPORT_COMPARE_CSV}.n_clicks", f, 1, None, {"state": state}, "mallory"),
@@ -158,6 +180,13 @@ def test_a_forged_reference_shows_no_point_of_another_sessions_run(alice, name):
     outputs, _ = SAYS_NOT_CACHED[name](callbacks[name], state, record)
     assert all(output is no_update or "again" in str(output) or "no longer cached" in str(output)
                for output in (outputs if isinstance(outputs, tuple) else (outputs,))), outputs
+
+
+@pytest.mark.parametrize("name", sorted(name for name in FORGED if name.endswith("#request_study")))
+def test_a_study_of_another_sessions_upload_is_refused_at_the_click_and_starts_no_job(alice, name):
+    callbacks, state, _ = alice
+    asked, said = callbacks[name](1, state, "mallory", "page")
+    assert asked is no_update and said == UPLOAD_GONE
 
 
 def test_a_forged_partial_record_of_another_sessions_run_is_refused_with_a_message(alice):

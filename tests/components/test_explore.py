@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import measures
-from components import jobs
 from components.explore import show_computed, show_state
 from components.explore_job import compute_record
 from components.records import partial_record, run_record
@@ -18,6 +17,7 @@ from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
 from lab.compute import catalogue, compute
 from lab.compute.views import explore_view, neighbour_losses
+from serving.services import Services
 from tests.strategies import run_part
 
 LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
@@ -25,7 +25,7 @@ LINK = "?dataset=swissroll&n=300&k=8&algorithm=pca"
 
 @pytest.fixture
 def services(tmp_path):
-    return jobs.Services.in_directory(tmp_path)
+    return Services.in_directory(tmp_path)
 
 
 @pytest.fixture

@@ -43,11 +43,12 @@ def shown_run_download(tmp_path, button, query):
     from dash._callback_context import context_value
     from dash._utils import AttributeDict
 
-    from components import ids, jobs
+    from components import ids
     from components.explore_job import compute_record
     from lab import from_query
+    from serving.services import Services
 
-    services = jobs.Services.in_directory(tmp_path)
+    services = Services.in_directory(tmp_path)
     state = from_query(query).to_dict()
     record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
     token = context_value.set(AttributeDict(triggered_inputs=[{"prop_id": f"{button}.n_clicks", "value": 1}],

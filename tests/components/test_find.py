@@ -3,19 +3,19 @@
 import dash
 import pytest
 
-from components import jobs
 from components.explore_job import compute_record
 from components.find import find_points
 from lab import RunRequest, from_query
 from lab.compute import compute
 from lab.compute.find import find_rows
 from lab.compute.views import selection_summary
+from serving.services import Services
 from tests.strategies import run_part
 
 
 @pytest.fixture
 def shown(tmp_path):
-    services = jobs.Services.in_directory(tmp_path)
+    services = Services.in_directory(tmp_path)
     state = from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict()
     record = compute_record(services, {"request": run_part(state), "nonce": "n"}, "session", lambda *args: None)
     return services, record

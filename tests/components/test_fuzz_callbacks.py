@@ -23,23 +23,38 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from dash import Input, Output
+from dash import Input, Output, no_update
 
 import algorithms
 import app as app_module
 import datasets
 from components import entry, ids, pairs, point_events
-from serving import managers
 from components.explore_job import compute_record
-from components.jobs import Services
-from lab import RunRequest, ViewState
+from components.jobs import compute_study
+from lab import (CompareRequest, NormalizationRequest, PairRequest, RunRequest, SeedNoiseRequest, StabilityRequest,
+                 SweepRequest, ViewState, YardstickRequest)
 from lab.compute import catalogue
 from lab.compute.pairs import PairResult
 from lab.tours.presets import STEPS
 from lab.view import links
+from serving import managers
+from serving.services import Services
 from tests.strategies import mutations, run_part, states
 
 DEFAULT_STATE = ViewState().validated().to_dict()
+# Each study tab's request type, by the id of the store its button writes and its job reads.
+STUDY_REQUESTS = {ids.SWEEP_REQUEST: SweepRequest, ids.COMPARE_REQUEST: CompareRequest,
+                  ids.NORMALIZATION_REQUEST: NormalizationRequest, ids.PAIR_REQUEST: PairRequest,
+                  ids.SEED_NOISE_REQUEST: SeedNoiseRequest, ids.STABILITY_REQUEST: StabilityRequest,
+                  ids.YARDSTICK_REQUEST: YardstickRequest}
+
+
+def study_request(request_type, state=DEFAULT_STATE, nonce="token-of-the-fuzz:job:1"):
+    """The request store a study's button writes (components.jobs.request_study) for ``state``."""
+    request = request_type.from_state(ViewState.from_dict(state)).to_dict()
+    return {"request": request, "state": state, "nonce": nonce}
+
+
 # Values the page itself holds, beyond the layout's initial ones, so that one forged value meets
 # realistic neighbours and reaches the callbacks' deeper paths.
 PAGE_VALUES = {
@@ -58,6 +73,7 @@ PAGE_VALUES = {
     **{(store, "data"): {"state": DEFAULT_STATE} for store in (ids.COMPARE_STORE, ids.NORMALIZATION_STORE,
                                                                ids.PAIR_STORE, ids.STABILITY_STORE)},
     (ids.SWEEP_STORE, "data"): {"state": DEFAULT_STATE, "result": {"rows": []}},
+    **{(store, "data"): study_request(request_type) for store, request_type in STUDY_REQUESTS.items()},
     (ids.SESSION, "data"): "session-of-the-fuzz",
     (ids.PAGE_TOKEN, "data"): "token-of-the-fuzz",
     **{(graph, event): {"points": [{"curveNumber": 0, "pointNumber": 3, "customdata": ["isomap", 9]}]}
@@ -268,6 +284,39 @@ def test_the_explore_job_refuses_a_forged_request_with_a_message(tmp_path, job):
     """The job's own request is not fuzzed above (jobs are recorded, not run): it is given the same values here."""
     record = compute_record(Services.in_directory(tmp_path), job, "session", lambda *args: None)
     assert record["status"] == "failed" and record["message"] and not LEAKS.search(record["message"])
+
+
+VALID_SWEEP = study_request(SweepRequest)
+
+
+@pytest.mark.parametrize("asked", [
+    None, "x" * 100, 10**400, [], {}, {"nonce": 5}, {"nonce": "n1"}, {"nonce": "n1", "request": "x"},
+    {**VALID_SWEEP, "request": [1] * 10**5}, {**VALID_SWEEP, "request": {}},
+    {**VALID_SWEEP, "request": {**VALID_SWEEP["request"], "ks": list(range(3, 10**6))}},
+    {**VALID_SWEEP, "request": {"data": {"noise": 1e308}, "algorithms": ["pca"], "ks": [10**400]}},
+    {**VALID_SWEEP, "state": None}, {**VALID_SWEEP, "state": {"data": {"n": 10**9}}},
+    {**VALID_SWEEP, "request": study_request(CompareRequest)["request"]},
+])
+def test_a_study_job_refuses_a_forged_request_with_a_message(tmp_path, asked):
+    """The study jobs' own request stores are not fuzzed above (jobs are recorded, not run): they get these here.
+    The message is the refusal's own, never the log's pointer to an internal error."""
+    stored, message = compute_study(Services.in_directory(tmp_path), SweepRequest, lambda *args: ({}, "kept"), asked,
+                                    "session", lambda *args: None)
+    assert stored is no_update and message and not LEAKS.search(message) and "Internal error" not in message
+
+
+@pytest.mark.parametrize("store", sorted(STUDY_REQUESTS))
+def test_each_study_job_reads_the_request_its_button_writes(fuzz_app, store):
+    """Each study's button writes its store with the request its job rebuilds (the request type's from_dict)."""
+    dash_app, _, _ = fuzz_app
+    clicked, = [callback for _, callback in _server_callbacks(dash_app)
+                if _name(callback)[0] == "request_study" and callback["output"][0].component_id == store]
+    asked, said = clicked["callback"].__wrapped__(1, DEFAULT_STATE, "session", "token")
+    assert said is no_update and asked == study_request(STUDY_REQUESTS[store], nonce=asked["nonce"])
+    assert STUDY_REQUESTS[store].from_dict(asked["request"]).to_dict() == asked["request"]
+    starts = [callback for _, callback in _server_callbacks(dash_app)
+              if callback["background"] and callback["inputs"] == [{"id": store, "property": "data"}]]
+    assert len(starts) == 1
 
 
 def test_the_pages_own_requests_pass_the_entry_check(fuzz_app, page):

@@ -6,6 +6,8 @@ import sys
 import pytest
 
 from components import ids, jobs
+from lab import (CompareRequest, NormalizationRequest, PairRequest, SeedNoiseRequest, StabilityRequest, SweepRequest,
+                 ViewState, YardstickRequest)
 from serving import managers, slots
 from tests.strategies import run_part
 
@@ -198,28 +200,38 @@ def test_an_inner_deadline_keeps_the_outer_one():
             time.sleep(5)
 
 
-# Every kind of background job (its first output), and the arguments Dash passes it after set_progress. The
-# tour's step is its slowest from an empty cache (PN Fig. 9, twelve runs; GR Fig. 1 took 2.6 s on a fast machine,
-# too close to a 2 s deadline to be sure to meet it).
+# Every kind of background job (its first output), and the arguments Dash passes it after set_progress: a study's
+# job its request store (as the button's callback writes it, components.jobs.request_study), the session and the
+# page token. The tour's step is its slowest from an empty cache (PN Fig. 9, twelve runs; GR Fig. 1 took 2.6 s on a
+# fast machine, too close to a 2 s deadline to be sure to meet it).
 def _job_arguments(state):
+    def study(job):
+        request_type = _STUDY_JOBS[job]
+        request = request_type.from_state(ViewState.from_dict(state)).to_dict()
+        return [{"request": request, "state": state, "nonce": jobs.study_job_id("page", job, 1)}, "session", "page"]
+
     return {
         ids.EXPLORE_JOB: [{"request": run_part(state), "nonce": "deadline"}, "session"],
-        ids.SWEEP_JOB: [1, state, "session", "page"],
-        ids.COMPARE_JOB: [1, state, "session", "page"],
-        ids.NORMALIZATION_JOB: [1, state, "session", "page"],
-        ids.PAIR_JOB: [1, state, "session", "page"],
-        ids.STABILITY_JOB: [1, state, "session", "page"],
-        ids.SEED_NOISE_JOB: [1, state, "session", "page"],
+        **{job: study(job) for job in (ids.SWEEP_JOB, ids.COMPARE_JOB, ids.NORMALIZATION_JOB, ids.PAIR_JOB,
+                                       ids.STABILITY_JOB, ids.SEED_NOISE_JOB)},
         ids.TOUR_JOB: [{"name": "pn-fig9-globe", "nonce": "deadline", "token": "page"}],
     }
 
 
+# The request type each study job computes.
+_STUDY_JOBS = {ids.SWEEP_JOB: SweepRequest, ids.COMPARE_JOB: CompareRequest, ids.PAIR_JOB: PairRequest,
+               ids.NORMALIZATION_JOB: NormalizationRequest, ids.STABILITY_JOB: StabilityRequest,
+               ids.SEED_NOISE_JOB: SeedNoiseRequest, ids.YARDSTICK_JOB: YardstickRequest}
+
+
 def _job_of(function):
-    """The job (``ids.*_JOB``) a registered background callback runs."""
+    """The job (``ids.*_JOB``) a registered background callback runs (a study's: by the request type it computes)."""
     import inspect
 
-    job = inspect.getclosurevars(function).nonlocals.get("job")
-    return job or {"run_explore": ids.EXPLORE_JOB, "run_step": ids.TOUR_JOB}[function.__name__]
+    request_type = inspect.getclosurevars(function).nonlocals.get("request_type")
+    if request_type is not None:
+        return next(job for job, kind in _STUDY_JOBS.items() if kind is request_type)
+    return {"run_explore": ids.EXPLORE_JOB, "run_step": ids.TOUR_JOB}[function.__name__]
 
 
 def test_every_job_kind_stops_at_its_deadline_in_the_embedded_manager(tmp_path, monkeypatch):
@@ -277,7 +289,7 @@ def test_a_ledger_that_fails_neither_stops_a_job_nor_answers_the_page_with_500(t
     from dash import no_update
 
     from components.explore_job import report_lost
-    from components.jobs import JobLedger, Services
+    from serving.services import JobLedger, Services
     from lab.store.stores import StoreUnavailableError
 
     class Unavailable:

@@ -9,6 +9,7 @@ from components.compare import keep_comparison
 from components.sweep import keep_sweep
 from lab import CompareRequest, SweepRequest, from_query
 from lab.compute import compute
+from serving.services import Services
 
 SWEEP = "?tab=sweep&dataset=swissroll&n=300&sweep.algorithms=pca,isomap&sweep.k_min=6&sweep.k_max=8&sweep.k_step=2"
 COMPARE = "?tab=compare&dataset=swissroll&n=300&compare.algorithms=pca,ltsa"
@@ -16,7 +17,7 @@ COMPARE = "?tab=compare&dataset=swissroll&n=300&compare.algorithms=pca,ltsa"
 
 @pytest.fixture
 def services(tmp_path):
-    return jobs.Services.in_directory(tmp_path)
+    return Services.in_directory(tmp_path)
 
 
 def restore(services, request_type, keep, tab, shown_tab, link, stored=None):

@@ -9,16 +9,16 @@ import copy
 
 import pytest
 
-from components import jobs
 from components.explore import show_state
 from components.explore_job import compute_record
 from lab import StateError, SweepRequest, ViewState
+from serving.services import Services
 from tests.strategies import run_part
 
 
 @pytest.fixture
 def services(tmp_path):
-    return jobs.Services.in_directory(tmp_path)
+    return Services.in_directory(tmp_path)
 
 
 def forged(**changes):

@@ -4,12 +4,12 @@ import dash
 import numpy as np
 import pytest
 
-from components import jobs
 from components.figures.tours import step_figure
 from components.tour_images import show_tour_image
 from lab import ViewState
 from lab.compute import compute
 from lab.tours.presets import STEPS
+from serving.services import Services
 
 STEP = STEPS["ml-fig5-digits"]
 
@@ -22,7 +22,7 @@ def test_every_panel_of_a_step_figure_carries_its_key_as_customdata():
 
 
 def test_a_hover_over_a_digit_panel_shows_that_rows_image(tmp_path):
-    services = jobs.Services.in_directory(tmp_path)
+    services = Services.in_directory(tmp_path)
     result = compute(STEP.drawn[1].request, cache=services.results).result
     state = STEP.state.to_dict()
     figure, style = show_tour_image(services, {"points": [{"customdata": 1, "pointNumber": 5}]}, state)
@@ -36,13 +36,13 @@ def test_a_hover_over_a_digit_panel_shows_that_rows_image(tmp_path):
                                    {"points": [{"customdata": [1, 2], "pointNumber": 5}]},
                                    {"points": [{"customdata": True, "pointNumber": 5}]}])
 def test_a_hover_that_names_no_drawn_point_shows_nothing(tmp_path, hover):
-    services = jobs.Services.in_directory(tmp_path)
+    services = Services.in_directory(tmp_path)
     figure, style = show_tour_image(services, hover, STEP.state.to_dict())
     assert figure is dash.no_update and style in (dash.no_update, {"display": "none"})
 
 
 def test_a_state_that_is_no_tour_or_not_one_the_page_wrote_shows_nothing(tmp_path):
-    services = jobs.Services.in_directory(tmp_path)
+    services = Services.in_directory(tmp_path)
     hover = {"points": [{"customdata": 0, "pointNumber": 1}]}
     assert show_tour_image(services, hover, {"tour": 3})[1] == {"display": "none"}
     assert show_tour_image(services, hover, ViewState().to_dict())[1] == {"display": "none"}

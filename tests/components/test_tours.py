@@ -17,7 +17,6 @@ from components.figures.marks import (EDGES_TRACE, NEIGHBOURS_TRACE, class_color
                                       presentation_style)
 from components.figures.tours import curve_figure, oblique_view, panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
-from components.jobs import Services
 from components.sweep import draw_sweep
 from components.tours import compute_step, mark_ready, render_step, show_computed, show_step, step_target
 from lab import from_query
@@ -26,6 +25,7 @@ from lab.tours.prepare import main as tours_main
 from lab.tours.presets import STEPS, TOURS
 from lab.compute import compute
 from lab.tours.steps import StepResult
+from serving.services import Services
 
 
 def text_of(component):
