@@ -206,6 +206,29 @@ def test_every_claim_of_the_step_holds_on_its_computed_runs(name, tour_cache):
     assert failing == [], failing
 
 
+# A number as the README's table and the steps' texts write them: 0.835, 8.2e-21, 1600 (not a part of a name).
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+@pytest.mark.slow
+def test_the_readme_s_verdicts_quote_only_numbers_the_step_computes_or_sets(tour_cache):
+    """Issue 19: every number in a step's row of the README's table is one its page shows, computed (its text,
+    claims and title filled from its runs) or set (its runs' parameters: n, k, random state), never one
+    typed in by hand (the rows read 1e-19, 0.027 and 4.2 where the runs gave 8.2e-21, 0.023 and 4.3)."""
+    readme = (__import__("pathlib").Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## What the tours reproduce"):]
+    section = section[:section.index("\n## ", 3)]
+    unshown = {}
+    for step in STEPS.values():
+        row = re.search(rf"^\|[^|\n]*\|\s*{re.escape(step.title)}\s*\|\s*\w+\s*\|(.*)\|\s*$", section,
+                        flags=re.MULTILINE)
+        text, claims = step.render(compute(step.request(), cache=tour_cache).result)
+        shown = " ".join([step.title, text, *(claim for claim, _ in claims)])
+        known = set(_NUMBER.findall(shown)) | set(_NUMBER.findall(str(step.request().to_dict())))
+        unshown[step.name] = [number for number in _NUMBER.findall(row.group(1)) if number not in known]
+    assert {name: numbers for name, numbers in unshown.items() if numbers} == {}
+
+
 @pytest.mark.slow
 def test_gr_table2_marks_the_cells_that_match_gr_as_its_claims_say(tour_cache):
     """The table's marks and the step's claims read the same numbers: LLE's and LTSA's roll match GR, our
