@@ -123,6 +123,18 @@ def test_every_computed_step_opens_and_colours_each_panel_by_its_own_data(tour_a
         assert_each_panel_coloured_by_its_own_truth(services, step, drawn["figure"])
 
 
+@pytest.mark.slow
+def test_pn_fig4_s_colour_bar_names_the_coordinate_its_text_says_it_shows(tour_app_directory):
+    """Issue 19: the grid's panels are coloured by its short coordinate j (truth column 1), the colour bar is
+    titled j, and the text says "Colour: the short coordinate j"."""
+    services, step = Services.in_directory(tour_app_directory), STEPS["pn-fig4-grid39"]
+    figure = show_step(services, step.state.to_dict(), None, "token")["figure"]
+    titles = {trace.marker.colorbar.title.text for trace in figure.data if trace.marker.showscale}
+    label = services.results.get(step.drawn[0].request).truth_labels[1]
+    assert step.state.display.color == "truth-1" and titles == {label} == {"j"}
+    assert f"Colour: the short coordinate {label}," in step.text
+
+
 def assert_each_panel_coloured_by_its_own_truth(services, step, figure):
     """Every panel's colours are its own run's: its truth column (the step's), or its classes' colours."""
     color = step.state.display.color
