@@ -13,7 +13,7 @@ from app import create_app
 from components import ids
 from lab import ResultCache, SweepRequest, from_query
 from lab.compute import compute
-from lab.compute.studies import runs_agreement
+from lab.compute.studies import runs_agreement, sweep_yardsticks
 
 from .test_app_browser import open_page, wait_for_output_title
 
@@ -83,6 +83,20 @@ def test_sweep_marks_the_best_k_a_repeat_comes_from_the_cache_and_a_clicked_poin
     mouse_at(ids.SWEEP_GRAPH, 15, ltsa["y"][ltsa["x"].index(15)], ("mousemove", "mousedown", "mouseup", "click"))
     wait_for_output_title(dash_duo, "LTSA, k = 15", timeout=WAIT)
     assert "(cached)" in dash_duo.find_element(f"#{ids.card_value('time')}").text
+
+    # Back on the sweep tab, with the random-output band: each k's band spans the algorithms' R_N on random
+    # outputs, as the API computes the same sweep's yardsticks; a faithful Isomap lies below all of it.
+    dash_duo.find_element(f"#{ids.TABS} .tab:nth-child(2)").click()
+    dash_duo.find_element(f"#{ids.SWEEP_YARDSTICKS} input").click()
+    until(lambda: "sweep.yardsticks=1" in dash_duo.driver.current_url, timeout=WAIT)  # the view state has it
+    dash_duo.find_element(f"#{ids.SWEEP_RUN}").click()
+    band = until(lambda: next((trace for trace in plotted(dash_duo, ids.SWEEP_GRAPH)
+                               if trace["name"] == "random outputs"), None), timeout=WAIT)
+    sticks = sweep_yardsticks(compute(SweepRequest.from_state(from_query("?n=400&tab=sweep&sweep.yardsticks=1")),
+                                      cache=ResultCache(tmp_path / "results")).result.rows, "normalized")
+    assert band["x"] == ks + ks[::-1]
+    np.testing.assert_allclose(band["y"], list(sticks.random_low) + list(sticks.random_high)[::-1], rtol=1e-12)
+    assert min(sticks.random_low) > max(scores)
     assert dash_duo.get_logs() == []
 
 
