@@ -63,7 +63,11 @@ def step_outputs(services, step, values, presentation):
     if not panels:
         return empty_figure("The runs of this step are not in the cache: reopen the step to compute them.")
     if len(inputs) > 1 and len(panels) != len(step.drawn):
-        inputs = []  # a paired figure with a run missing: its rows would not line up, so the outputs alone
+        # A paired figure with a run missing: its rows would not line up, so the outputs alone, each naming its
+        # row's input (which the input panels named once: "A1: LEM" and "A2: LEM" would read alike).
+        rows = {panel.label: step.inputs[row] for row, drawn in enumerate(step.input_rows()) for panel in drawn}
+        panels = [{**panel, "label": f"{panel['label']}, {rows[panel['label']]}"} for panel in panels]
+        inputs = []
     return step_figure(panels, inputs=inputs, presentation=presentation)
 
 

@@ -5,6 +5,7 @@ scores an embedding on the same graph the algorithm used.
 """
 
 import dataclasses
+import functools
 
 import numpy as np
 import numpy.typing as npt
@@ -216,8 +217,17 @@ class OrderedTree:
     def __init__(self, points):
         self.order = morton_order(points) if points.shape[1] <= 3 and points.shape[0] > 1 else None
         self.points = points if self.order is None else points[self.order]
-        self.tree = KDTree(self.points)
-        self._counting = None
+
+    @functools.cached_property
+    def tree(self):
+        """The search tree (scipy's leaves of 10), built at the first search: a caller that only counts
+        (:func:`measures.ranks.neighbour_sets`) never pays for it."""
+        return KDTree(self.points)
+
+    @functools.cached_property
+    def _counting(self):
+        """The counting tree, of :data:`COUNT_LEAF_SIZE` points per leaf, built at the first count."""
+        return KDTree(self.points, leafsize=COUNT_LEAF_SIZE)
 
     def query_all(self, n_columns):
         """``(distances, indices)`` of the ``n_columns`` nearest points of every point, rows in the caller's order."""
@@ -246,8 +256,6 @@ class OrderedTree:
         2 400 points per disagreeing pair, took 0.64 times the CPU of counts on the search tree in
         the caller's order (``bench/counts.py``, medians of 3 interleaved runs, 2026-12-06).
         """
-        if self._counting is None:
-            self._counting = KDTree(self.points, leafsize=COUNT_LEAF_SIZE)
         radii = np.broadcast_to(radii, queries.shape[:1])
         visit = morton_order(queries) if queries.shape[1] <= 3 and queries.shape[0] > 1 else slice(None)
         counts = np.empty(queries.shape[0], dtype=np.int64)

@@ -7,6 +7,8 @@ It lives in ``measures`` because that is the base both other libraries already i
 imports neither of them).
 """
 
+import reprlib
+
 __all__ = ["Registry"]
 
 
@@ -85,7 +87,9 @@ class Registry:
             return self._entries[name]
         except (KeyError, TypeError):
             # from None: the KeyError adds nothing to the message, which names the request and the choices.
-            raise self.error(f"unknown {self.kind} {name!r}; available: {', '.join(self.available())}.") from None
+            # reprlib: a forged name of megabytes is named by its first characters, not echoed whole.
+            raise self.error(f"unknown {self.kind} {reprlib.repr(name)}; available: "
+                             f"{', '.join(self.available())}.") from None
 
     def specs(self):
         """All entries, in registration order (a new list: changing it changes no registry)."""

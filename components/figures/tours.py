@@ -228,7 +228,7 @@ def _caption_lines(parts, fits):
 
 
 # "30 × 30": a product of two numbers, read as one size.
-_NUMBER_PRODUCT = re.compile(r"(\d) × (\d)")
+_NUMBER_PRODUCT = re.compile(r"(?<=\d) × (?=\d)")
 
 
 def _wrapped(text, fits):
@@ -239,6 +239,8 @@ def _wrapped(text, fits):
     --------
     >>> _wrapped("A1: LEM, 30 × 30", 12)
     'A1: LEM,<br>30\xa0×\xa030'
+    >>> _wrapped("a grid, 2 × 3 × 4", 6)
+    'a<br>grid,<br>2\xa0×\xa03\xa0×\xa04'
     >>> _wrapped("A2: LEM, stretched × 3", 11)
     'A2: LEM,<br>stretched<br>×\xa03'
     >>> _wrapped("collapse score 0.539", 12)
@@ -248,7 +250,7 @@ def _wrapped(text, fits):
         return text
     # textwrap breaks at spaces, not at no-break ones. A word before "×" may go to the line above: glued to
     # it, "stretched × 3" is wider than a column of seven and runs into its neighbours' titles.
-    kept = _NUMBER_PRODUCT.sub("\\1\u00a0×\u00a0\\2", text).replace(" × ", " ×\u00a0")
+    kept = _NUMBER_PRODUCT.sub("\u00a0×\u00a0", text).replace(" × ", " ×\u00a0")
     parts = kept.split(", ")
     pieces = [f"{part}," for part in parts[:-1]] + parts[-1:]
     return "<br>".join(line for piece in pieces for line in textwrap.wrap(piece, fits, break_long_words=False))

@@ -13,6 +13,7 @@ read from JSON with.
 """
 
 import dataclasses
+import reprlib
 import typing
 
 import algorithms
@@ -80,15 +81,16 @@ def algorithm_list(names, where, problems):
     if isinstance(names, str):
         names = [names]
     if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
-        problems.append(f"{where}: the algorithms must be a list of names; got {names!r}.")
+        problems.append(f"{where}: the algorithms must be a list of names; got {reprlib.repr(names)}.")
         return ()
     known = (*algorithms.available(), catalogue.UPLOADED_OUTPUT)  # whether the data has one: ViewState checks
-    for name in dict.fromkeys(names):  # each name once: an unknown one is a problem in the registry's words
-        if name != catalogue.UPLOADED_OUTPUT:
-            try:
-                algorithms.spec(name)
-            except measures.EmbeddingError as error:
-                problems.append(f"{where}: {error}")
+    unknown = [name for name in dict.fromkeys(names) if name not in known]
+    if unknown:  # one problem in the registry's words, however many names a request forged
+        try:
+            algorithms.spec(unknown[0])
+        except measures.EmbeddingError as error:
+            more = f" ({len(unknown) - 1} more unknown names)" if len(unknown) > 1 else ""
+            problems.append(f"{where}: {error}{more}")
     return tuple(name for name in known if name in names)
 
 

@@ -28,7 +28,7 @@ _stretched = {f"{key}_{factor:g}": run_request(dataset, key, 8, n=n, stretch=fac
 _fishbowl = {f"{key}_{factor:g}": run_request("fishbowl", key, 8, n=2400, stretch=factor)
              for factor in (1.0, 4.0) for key, _ in SIX}
 _globe = {f"{key}_{rows}": run_request("globe", key, 8, elevation_rows=rows) for rows in (30, 10) for key, _ in SIX}
-# The rows of PN Figs. 7–9: each input's name (its outputs' labels end with it).
+# The rows of PN Figs. 7–9: each input's name, written once above its row's input panel.
 _STRETCHED_INPUTS, _FISHBOWL_INPUTS, _GLOBE_INPUTS = (("swiss roll", "stretched × 3"), ("fishbowl", "stretched × 4"),
                                                       ("30 × 30", "30 × 10"))
 PHI_LENGTHS = (1.5, 2.0, 3.0, 4.0, 6.0)

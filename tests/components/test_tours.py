@@ -2,6 +2,7 @@
 
 import dataclasses
 import string
+import types
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from components.figures.marks import (EDGES_TRACE, NEIGHBOURS_TRACE, class_color
 from components.figures.tours import curve_figure, oblique_view, panel_grid, step_figure
 from components.figures.views import output_figure, robust_color_range
 from components.sweep import draw_sweep
+from components.tour_figures import step_outputs
 from components.tours import compute_step, mark_ready, render_step, show_computed, show_step, step_target
 from lab import from_query
 from lab.compute import catalogue
@@ -133,6 +135,25 @@ def test_pn_fig4_s_colour_bar_names_the_coordinate_its_text_says_it_shows(tour_a
     label = services.results.get(step.drawn[0].request).truth_labels[1]
     assert step.state.display.color == "truth-1" and titles == {label} == {"j"}
     assert f"Colour: the short coordinate {label}," in step.text
+
+
+@pytest.mark.slow
+def test_a_paired_figure_with_a_run_missing_draws_its_outputs_each_naming_its_input(tour_app_directory):
+    """PN Fig. 7 with one run gone from the cache: its rows would not line up, so the outputs alone, and each
+    names its row's input, which the (dropped) input panels named once."""
+    services, step = Services.in_directory(tour_app_directory), STEPS["pn-fig7-stretched"]
+    values = step.panel_values(compute(step.request(), cache=services.results).result)
+    gone = step.drawn[0].request
+
+    class Results:  # the cache without that run
+        def get(self, request):
+            return None if request == gone else services.results.get(request)
+
+    figure = step_outputs(types.SimpleNamespace(results=Results()), step, values, False)
+    names = [trace.name for trace in figure.data if trace.legendgroup is None]
+    rows = {panel.label: name for name, row in zip(step.inputs, step.input_rows()) for panel in row}
+    assert names == [f"{panel.label}, {rows[panel.label]}" for panel in step.drawn[1:]]
+    assert names[0] == "B1: DFM, swiss roll" and names[-1] == "F2: Isomap, stretched × 3"
 
 
 def assert_each_panel_coloured_by_its_own_truth(services, step, figure):

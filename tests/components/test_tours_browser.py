@@ -60,9 +60,8 @@ def view_state(dash_duo):
     return layout_props(dash_duo).get(ids.VIEW_STATE, {}).get("data")
 
 
-# The tour walked to its end by Next; of the others, the first step (every step's state, text and
-# claims are checked at the callback level, tests/components/test_tours.py: all 29 walked here took
-# over four minutes of CI).
+# The tour walked to its end by Next; of the others, the first step (every step is opened by the walk from
+# an empty cache below, and checked at the callback level, tests/components/test_tours.py).
 WALKED_TOUR = "ml"
 
 
@@ -244,8 +243,8 @@ def test_the_image_format_applies_to_the_next_download_without_a_redraw_and_svg_
     assert severe_logs(dash_duo) == []
 
 
-# The longest a step's job may take from an empty cache: GR Table 2's 75 runs took 28 s on a quiet machine
-# with one BLAS thread (bench/tours.py), more on two busy cores.
+# The longest a step's job may take from an empty cache: GR Table 2's 75 runs took 11 s on a quiet machine
+# with one BLAS thread (bench/tours.py, 2026-12-06), 16 s in this test beside another worker.
 COLD_WAIT = 300
 
 

@@ -69,12 +69,19 @@ def test_an_empty_registry_says_so_in_the_message():
         Registry("colour", KeyError).spec("red")
 
 
-@pytest.mark.parametrize("module, error, kind", [
-    (dataset_registry, measures.DatasetError, "data set"),
-    (algorithm_registry, measures.EmbeddingError, "algorithm"),
-    (measure_registry, measures.MeasureError, "measure"),
+@pytest.mark.parametrize("module, registry, error, kind", [
+    (dataset_registry, "_DATASETS", measures.DatasetError, "data set"),
+    (algorithm_registry, "_ALGORITHMS", measures.EmbeddingError, "algorithm"),
+    (measure_registry, "_MEASURES", measures.MeasureError, "measure"),
 ], ids=["datasets", "algorithms", "measures"])
-def test_the_three_registries_answer_through_it(module, error, kind):
+def test_the_three_registries_answer_through_it(module, registry, error, kind):
+    """Each library's lookups are its Registry's, which refuses a second entry of a name."""
+    registry = getattr(module, registry)
+    assert isinstance(registry, Registry) and registry.available() == module.available()
+    first = module.specs()[0]
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register(first)
+    assert module.spec(first.name) is first
     names = module.available()
     assert names and len(names) == len(set(names))
     assert [entry.name for entry in module.specs()] == names
