@@ -121,3 +121,14 @@ def test_a_state_naming_an_unknown_tour_step_is_refused_naming_the_steps():
     with pytest.raises(StateError, match=r"^tour: no step 'no-such-step'; the steps are gr-fig1, "):
         ViewState.from_dict({"tour": "no-such-step"})
     assert ViewState.from_dict({"tour": "gr-fig1"}).tour == "gr-fig1"
+
+
+def test_a_forged_list_of_algorithms_gets_one_bounded_problem():
+    """100 000 distinct unknown names (a request under the size cap can carry millions): one problem naming the
+    first, shortened, and how many more, not one problem each repeating the available list."""
+    names = [f"{'x' * 1000}{index}" for index in range(100_000)]
+    with pytest.raises(StateError) as refused:
+        ViewState.from_dict({"compare": {"algorithms": names}})
+    said = str(refused.value)
+    assert said.count("unknown algorithm") == 1 and "99999 more unknown names" in said
+    assert len(said) < 2_000 and "isomap" in said
