@@ -99,8 +99,8 @@ def rect(dash_duo, selector):
         "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom};")
 
 
-def inside_viewport(box):
-    return box["left"] >= 0 and box["top"] >= 0 and box["right"] <= VIEWPORT[0] and box["bottom"] <= VIEWPORT[1]
+def inside_viewport(box, viewport=VIEWPORT):
+    return box["left"] >= 0 and box["top"] >= 0 and box["right"] <= viewport[0] and box["bottom"] <= viewport[1]
 
 
 def font_size(dash_duo, selector):
@@ -292,9 +292,10 @@ def open_presented(dash_duo, step, app=None, claims_wait=WAIT):
     dash_duo.driver.execute_script("return new Promise((done) => setTimeout(done, 500));")  # a settled layout
 
 
-def fit_problems(dash_duo, step):
-    """What does not fit a projector's window in the step as shown: a page scroll, a title, claim, figure or
-    table outside the window, unfolded text, a squeezed figure, overlapping panel labels, two panels lettered A."""
+def fit_problems(dash_duo, step, viewport=VIEWPORT):
+    """What does not fit a projector's ``viewport`` (width, height) in the step as shown: a page scroll, a title,
+    claim, figure or table outside the window, unfolded text, a squeezed figure, overlapping panel labels, two
+    panels lettered A."""
     problems = []
     if dash_duo.driver.execute_script("return window.scrollY;") != 0:
         problems.append("the page scrolled")
@@ -307,12 +308,13 @@ def fit_problems(dash_duo, step):
         f"return Array.from(document.querySelectorAll('#{ids.TOUR_CLAIMS} li')).map((li) => {{"
         "const r = li.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, "
         "bottom: r.bottom}; });"))})
-    problems += [f"{part} outside the window: {box}" for part, box in boxes.items() if not inside_viewport(box)]
+    problems += [f"{part} outside the window: {box}" for part, box in boxes.items()
+                 if not inside_viewport(box, viewport)]
     if dash_duo.find_element(f"#{ids.TOUR_TEXT} details").get_attribute("open"):
         problems.append("the text is unfolded")
     if step.chart == "table":
         return problems
-    if boxes["figure"]["bottom"] - boxes["figure"]["top"] < VIEWPORT[1] / 2:
+    if boxes["figure"]["bottom"] - boxes["figure"]["top"] < viewport[1] / 2:
         problems.append("the figure is squeezed")
     labels = figure_labels(dash_duo)
     if len(labels) < len(step.drawn):
@@ -324,12 +326,17 @@ def fit_problems(dash_duo, step):
     return problems
 
 
-def test_every_step_from_an_empty_cache_then_from_its_cache_holds_its_claims_and_fits_1280_by_720(dash_duo,
+# The projectors a lecture meets: the step's figure is sized for the smaller (components/figures/tours.py).
+PROJECTORS = (VIEWPORT, (1920, 1080))
+
+
+def test_every_step_from_an_empty_cache_then_from_its_cache_holds_its_claims_and_fits_a_projector(dash_duo,
                                                                                                   tmp_path):
     """All 29 steps in presentation mode, in a fresh browser on an empty cache, as a first user meets them:
     each step's job computes it, then every claim holds, its numbers are filled in, every panel is drawn and
     no callback answered 500 (a severe log). The index then marks every step ✓. Then all 29 again, drawn
-    from the cache they filled: nothing outside a projector's window (:func:`fit_problems`)."""
+    from the cache they filled, at 1280 × 720 and at 1920 × 1080: nothing outside the projector's window
+    (:func:`fit_problems`)."""
     set_viewport(dash_duo, *VIEWPORT)
     app = create_app(tmp_path)
     for index, step in enumerate(STEPS.values()):
@@ -351,11 +358,13 @@ def test_every_step_from_an_empty_cache_then_from_its_cache_holds_its_claims_and
         timeout=WAIT)
     assert sorted(marked) == sorted(STEPS)
     problems = {}
-    for index, step in enumerate(STEPS.values()):
-        open_presented(dash_duo, step)
-        problems[step.name] = fit_problems(dash_duo, step)
-        if problems[step.name] or step.name in PROJECTOR_STEPS or index == 0:  # what a failure looked like
-            dash_duo.driver.save_screenshot(f"/tmp/tour-{step.name}-1280x720.png")
+    for width, height in PROJECTORS:
+        set_viewport(dash_duo, width, height)
+        for index, step in enumerate(STEPS.values()):
+            open_presented(dash_duo, step)
+            found = problems[f"{step.name} at {width} × {height}"] = fit_problems(dash_duo, step, (width, height))
+            if found or step.name in PROJECTOR_STEPS or index == 0:  # what a failure looked like
+                dash_duo.driver.save_screenshot(f"/tmp/tour-{step.name}-{width}x{height}.png")
     assert {name: found for name, found in problems.items() if found} == {}
     assert severe_logs(dash_duo) == []
 
