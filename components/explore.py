@@ -28,9 +28,9 @@ from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
 from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
-from .explore_job import (EMBEDDING_MESSAGE, MEASURING, MEASURING_MESSAGE, compute_record, job_nonce, partial_of,
+from .explore_job import (EMBEDDING_MESSAGE, EXPLORE_REQUEST, MEASURING, MEASURING_MESSAGE, compute_record, partial_of,
                           report_lost, revert_cancelled)
-from .jobs import PAGE_TOKEN_STATE, job_box, job_options, progress_reporter
+from .jobs import PAGE_TOKEN_STATE, job_box, job_nonce, job_options, progress_reporter
 from .find import find_box
 from .records import checked_record, failure_record, run_record
 from .yardsticks import yardstick_actions
@@ -124,7 +124,7 @@ def show_state(services, state, shown, drawn, session, token, job=None):
             return draw_run(services, shown, state_value.display, drawn, session)
         if (shown and shown["status"] == "partial" and shown["request"] == request.to_dict()
                 and isinstance(job, dict) and job.get("request") == shown["request"]
-                and not services.jobs.ended(job_nonce(job))):
+                and not services.jobs.ended(job_nonce(job, EXPLORE_REQUEST))):
             # Its job is measuring it: redraw what it has (a new colouring), start no second job.
             loaded = partial_of(services, request, session)
             if loaded[1] is not None:

@@ -17,13 +17,15 @@ from lab.compute import compute
 from serving.managers import job_deadline
 
 from .figures import empty_figure
-from .jobs import LOST_JOB
+from .jobs import LOST_JOB, job_nonce
 from .records import checked_record, failure_record, partial_record, run_record
 
-__all__ = ["EMBEDDING_MESSAGE", "MEASURING", "MEASURING_MESSAGE", "compute_record", "job_nonce", "partial_of",
+__all__ = ["EMBEDDING_MESSAGE", "EXPLORE_REQUEST", "MEASURING", "MEASURING_MESSAGE", "compute_record", "partial_of",
            "report_lost", "revert_cancelled"]
 
 logger = logging.getLogger(__name__)
+
+EXPLORE_REQUEST = "explore request"  # how a refusal names the explore job's request store (jobs.job_nonce)
 
 # A card whose measure the run shown is still computing.
 MEASURING = "…"
@@ -31,14 +33,6 @@ MEASURING_MESSAGE = ("Measuring: the output is drawn; each card fills in as its 
                      "names the one under way).")
 EMBEDDING_MESSAGE = ("Embedding: the input is drawn; the output follows when the algorithm ends, then each card as "
                      "its measure is computed.")
-
-
-def job_nonce(job):
-    """The job ledger's name of an explore job (:func:`show_state` writes ``{"request", "nonce", "token"}``)."""
-    nonce = job.get("nonce") if isinstance(job, dict) else None
-    if not isinstance(nonce, str):
-        raise StateError(["The explore request names no job."])
-    return nonce
 
 
 def compute_record(services, job, session, report, show=None):
@@ -50,7 +44,7 @@ def compute_record(services, job, session, report, show=None):
     measures group by group; :func:`lab.compute.study.compute`'s ``partial``), its arrays kept in the result cache.
     """
     try:
-        nonce = job_nonce(job)
+        nonce = job_nonce(job, EXPLORE_REQUEST)
     except StateError as error:
         return failure_record(error)
     with services.jobs.running(nonce):
@@ -83,7 +77,7 @@ def report_lost(services, running, job):
     if running or not job:
         return no_update
     try:
-        nonce = job_nonce(job)
+        nonce = job_nonce(job, EXPLORE_REQUEST)
     except StateError as error:
         return failure_record(error)
     if services.jobs.ended(nonce):
@@ -110,7 +104,7 @@ def revert_cancelled(services, _clicks, shown, state, job):
     """
     try:
         if job:
-            services.jobs.set_status(job_nonce(job), "cancelled")
+            services.jobs.set_status(job_nonce(job, EXPLORE_REQUEST), "cancelled")
         status = checked_record(shown)["status"] if shown and state else None
         if status not in ("done", "partial"):
             return no_update, no_update, no_update

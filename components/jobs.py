@@ -29,9 +29,9 @@ from serving.slots import UNWATCHED_MESSAGE_START
 
 from . import ids
 
-__all__ = ["LOST_JOB", "PAGE_TOKEN_STATE", "compute_study", "job_box", "job_failure_message", "job_options",
-           "progress_reporter", "register_job_boxes", "register_restores", "register_study_job", "report_job_failure",
-           "request_study", "restore_cached", "study_job_id"]
+__all__ = ["LOST_JOB", "PAGE_TOKEN_STATE", "compute_study", "job_box", "job_failure_message", "job_nonce",
+           "job_options", "progress_reporter", "register_job_boxes", "register_restores", "register_study_job",
+           "report_job_failure", "request_study", "restore_cached", "study_job_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,11 +133,12 @@ def study_job_id(token, job, clicks):
     return f"{token}:{job}:{clicks}"
 
 
-def study_nonce(asked):
-    """The ledger's name of the job that a study's request store (``{"request", "state", "nonce"}``) started."""
+def job_nonce(asked, what):
+    """The ledger's name of the job that a request store started (the explore tab's ``{"request", "nonce",
+    "token"}``, a study's ``{"request", "state", "nonce"}``); ``what`` names the store in the refusal."""
     nonce = asked.get("nonce") if isinstance(asked, dict) else None
     if not isinstance(nonce, str):
-        raise StateError(["The study's request names no job."])
+        raise StateError([f"The {what} names no job."])
     return nonce
 
 
@@ -168,6 +169,9 @@ def restore_cached(services, request_type, keep, tab, shown_tab, state, stored, 
     return {"state": view.to_dict(), **kept}, f"Restored from this server's cache. {said}"
 
 
+_STUDY = "study's request"  # how a refusal names a study's request store (job_nonce)
+
+
 def request_study(services, job, request_type, clicks, state, session, token):
     """The button's click, answered at once: the study of ``request_type`` that view ``state`` asks for, built
     and validated (an upload this session did not send refused), for ``job``'s request store.
@@ -195,7 +199,7 @@ def compute_study(services, request_type, keep, asked, session, report):
     what it had.
     """
     try:
-        nonce = study_nonce(asked)
+        nonce = job_nonce(asked, _STUDY)
     except StateError as error:
         return no_update, str(error)
     with services.jobs.running(nonce):
@@ -229,14 +233,14 @@ def register_study_job(app, services, job, button, asked, store, message, reques
                  prevent_initial_call=True)(functools.partial(request_study, services, job, request_type))
 
     @app.callback(Output(store, "data"), Output(message, "children"), Input(asked, "data"),
-                  State(ids.SESSION, "data"), PAGE_TOKEN_STATE,
+                  State(ids.SESSION, "data"),
                   prevent_initial_call=True, **job_options(job, (Output(button, "disabled"), True, False)))
-    def run_job(set_progress, job_request, session, _token):
+    def run_job(set_progress, job_request, session):
         return compute_study(services, request_type, keep, job_request, session, progress_reporter(set_progress))
 
     def say_cancelled(_cancels, stored, job_request):
         try:
-            services.jobs.set_status(study_nonce(job_request), "cancelled")
+            services.jobs.set_status(job_nonce(job_request, _STUDY), "cancelled")
         except StateError:  # a store this page never wrote: no job of it to mark
             pass
         try:
@@ -247,7 +251,7 @@ def register_study_job(app, services, job, button, asked, store, message, reques
 
     def say_lost(running, job_request):
         try:
-            if running or not job_request or services.jobs.ended(study_nonce(job_request)):
+            if running or not job_request or services.jobs.ended(job_nonce(job_request, _STUDY)):
                 return no_update
         except StateError:  # a store this page never wrote: no job of it to report
             return no_update

@@ -73,7 +73,7 @@ def _study_job(request_type):
     """A study's job called as mallory with a request store naming the study of alice's state (a forged store)."""
     def run(f, state, record):
         request = request_type.from_state(ViewState.from_dict(state)).to_dict()
-        return f(_progress, {"request": request, "state": state, "nonce": "mallory-1"}, "mallory", "page")
+        return f(_progress, {"request": request, "state": state, "nonce": "mallory-1"}, "mallory")
     return run
 
 
@@ -98,7 +98,7 @@ def alice(tmp_path_factory):
     assert record["status"] == "done", record
     asked, said = callbacks["sweep-request#request_study"](1, state, "alice", "page")
     assert said is no_update and asked["request"] == SweepRequest.from_state(ViewState.from_dict(state)).to_dict()
-    stored, message = callbacks["sweep-store#run_job"](_progress, asked, "alice", "page")
+    stored, message = callbacks["sweep-store#run_job"](_progress, asked, "alice")
     assert stored["result"]["rows"] and "error" not in stored["result"]["rows"][0], message
     return callbacks, state, record
 

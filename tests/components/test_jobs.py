@@ -201,14 +201,14 @@ def test_an_inner_deadline_keeps_the_outer_one():
 
 
 # Every kind of background job (its first output), and the arguments Dash passes it after set_progress: a study's
-# job its request store (as the button's callback writes it, components.jobs.request_study), the session and the
-# page token. The tour's step is its slowest from an empty cache (PN Fig. 9, twelve runs; GR Fig. 1 took 2.6 s on a
-# fast machine, too close to a 2 s deadline to be sure to meet it).
+# job its request store (as the button's callback writes it, components.jobs.request_study) and the session (its
+# nonce names the page). The tour's step is its slowest from an empty cache (PN Fig. 9, twelve runs; GR Fig. 1
+# took 2.6 s on a fast machine, too close to a 2 s deadline to be sure to meet it).
 def _job_arguments(state):
     def study(job):
         request_type = _STUDY_JOBS[job]
         request = request_type.from_state(ViewState.from_dict(state)).to_dict()
-        return [{"request": request, "state": state, "nonce": jobs.study_job_id("page", job, 1)}, "session", "page"]
+        return [{"request": request, "state": state, "nonce": jobs.study_job_id("page", job, 1)}, "session"]
 
     return {
         ids.EXPLORE_JOB: [{"request": run_part(state), "nonce": "deadline"}, "session"],
