@@ -10,13 +10,15 @@ import pathlib
 import time
 
 import numpy as np
+import pytest
 from dash.testing.wait import until
 
+import measures
 from app import create_app
 from components import ids
-from components.report import write_report
+from components.report import report_rows, write_report
 from lab import RunRequest
-from lab.compute import compute
+from lab.compute import catalogue, compute
 
 from .test_app_browser import WAIT, severe_logs, wait_for_output_title
 
@@ -87,6 +89,70 @@ def test_the_report_opens_offline_and_links_hover_selection_and_colour_between_i
     # Nothing but the file itself was loaded, and the page logged no error.
     assert driver.execute_script("return performance.getEntriesByType('resource').length;") == 0
     driver.save_screenshot(str(tmp_path / "report.png"))
+    assert severe_logs(dash_duo) == []
+
+
+def open_offline(dash_duo, path):
+    """Open the report file with every network address blocked; the seconds until its script says it is ready."""
+    driver = dash_duo.driver
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["http://*", "https://*", "ws://*", "wss://*"]})
+    start = time.perf_counter()
+    driver.get(path.as_uri())
+    until(lambda: driver.execute_script("return document.body.getAttribute('data-ready');") == "true", timeout=WAIT)
+    return time.perf_counter() - start
+
+
+def drawn_table(dash_duo):
+    """The report's measure table as the browser shows it: ``{label: (direction, mean, median)}`` as text."""
+    rows = dash_duo.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#report-measures-table tbody tr'))"
+        ".map(row => Array.from(row.cells).map(cell => cell.innerText));")
+    return {label: (direction, mean, median) for label, direction, mean, median, *_ in rows}
+
+
+@pytest.mark.parametrize(("n_samples", "algorithm", "measured"), [
+    (1_600, "isomap", None),  # the page's default run, every measure
+    (100_000, "pca", ("raw", "normalized", "conformal", "pca", "lower_bound", "asim", "neighbourhood_agreement",
+                      "trustworthiness", "continuity", "mrre_false", "mrre_missing", "auc_rnx", "triplet_accuracy")),
+], ids=["1600-isomap-every-measure", "100000-pca"])
+def test_a_report_at_1600_and_100000_points_opens_offline_with_the_api_s_numbers_and_links_hover(
+        dash_duo, tmp_path, n_samples, algorithm, measured):
+    """Issue 23's done-when: the file opens with no request leaving it, its table shows the API's numbers, and
+    the pointer on an output point rings that row in the input view too."""
+    request = RunRequest.create("swissroll", algorithm, n=n_samples, n_neighbors=10)
+    request = request if measured is None else request.measuring(list(measured))
+    result = compute(request, cache=None).result
+    path = write_report(tmp_path / "report.html", request, result)
+    assert path.stat().st_size < 25 * 2**20
+    seconds = open_offline(dash_duo, path)
+    print(f"report of {n_samples} points: {path.stat().st_size / 1e6:.1f} MB, ready {seconds:.2f} s after opening")
+
+    # The table as drawn: every measure of the run, each number the API's to the 4 digits shown.
+    table = drawn_table(dash_duo)
+    assert sorted(table) == sorted(measures.spec(name).label for name in result.summary)
+    for name, (mean, median) in result.summary.items():
+        direction, shown_mean, shown_median = table[measures.spec(name).label]
+        assert direction == catalogue.direction_key(name)
+        for shown, value in ((shown_mean, mean), (shown_median, median)):
+            assert shown == ("—" if value is None else f"{value:.4g}"), (name, shown, value)
+
+    # Zoomed in on a row both views draw (at 100 000 points the output's points lie closer than a pixel), the
+    # pointer on it rings it in the output and the same row in the input.
+    drawn = report_rows(result, "input")
+    row = int(np.random.default_rng(0).choice(np.arange(result.n_samples) if drawn is None else drawn))
+    half = 0.02 * np.ptp(result.Y, axis=0)
+    dash_duo.driver.execute_script(
+        "Plotly.relayout('report-output', {'xaxis.range': arguments[0], 'yaxis.range': arguments[1]});",
+        *([float(low), float(high)] for low, high in zip(result.Y[row] - half, result.Y[row] + half)))
+    pointer_at(dash_duo, "report-output", result.Y[row])
+    until(lambda: len(view_array(dash_duo, "input", "data[1].x")) == 1, timeout=WAIT)
+    np.testing.assert_array_equal([view_array(dash_duo, "output", f"data[1].{axis}")[0] for axis in "xy"],
+                                  result.Y[row].astype(np.float32))
+    np.testing.assert_array_equal([view_array(dash_duo, "input", f"data[1].{axis}")[0] for axis in "xyz"],
+                                  result.drawn_X[row].astype(np.float32))
+
+    assert dash_duo.driver.execute_script("return performance.getEntriesByType('resource').length;") == 0
     assert severe_logs(dash_duo) == []
 
 
