@@ -15,7 +15,7 @@ value stops ``python app.py`` at start with the variable's name.
 import argparse
 import functools
 
-from components import compare, explore, files, normalization, pairs, state_sync, sweep, tours
+from components import compare, explore, files, normalization, notebook_link, pairs, state_sync, sweep, tours
 from components.entry import guard, report_failure
 from components.jobs import register_job_boxes, register_restores
 from components.layout import make_layout
@@ -36,7 +36,7 @@ def max_request_bytes(megabytes=None):
     return int((settings().max_request_mb if megabytes is None else megabytes) * 2**20)
 
 
-def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=None):
+def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=None, notebook=None):
     """A new Dash app with the Procrustes Lab layout (used by ``main``, the worker and the browser tests).
 
     Parameters
@@ -52,6 +52,9 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
     start : dict, optional
         What every page opens on (:func:`components.layout.make_layout`): a notebook's upload
         session, its upload record and link (:func:`notebook.show`).
+    notebook : lab.view.notebook.NotebookPage, optional
+        A notebook's page, which the page answers (:mod:`components.notebook_link`): its view and selection
+        reach Python, Python's :meth:`~lab.view.notebook.NotebookPage.set_view` and ``select`` reach it.
     """
     directory = cache_directory(cache_dir)
     # Unforeseen callback failures are logged and told on the page instead of answered 500; every callback
@@ -67,13 +70,16 @@ def create_app(cache_dir=None, *, celery_app=None, max_request_mb=None, start=No
         # Dash signs job handles with it; without one, each web process takes a secret stored in
         # the manager's store, which Celery's Redis backend expires after a day (result_expires).
         app.server.secret_key = settings().secret_key
-    app.layout = make_layout if start is None else functools.partial(make_layout, start)
+    app.layout = (make_layout if start is None and notebook is None
+                  else functools.partial(make_layout, start, answering=notebook is not None))
     services = Services.in_directory(directory)
     state_sync.register(app)
     for tab in (explore, sweep, compare, normalization, pairs, files, tours):
         tab.register(app, services)
     register_job_boxes(app)
     register_restores(app, services)
+    if notebook is not None:
+        notebook_link.register(app, services, notebook)
     return secure(app)
 
 

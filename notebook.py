@@ -4,8 +4,11 @@
 fresh session) and names the view to open; :func:`notebook_app` builds the app whose every page
 starts there, and :func:`show` runs it with Dash's ``jupyter_mode`` (inline in the notebook by
 default, or in a browser tab). The page is the full dashboard: every view, card, the inspector,
-the two-runs tab and the downloads work on the arrays. :func:`write_report` writes the run the page
-opens on as one HTML file instead, which opens offline in any browser (:mod:`components.report`).
+the two-runs tab and the downloads work on the arrays. It answers back: :func:`show` returns the page as
+Python sees it (:class:`lab.view.notebook.NotebookPage`), whose view and selection follow the user and
+whose ``set_view`` and ``select`` drive the page (:mod:`components.notebook_link`). :func:`write_report`
+writes the run the page opens on as one HTML file instead, which opens offline in any browser
+(:mod:`components.report`).
 
 The server answers on 127.0.0.1 only. Its pages may be framed (the notebook shows them in an
 iframe of another origin, which the site's ``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``
@@ -17,7 +20,7 @@ from components.report import write_report as write_run_report
 from lab import RunRequest, UploadStore
 from lab.compute import compute
 from lab.store.cache import host_results
-from lab.view.notebook import prepare
+from lab.view.notebook import NotebookPage, prepare
 
 __all__ = ["notebook_app", "show", "write_report"]
 
@@ -43,11 +46,19 @@ class _FramingAllowed:
 
 
 def notebook_app(X, Y=None, *, cache_dir=None, **options):
-    """The dashboard app whose pages open on ``X`` (and its output ``Y``): see :func:`show` for the options."""
+    """The page Python reads and drives, and the dashboard app (not yet running) whose pages open on ``X`` (and its
+    output ``Y``) and answer it: see :func:`show` for the options.
+
+    Returns
+    -------
+    page : lab.view.notebook.NotebookPage
+    app : dash.Dash
+    """
     start = prepare(X, Y, directory=cache_dir, **options)
-    app = create_app(start.directory, start=start.to_dict())
+    page = NotebookPage(start)
+    app = create_app(start.directory, start=start.to_dict(), notebook=page)
     app.server.wsgi_app = _FramingAllowed(app.server.wsgi_app)
-    return app
+    return page, app
 
 
 def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **options):
@@ -73,8 +84,11 @@ def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **o
 
     Returns
     -------
-    dash.Dash
-        The running app.
+    lab.view.notebook.NotebookPage
+        The page as Python sees it, kept up to date while the user works: ``.state`` (the view shown),
+        ``.selected`` (the rows of a box, lasso, clicked point or find), ``.measures`` (the shown run's
+        per-point arrays), ``.result()``; and what drives it: ``.set_view(algorithm="lle", k=12)``,
+        ``.select(rows)``.
 
     Raises
     ------
@@ -87,9 +101,9 @@ def show(X, Y=None, *, mode="inline", port=8050, height=900, cache_dir=None, **o
     :func:`measures.evaluate` stays the library call for numbers without a page:
     ``measures.evaluate(X, Y, 10).mean["normalized"]`` is the R_N card's value.
     """
-    app = notebook_app(X, Y, cache_dir=cache_dir, **options)
+    page, app = notebook_app(X, Y, cache_dir=cache_dir, **options)
     app.run(jupyter_mode=mode, host="127.0.0.1", port=port, jupyter_height=height)
-    return app
+    return page
 
 
 def write_report(path, X, Y=None, *, cache_dir=None, color="normalized", **options):

@@ -112,6 +112,7 @@ def _event(value, where):
 # What each property of a callback's input or state may hold (a property not listed: any JSON value).
 PROPERTY_CHECKS = {
     "n_clicks": _count,
+    "n_intervals": _count,
     "search": _text(8192),
     "filename": _text(1024),
     "contents": _kind(str),

@@ -66,6 +66,12 @@ PAGE_TOKEN = "page-token"
 # The browser session's upload namespace: a server-issued secret kept in session storage.
 SESSION = "page-session"
 
+# A notebook's page (components/notebook_link.py): its poll of Python's orders, the last order it applied, and
+# where its reports to Python are acknowledged.
+NOTEBOOK_POLL = "notebook-poll"
+NOTEBOOK_SEEN = "notebook-seen"
+NOTEBOOK_REPORTED = "notebook-reported"
+
 # The view state: the URL holds it as a link; VIEW_STATE holds the validated state the controls
 # show; APPLY_STATE hands a whole state (a preset, a saved file, a reverted run) to the controls.
 URL = "page-url"

@@ -12,6 +12,7 @@ from .compare import compare_tab
 from .explore import explore_tab
 from .help import help_panel
 from .normalization import normalization_tab
+from .notebook_link import link_pieces
 from .pairs import pairs_tab
 from .panel import control_panel
 from .state_sync import controls_from_state
@@ -21,12 +22,13 @@ from .tours import header_controls, tour_box, tour_figures
 __all__ = ["make_layout"]
 
 
-def make_layout(start=None):
+def make_layout(start=None, *, answering=False):
     """The whole page (a function, so each page load gets fresh components and tokens).
 
     Every control starts at the default view state; the URL's state is applied when the page loads.
     ``start`` (a notebook's page, :mod:`notebook`): ``{"session": ..., "upload": ...,
-    "search": ...}``, the upload session, its chosen upload record and the link the page opens on.
+    "search": ...}``, the upload session, its chosen upload record and the link the page opens on;
+    ``answering``: the page reports to and polls the notebook's kernel (:mod:`components.notebook_link`).
     """
     start = start or {}
     shown = controls_from_state(ViewState().validated())
@@ -40,6 +42,7 @@ def make_layout(start=None):
         dcc.Store(id=ids.APPLY_STATE),
         dcc.Store(id=ids.NEIGHBOURS),
         dcc.Download(id=ids.DOWNLOAD),
+        *(link_pieces() if answering else []),
         html.Header([html.H1("Procrustes Lab"),
                      html.Span("is this embedding faithful, or merely pretty? Local Procrustes measures "
                                "(Goldberg & Ritov 2009) on every point.", className="tagline"),

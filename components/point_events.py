@@ -18,7 +18,8 @@ from lab.compute.views import data_rows, drawn_rows, inspect_point, selection_su
 from . import ids
 from .figures import empty_figure, image_figure, inspector_figure
 
-__all__ = ["event_points", "inspect", "register", "shown_result", "show_point_image", "summarize_selection"]
+__all__ = ["event_points", "event_rows", "inspect", "register", "shown_result", "show_point_image",
+           "summarize_selection"]
 
 
 def shown_result(services, record, session):
@@ -58,15 +59,25 @@ def event_points(event, count):
     return numbers
 
 
-def _event_rows(result, input_event, output_event, drawn):
-    """Data-set rows of the points of the triggering graph's event (trace 0's point numbers, mapped
-    through what that view draws: the 3-D view draws a subsample)."""
-    from_input = ctx.triggered_id == ids.INPUT_GRAPH
-    event = input_event if from_input else output_event
-    view, input_view = "input" if from_input else "output", (drawn or {}).get("view", "3d")
+def event_rows(result, event, view, drawn):
+    """Data-set rows of the points of ``view``'s ("input" or "output") ``event``: trace 0's point numbers,
+    mapped through what that view draws (the 3-D view draws a subsample), ``drawn`` the page's record of it.
+
+    Raises
+    ------
+    lab.StateError
+        As :func:`event_points`.
+    """
+    input_view = (drawn or {}).get("view", "3d") if isinstance(drawn, dict) else "3d"
     rows = drawn_rows(result, view, input_view)
     points = event_points(event, result.n_samples if rows is None else len(rows))
     return data_rows(result, points, view, input_view)
+
+
+def _event_rows(result, input_event, output_event, drawn):
+    """:func:`event_rows` of the triggering graph's event."""
+    from_input = ctx.triggered_id == ids.INPUT_GRAPH
+    return event_rows(result, input_event if from_input else output_event, "input" if from_input else "output", drawn)
 
 
 def show_point_image(services, input_hover, output_hover, shown, drawn, session):

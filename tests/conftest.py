@@ -2,7 +2,7 @@
 one result cache of the papers' tours, settings that follow a test's environment, and what lets
 pytest-xdist's workers run side by side.
 
-Every test that uses ``dash_duo`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
+Every test that uses ``dash_duo`` or ``dash_br`` is marked ``browser``, so ``-m "not browser"`` needs no Chromium;
 the Celery and load tests carry their markers in their modules. Under ``pytest -n N --dist loadgroup``
 each file is one work unit, the tours' files one together, the heaviest first; each worker's dash
 servers take ports of their own.
@@ -99,7 +99,7 @@ def _work_unit(item):
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups into the node ids
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "dash_duo" in getattr(item, "fixturenames", ()):
+        if {"dash_duo", "dash_br"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(_work_unit(item)))

@@ -18,19 +18,22 @@ import io
 import pathlib
 import secrets
 import tempfile
+import threading
+import urllib.parse
 
 import numpy as np
 
 import measures
 
 from ..compute import catalogue
-from ..compute.choices import DataChoice, MethodChoice, OutputRef, UploadRef
-from ..compute.runs import parse_uploaded
+from ..compute.choices import DataChoice, MethodChoice, OutputRef, StateError, UploadRef
+from ..compute.runs import RunRequest, parse_uploaded
+from ..store.cache import host_results
 from ..store.uploads import UploadStore
-from .links import to_query
+from .links import from_query, to_query
 from .state import ViewState
 
-__all__ = ["NotebookStart", "prepare"]
+__all__ = ["NotebookPage", "NotebookStart", "prepare"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,3 +152,153 @@ def prepare(X: np.ndarray, Y: np.ndarray | None = None, *, n_neighbors: int = ca
     record = {**reference.to_dict(), "n": int(data.X.shape[0]), "dim": int(data.X.shape[1]),
               "truth_labels": list(data.truth_labels)}
     return NotebookStart(directory, session, record, state)
+
+
+class NotebookPage:
+    """The page a notebook opened, as Python sees it: what the page reports, and what Python asks of it.
+
+    The page's callbacks (:mod:`components.notebook_link`) tell it the view state the page shows
+    (:meth:`report_state`) and the rows the user selected (:meth:`report_selection`); the page polls
+    :meth:`orders_after` for the views and selections Python asked for (:meth:`set_view`,
+    :meth:`select`). Both sides run in the notebook's kernel (the page's server is a thread of it), so
+    the exchange is in memory, under a lock.
+
+    Parameters
+    ----------
+    start : NotebookStart
+        What the page opens on.
+
+    Examples
+    --------
+    In a notebook, with ``page = show(X, Y)``::
+
+        page.selected                        # the rows of the box, lasso or clicked point, as an array
+        page.measures["normalized"][page.selected]   # their local R_N
+        page.set_view(algorithm="lle", k=12)         # the page shows LLE at k = 12
+        page.select(np.flatnonzero(labels == "3"))   # marked in both views
+    """
+
+    def __init__(self, start: NotebookStart):
+        self.start = start
+        self._lock = threading.Lock()
+        self._state = start.state
+        self._selection = np.empty(0, dtype=np.intp)
+        self._orders = {}  # kind ("view", "select") -> (number, payload): the latest of each kind
+        self._number = 0
+
+    # What the page reports.
+
+    def report_state(self, state: dict) -> ViewState:
+        """The view state the page now shows (its store's dict); refused with :class:`StateError`."""
+        shown = ViewState.from_dict(state).validated()
+        with self._lock:
+            self._state = shown
+        return shown
+
+    def report_selection(self, rows) -> np.ndarray:
+        """The data-set rows the user now selects (none: an empty selection)."""
+        rows = self._checked_rows(rows)
+        with self._lock:
+            self._selection = rows
+        return rows
+
+    def orders_after(self, number: int) -> list:
+        """What Python asked after order ``number`` (a page's last one seen; 0: none): ``[(number, kind,
+        payload)]`` in the order asked, the latest of each kind only."""
+        with self._lock:
+            return sorted((order, kind, payload) for kind, (order, payload) in self._orders.items() if order > number)
+
+    # What Python reads.
+
+    @property
+    def state(self) -> ViewState:
+        """The view state the page shows (the one it opened on until it reports another)."""
+        with self._lock:
+            return self._state
+
+    @property
+    def selected(self) -> np.ndarray:
+        """The data-set rows selected in the page (box, lasso, a clicked point, a find, or :meth:`select`)."""
+        with self._lock:
+            return self._selection.copy()
+
+    @property
+    def link(self) -> str:
+        """The link of the view the page shows (``?algorithm=...``), as its address bar has it."""
+        return to_query(self.state)
+
+    def result(self):
+        """The shown run's result if it is computed (:class:`~lab.compute.runs.RunResult`), else None."""
+        return host_results(self.start.directory).get(RunRequest.from_state(self.state))
+
+    @property
+    def measures(self) -> dict:
+        """The shown run's per-point measures, ``{name: array of shape (n_samples,)}`` (empty until computed)."""
+        result = self.result()
+        return {} if result is None else {name: values.copy() for name, values in result.local.items()}
+
+    # What Python asks of the page.
+
+    def set_view(self, state: ViewState | dict | None = None, /, **link) -> ViewState:
+        """Show another view: a :class:`ViewState`, or the shown one with some link keys changed.
+
+        Parameters
+        ----------
+        state : ViewState or dict, optional
+            A whole view state, or link keys to change (``{"d.noise": 0.1}``: keys Python names cannot spell).
+        **link
+            Link keys (:mod:`lab.view.links`) and their values, e.g. ``algorithm="lle", k=12, color="asim"``;
+            a list gives a list key's names.
+
+        Returns
+        -------
+        ViewState
+            The validated state the page will show.
+
+        Raises
+        ------
+        StateError
+            An unknown key or a value out of range, with the page's message.
+        """
+        if isinstance(state, ViewState):
+            if link:
+                raise TypeError("set_view takes a ViewState or link keys, not both.")
+            shown = state.validated()
+        else:
+            changes = {**(state or {}), **link}
+            given = dict(urllib.parse.parse_qsl(self.link.lstrip("?"), keep_blank_values=True))
+            given.update({key: ",".join(map(str, value)) if isinstance(value, (list, tuple)) else
+                          str(value).lower() if isinstance(value, bool) else str(value)
+                          for key, value in changes.items()})
+            shown = from_query("?" + urllib.parse.urlencode(given), upload=self.start.state.data.upload)
+        self._order("view", shown.to_dict())
+        return shown
+
+    def select(self, rows) -> np.ndarray:
+        """Select data-set ``rows`` in the page: marked in both views, summarized beneath them.
+
+        Raises
+        ------
+        StateError
+            A row that is not a whole number from 0 to n - 1.
+        """
+        rows = self._checked_rows(rows)
+        with self._lock:
+            self._selection = rows
+        self._order("select", rows.tolist())
+        return rows
+
+    def _order(self, kind, payload):
+        with self._lock:
+            self._number += 1
+            self._orders[kind] = (self._number, payload)
+
+    def _checked_rows(self, rows):
+        values = np.asarray(rows if rows is not None else [], dtype=object)
+        data = self.state.data  # rows of the data set shown: the arrays, or a data set the user chose
+        n = self.start.upload["n"] if data.dataset == catalogue.UPLOAD else data.n
+        whole = (isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < n
+                 for value in values)
+        if values.ndim != 1 or not all(whole):
+            raise StateError([f"A selection names data-set rows: whole numbers from 0 to {n - 1}."])
+        return np.unique(values.astype(np.intp))

@@ -218,13 +218,10 @@ def _fuzz_one(client, callback, key, values, index, value, caplog, outcome):
     return response
 
 
-@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
-def test_every_callback_refuses_hostile_values_without_a_500(fuzz_app, page, caplog):
-    dash_app, client, started = fuzz_app
+def _fuzz_every_value(client, callbacks, page, caplog):
+    """Each of ``callbacks`` sent the page's values with each one in turn replaced by each :data:`HOSTILE` value."""
     outcome = Outcome()
     caplog.set_level(logging.INFO, logger=entry.logger.name)
-    callbacks = _server_callbacks(dash_app)
-    assert len(callbacks) >= 50  # every tab's callbacks are registered
     for key, callback in callbacks:
         declared = callback["inputs"] + callback["state"]
         values = [_page_value(page, d) for d in declared]
@@ -232,6 +229,15 @@ def test_every_callback_refuses_hostile_values_without_a_500(fuzz_app, page, cap
             for value in HOSTILE:
                 _fuzz_one(client, callback, key, values, index, value, caplog, outcome)
     assert not outcome.guarded, f"callbacks failed behind the guard: {outcome.guarded}"
+    return outcome
+
+
+@pytest.mark.slow  # over 10 s on 2 busy cores: CI runs it, the fast command does not
+def test_every_callback_refuses_hostile_values_without_a_500(fuzz_app, page, caplog):
+    dash_app, client, started = fuzz_app
+    callbacks = _server_callbacks(dash_app)
+    assert len(callbacks) >= 50  # every tab's callbacks are registered
+    outcome = _fuzz_every_value(client, callbacks, page, caplog)
     print(f"\n{outcome.sent} requests, statuses {outcome.statuses}, {len(started)} jobs started; guarded: "
           f"{outcome.guarded}")
 
@@ -432,3 +438,30 @@ def test_a_background_poll_with_forged_handles_reads_and_ends_nothing(fuzz_app, 
             body = _request(key, callback, [_page_value(page, d) for d in declared], declared[0])
             response = client.post(f"/_dash-update-component?{query}", json=body)
             assert response.status_code in (200, 204) and not LEAKS.search(response.get_data(as_text=True))
+
+
+@pytest.fixture(scope="module")
+def notebook_fuzz_app(tmp_path_factory):
+    """A notebook's app (its page answers the kernel), with Python's orders waiting: a view, then a selection."""
+    from notebook import notebook_app
+
+    data = datasets.load("swissroll", n=300)
+    page, dash_app = notebook_app(data.X, data.truth, cache_dir=tmp_path_factory.mktemp("notebook-fuzz"))
+    page.set_view(algorithm="pca")
+    page.select([1, 2, 3])
+    client = dash_app.server.test_client()
+    assert client.get("/").status_code == 200
+    return dash_app, client, page
+
+
+def test_the_notebook_link_s_callbacks_refuse_hostile_values_without_a_500(notebook_fuzz_app, caplog):
+    dash_app, client, page = notebook_fuzz_app
+    values = {component.id: component for component in _components(dash_app.layout())
+              if isinstance(getattr(component, "id", None), str)}
+    callbacks = [(key, callback) for key, callback in _server_callbacks(dash_app)
+                 if _name(callback)[1] == "components.notebook_link"]
+    assert len(callbacks) == 3
+    _fuzz_every_value(client, callbacks, (values, {}), caplog)
+    # Only what a page can show reached Python: a valid view state, rows of its data.
+    assert page.state == page.state.validated()
+    assert all(0 <= row < 1600 for row in page.selected.tolist())

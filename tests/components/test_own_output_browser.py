@@ -113,7 +113,7 @@ def test_an_output_of_other_rows_is_refused_and_output_columns_of_the_same_file_
 
 def test_a_notebook_s_arrays_open_the_dashboard_on_their_output(dash_duo, tmp_path, roll_and_umap):
     X, Y = roll_and_umap
-    dash_duo.start_server(notebook_app(X, Y, cache_dir=tmp_path))
+    dash_duo.start_server(notebook_app(X, Y, cache_dir=tmp_path)[1])
     assert_page_measures(dash_duo, X, Y)
     dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "Input: your file notebook.npy, n = 500",
                                     timeout=WAIT)

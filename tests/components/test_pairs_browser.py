@@ -175,7 +175,7 @@ def test_a_run_beside_itself_has_distance_zero_and_the_stability_study_shows_eac
 def test_an_uploaded_output_is_paired_with_a_run_on_its_input(dash_duo, tmp_path, choose):
     data = datasets.load("swissroll", 400, random_state=2)
     Y = data.truth * [1.0, 0.4]  # an embedding "made elsewhere": the chart, squeezed
-    dash_duo.start_server(notebook_app(data.X, Y, cache_dir=tmp_path))
+    dash_duo.start_server(notebook_app(data.X, Y, cache_dir=tmp_path)[1])
     wait_for_output_title(dash_duo, "Output: your uploaded output, k = 10")
     tab = next(element for element in dash_duo.find_elements(f"#{ids.TABS} .tab") if element.text == "Two runs")
     tab.click()

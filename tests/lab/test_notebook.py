@@ -5,12 +5,13 @@ import pytest
 
 import datasets
 import measures
-from lab import RunRequest, UploadStore
+from lab import RunRequest, StateError, UploadStore
 from lab.compute import compute
 from lab.compute import catalogue
 from lab.compute.choices import UploadRef
 from lab.compute.runs import parse_uploaded
-from lab.view.notebook import prepare
+from lab.store.cache import host_results
+from lab.view.notebook import NotebookPage, prepare
 
 
 @pytest.fixture
@@ -75,3 +76,70 @@ def test_bad_arrays_are_refused_with_the_parser_s_message(roll, tmp_path):
         prepare(X, np.ones_like(Y), directory=tmp_path)
     with pytest.raises(measures.DatasetError, match="NaN"):
         prepare(np.where(X > 10, np.nan, X), Y, directory=tmp_path)
+
+
+# The page object a notebook reads and drives (lab.view.notebook.NotebookPage).
+
+@pytest.fixture
+def page(roll, tmp_path):
+    X, Y = roll
+    return NotebookPage(prepare(X, Y, n_neighbors=8, directory=tmp_path))
+
+
+def test_python_reads_what_the_page_reports_and_nothing_it_cannot_show(page):
+    assert page.state == page.start.state and page.selected.tolist() == [] and page.measures == {}
+    shown = page.start.state.with_algorithm("isomap").validated()
+    page.report_state(shown.to_dict())
+    assert page.state == shown and page.link == "?algorithm=isomap&dataset=upload&k=8"
+    page.report_selection([5, 2, 2, 299])
+    assert page.selected.tolist() == [2, 5, 299]  # the rows, once each, in order
+    for forged in ({"method": {"n_neighbors": -3}}, "text", None):
+        with pytest.raises(StateError):
+            page.report_state(forged)
+    for forged in ([300], [-1], [1.5], [True], ["3"], [[1, 2]]):
+        with pytest.raises(StateError, match="whole numbers from 0 to 299"):
+            page.report_selection(forged)
+    assert page.state == shown and page.selected.tolist() == [2, 5, 299]
+
+
+def test_set_view_changes_link_keys_of_the_view_shown_and_refuses_what_the_page_would(page):
+    assert page.orders_after(0) == []
+    shown = page.set_view(algorithm="lle", k=12, color="asim")
+    assert (shown.method.algorithm, shown.method.n_neighbors, shown.display.color) == ("lle", 12, "asim")
+    assert shown.data == page.start.state.data  # the arrays stay the data set
+    assert page.orders_after(0) == [(1, "view", shown.to_dict())]
+    # Keys Python cannot spell as names, and lists.
+    shown = page.set_view({"d.noise": 0.0}, **{"compare.algorithms": ["pca", "isomap"]})
+    assert shown.compare.algorithms == ("pca", "isomap")
+    whole = page.start.state.with_algorithm("pca").validated()
+    assert page.set_view(whole) == whole
+    assert [kind for _, kind, _ in page.orders_after(0)] == ["view"]  # the latest view only
+    for changes in ({"k": 0}, {"algorithm": "no-such"}, {"nope": 1}):
+        with pytest.raises(StateError):
+            page.set_view(**changes)
+    with pytest.raises(TypeError):
+        page.set_view(whole, k=3)
+
+
+def test_select_orders_rows_of_the_data_shown_and_the_latest_of_each_kind_goes_to_the_page(page):
+    page.set_view(algorithm="pca")
+    rows = page.select(np.array([7, 3]))
+    assert rows.tolist() == [3, 7] and page.selected.tolist() == [3, 7]
+    assert [(number, kind) for number, kind, _ in page.orders_after(0)] == [(1, "view"), (2, "select")]
+    assert page.orders_after(1) == [(2, "select", [3, 7])]
+    assert page.orders_after(2) == []
+    with pytest.raises(StateError, match="from 0 to 299"):
+        page.select([300])
+    # On a data set the user chose in the page, rows are that data set's.
+    page.report_state(page.start.state.with_dataset("swissroll", None).validated().to_dict())
+    assert page.select([1599]).tolist() == [1599]
+
+
+def test_the_measures_are_the_shown_run_s_once_it_is_computed(page, roll):
+    X, Y = roll
+    request = RunRequest.from_state(page.state)
+    compute(request, cache=host_results(page.start.directory),
+            uploads=UploadStore(page.start.directory / "uploads").for_session(page.start.session))
+    np.testing.assert_allclose(page.measures["normalized"], measures.evaluate(X, Y, 8).per_point["normalized"],
+                               rtol=1e-12)
+    assert page.result().n_samples == len(X)
