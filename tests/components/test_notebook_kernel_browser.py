@@ -6,9 +6,9 @@ the page is read in the kernel; a view and a selection set in the kernel are rea
 """
 
 import json
+import os
 import pathlib
 import socket
-import sys
 
 import numpy as np
 import pytest
@@ -36,7 +36,7 @@ class Kernel:
 
         self.manager, self.client = start_new_kernel(
             startup_timeout=120, kernel_name="python3", cwd=str(cwd),
-            env={"PYTHONPATH": str(ROOT), "PATH": str(pathlib.Path(sys.executable).parent)})
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
 
     def run(self, code, timeout=WAIT):
         """Run one cell; its printed text (an error's traceback fails the test)."""
