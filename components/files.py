@@ -31,8 +31,6 @@ from .state_sync import upload_ref
 __all__ = ["client_address", "decode_contents", "register"]
 
 MALFORMED_CONTENTS = "The browser sent the file in an unexpected form: upload it again."
-# Graphs whose image downloads are named after the explore run, and what each name adds.
-_OPTION_NAMES = ("columns", "color_column", "truth_columns", "drop_nonfinite", "array")
 
 
 def decode_contents(contents):
@@ -74,7 +72,7 @@ def dataset_menu(upload):
     return dataset_options(upload)
 
 
-_PICKERS = ("columns", "color", "truth", "array")
+_PICKERS = ("columns", "color", "truth", "metadata", "array")
 
 
 def _pickers_hidden(message):
@@ -115,7 +113,7 @@ def _receive(services, contents, filename, session, state):
             "message": f"{table.filename}: {table.n_rows} rows, {len(table.columns)} columns ({header}). Choose the "
                        "columns, then Use this data.", "message_class": "message", "pickers": {"display": "block"},
             "columns": (options, numeric), "color": (options, text[0] if text else None),
-            "truth": ([options[index] for index in numeric], None),
+            "truth": ([options[index] for index in numeric], None), "metadata": (options, None),
             "array": ([{"label": name, "value": name} for name in table.arrays], table.array), "apply": no_update}
 
 
@@ -131,17 +129,18 @@ def _output_choice(output_columns, output_inspected, output_file_columns):
 
 
 def use_upload(services, _clicks, inspected, columns, color_column, truth_columns, drop, array, n_neighbors, state,
-               session, output_columns=None, output_inspected=None, output_file_columns=None):
+               session, output_columns=None, output_inspected=None, output_file_columns=None, metadata_columns=None):
     """Parse the uploaded file with the chosen columns (and output); on success it becomes this session's data set.
 
-    The output's columns of the same file are set aside from the chosen coordinates; with an output
-    file, its rows must match the input's (the parser's message says otherwise).
+    The output's columns of the same file and the metadata columns are set aside from the chosen
+    coordinates; with an output file, its rows must match the input's (the parser's message says otherwise).
     """
     if not inspected:
         return no_update, no_update, "Upload a file first.", "message error"
-    set_aside = set(output_columns or []) if not output_inspected else set()
+    set_aside = set(metadata_columns or []) | (set(output_columns or []) if not output_inspected else set())
     options = {"columns": sorted(set(columns) - set_aside) if columns else None, "color_column": color_column,
                "truth_columns": list(truth_columns) if truth_columns else None,
+               "metadata_columns": list(metadata_columns) if metadata_columns else None,
                "drop_nonfinite": "drop" in (drop or []), "array": array}
     chosen = {**inspected, **options, "output": _output_choice(output_columns, output_inspected, output_file_columns)}
     try:
@@ -285,6 +284,7 @@ def register(app, services):
                     columns=(Output(ids.UPLOAD_COLUMNS, "options"), Output(ids.UPLOAD_COLUMNS, "value")),
                     color=(Output(ids.UPLOAD_COLOR, "options"), Output(ids.UPLOAD_COLOR, "value")),
                     truth=(Output(ids.UPLOAD_TRUTH, "options"), Output(ids.UPLOAD_TRUTH, "value")),
+                    metadata=(Output(ids.UPLOAD_METADATA, "options"), Output(ids.UPLOAD_METADATA, "value")),
                     array=(Output(ids.UPLOAD_ARRAY, "options"), Output(ids.UPLOAD_ARRAY, "value")),
                     apply=Output(ids.APPLY_STATE, "data", allow_duplicate=True)),
         inputs=dict(contents=Input(ids.UPLOAD, "contents"), filename=State(ids.UPLOAD, "filename"), session=session,
@@ -309,6 +309,7 @@ def register(app, services):
         State(ids.UPLOAD_OUTPUT_COLUMNS, "value"),
         State(ids.UPLOAD_OUTPUT_INSPECTED, "data"),
         State(ids.UPLOAD_OUTPUT_FILE_COLUMNS, "value"),
+        State(ids.UPLOAD_METADATA, "value"),
         prevent_initial_call=True,
     )(functools.partial(use_upload, services))
     app.callback(Output(ids.DOWNLOAD, "data"), Input(ids.EXPORT_POINTS, "n_clicks"),

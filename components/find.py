@@ -31,8 +31,9 @@ def find_box(value=""):
                   maxLength=FIND_MAX_CHARS, className="find-input"),
         html.Span(id=ids.FIND_TEXT, className="help find-text", role="status"),
         dcc.Store(id=ids.FIND_ROWS),
-    ], className="find", title=("Clauses joined by \"and\": a per-point measure or truth column against a number "
-                                "(<, <=, >, >=, =, !=), its top or bottom p %, or row numbers. The link keeps it."))
+    ], className="find", title=("Clauses joined by \"and\": a per-point measure, truth or metadata column against "
+                                "a number (<, <=, >, >=, =, !=), its top or bottom p %, row numbers, or a text "
+                                "metadata column = text, starts with text, contains text. The link keeps it."))
 
 
 def _same_search(found, query, drawn):

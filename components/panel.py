@@ -157,6 +157,9 @@ def _upload_panel(limits, upload=None):
                      "Optional: colours the points (numbers, or text labels)."),
             labelled("Ground-truth columns", dcc.Dropdown(id=ids.UPLOAD_TRUTH, multi=True, **picker),
                      "Optional: 1-3 columns of the true intrinsic coordinates; enables M_t and the collapse score."),
+            labelled("Metadata columns", dcc.Dropdown(id=ids.UPLOAD_METADATA, multi=True, **picker),
+                     "Optional: up to 16 columns carried with the points, not embedded (names, dates, classes): "
+                     "shown on hover and searched by Find (\"name starts with ab\", \"year >= 1990\")."),
             labelled("Array", dcc.Dropdown(id=ids.UPLOAD_ARRAY, clearable=False), "The .npz member to read."),
             dcc.Checklist(id=ids.UPLOAD_DROP, value=[], options=[
                 {"label": " drop rows with NaN or infinite values (drop_nonfinite)", "value": "drop"}]),

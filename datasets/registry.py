@@ -213,6 +213,9 @@ class Dataset:
     upload : datasets.upload.UploadDescription or None
         For an upload, what :func:`datasets.parse_upload` read and chose (the file, the columns,
         the rows dropped, the warnings); None for the registry's sets.
+    metadata : dict of str to ndarray of shape (n_samples,)
+        Columns carried with the points and not embedded (an upload's ``metadata_columns``), by
+        name: float64 numbers or ``str`` texts. Empty for the registry's sets.
     """
 
     X: np.ndarray
@@ -228,10 +231,12 @@ class Dataset:
     Y: np.ndarray = None
     output_labels: tuple = ()
     upload: "UploadDescription | None" = None
+    metadata: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         for field in ("X", "truth", "color", "Y"):
             object.__setattr__(self, field, _read_only_view(getattr(self, field)))
+        object.__setattr__(self, "metadata", {name: _read_only_view(values) for name, values in self.metadata.items()})
 
 
 def _read_only_view(array):

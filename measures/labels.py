@@ -141,8 +141,9 @@ def silhouette(Y: npt.ArrayLike, labels: npt.ArrayLike, *, per_point: bool = Fal
     sample = np.arange(Y.shape[0])
     if Y.shape[0] > SILHOUETTE_EXACT_UP_TO:
         sample = np.sort(check_random_state(random_state).choice(Y.shape[0], SILHOUETTE_EXACT_UP_TO, replace=False))
-    if np.unique(codes[sample]).size < 2:
-        raise MeasureError("the silhouette needs at least 2 classes among the points it reads.")
+    if not 2 <= np.unique(codes[sample]).size < sample.size:
+        raise MeasureError("the silhouette needs at least 2 classes, and fewer classes than points, among the points "
+                           "it reads (a point alone in its class has no silhouette's a).")
     values[sample] = silhouette_samples(Y[sample], codes[sample])
     mean = float(np.mean(values[sample]))
     return (mean, values) if per_point else mean

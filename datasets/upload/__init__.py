@@ -191,7 +191,8 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
                  color_column: str | int | None = None, truth_columns: Sequence[str | int] | None = None,
                  output_columns: Sequence[str | int] | None = None, output: OutputFile | None = None,
                  drop_nonfinite: bool = False, n_neighbors: int | None = None, array: str | None = None,
-                 limits: UploadLimits | None = None) -> Dataset:
+                 limits: UploadLimits | None = None,
+                 metadata_columns: Sequence[str | int] | None = None) -> Dataset:
     """Read an uploaded file as a :class:`~datasets.registry.Dataset` of points to embed, or to judge an embedding of.
 
     Parameters
@@ -209,6 +210,10 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         order of first appearance (labels in ``upload.color_categories``).
     truth_columns : list of str or int, optional
         1 to 3 numeric columns holding a ground-truth chart of the points.
+    metadata_columns : list of str or int, optional
+        Up to 16 columns carried with the points and not embedded (names, dates, classes...): a
+        column of numbers as float64, any other as text (at most 64 million characters as the
+        longest text pads them). They are the result's ``metadata``, by column name.
     output_columns : list of str or int, optional
         Columns of the same file that hold an embedding of the points (the output Y, e.g. UMAP's
         two coordinates written beside the input's): at least 2, at most as many as the
@@ -295,7 +300,8 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
     options = validate_parameters(_OPTION_PARAMETERS, {"drop_nonfinite": drop_nonfinite, "n_neighbors": n_neighbors},
                                   "parse_upload", DatasetError)
     contents = _read(content, filename, limits, array)
-    choice = _choose_columns(contents, columns, color_column, truth_columns, output_columns, output, limits)
+    choice = _choose_columns(contents, columns, color_column, truth_columns, output_columns, output, limits,
+                             metadata_columns)
     points = _chosen_values(contents, choice)
     points, contents, dropped = _drop_nonfinite(points, contents, choice.output, options["drop_nonfinite"])
     _check_points(points, contents, choice.coordinates, options["n_neighbors"])

@@ -26,6 +26,8 @@ from .tables import OutputFile, _Contents, _column_label
 
 # How many column names a message lists.
 _LISTED_COLUMNS = 20
+# Most metadata columns an upload carries: each is kept with every run of it, and searched by find.
+MAX_METADATA_COLUMNS = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,12 +63,15 @@ class _Choice:
         1 to 3 ground-truth columns, if chosen.
     output : _Output or None
         The output, if one was given.
+    metadata : list of int
+        Columns carried with the points (text or numbers), not embedded; empty when none were chosen.
     """
 
     coordinates: list
     color: int | None
     truth: list | None
     output: _Output | None
+    metadata: list = dataclasses.field(default_factory=list)
 
 
 def _columns_by_name(table):
@@ -118,12 +123,13 @@ def _check_output_rows(table, n_rows):
                                               input_rows=_count(n_rows, "row")))
 
 
-def _choose_columns(contents, columns, color_column, truth_columns, output_columns, output, limits):
+def _choose_columns(contents, columns, color_column, truth_columns, output_columns, output, limits,
+                    metadata_columns=None):
     """The columns that :func:`~datasets.upload.parse_upload`'s options (same names) choose in the input ``contents``.
 
-    They are resolved in the order truth, colour, output, coordinates (the default coordinates
-    leave out the others), which also decides the message a request with several problems gets;
-    then the output's columns are checked against the coordinates.
+    They are resolved in the order truth, colour, output, metadata, coordinates (the default
+    coordinates leave out the others), which also decides the message a request with several
+    problems gets; then the output's columns are checked against the coordinates.
 
     Returns
     -------
@@ -135,11 +141,20 @@ def _choose_columns(contents, columns, color_column, truth_columns, output_colum
     color = None if color_column is None else _column_index(table, by_name, color_column, "color_column")
     chosen_output = _resolve_output(table, by_name, contents, output_columns, output, limits)
     output_in_input = chosen_output is not None and chosen_output.in_input
-    set_aside = {color, *(truth or ()), *(chosen_output.columns if output_in_input else ())}
+    metadata = [] if metadata_columns is None else _metadata_indices(table, by_name, metadata_columns)
+    set_aside = {color, *(truth or ()), *(chosen_output.columns if output_in_input else ()), *metadata}
     coordinates = _coordinate_indices(table, by_name, columns, set_aside)
     if chosen_output is not None:
         _check_output_columns(table, coordinates, chosen_output.columns, chosen_output.in_input)
-    return _Choice(coordinates, color, truth, chosen_output)
+    return _Choice(coordinates, color, truth, chosen_output, metadata)
+
+
+def _metadata_indices(table, by_name, metadata_columns):
+    """The indices of the metadata columns: at most :data:`MAX_METADATA_COLUMNS`, each once."""
+    if isinstance(metadata_columns, (list, tuple)) and len(metadata_columns) > MAX_METADATA_COLUMNS:
+        raise DatasetError(f"metadata_columns names at most {MAX_METADATA_COLUMNS} columns; "
+                           f"got {len(metadata_columns)}.")
+    return _column_indices(table, by_name, metadata_columns, "metadata_columns")
 
 
 def _truth_indices(table, by_name, truth_columns):

@@ -87,6 +87,8 @@ class UploadDescription:
         How many coordinates, ``X.shape[1]``.
     warnings : tuple of str
         The messages of the warnings given (e.g. :data:`~datasets.upload.PCA_SUGGESTED`).
+    metadata_columns : tuple of int
+        The metadata columns' indices (carried with the points, not embedded); empty when none.
 
     Examples
     --------
@@ -114,6 +116,7 @@ class UploadDescription:
     n: int
     dim: int
     warnings: tuple[str, ...]
+    metadata_columns: tuple[int, ...] = ()
 
     def parser_options(self, output_content: bytes | None = None) -> dict:
         """Keyword arguments of :func:`~datasets.upload.parse_upload` that read the same data from the same file.
@@ -127,8 +130,8 @@ class UploadDescription:
         Returns
         -------
         dict
-            ``columns``, ``color_column``, ``truth_columns``, ``drop_nonfinite``, ``n_neighbors``
-            and ``array`` as resolved, and ``output_columns`` or ``output`` (an
+            ``columns``, ``color_column``, ``truth_columns``, ``metadata_columns``, ``drop_nonfinite``,
+            ``n_neighbors`` and ``array`` as resolved, and ``output_columns`` or ``output`` (an
             :class:`~datasets.upload.OutputFile`) when there was an output.
 
         Raises
@@ -138,6 +141,7 @@ class UploadDescription:
         """
         options = {"columns": list(self.columns), "color_column": self.color_column,
                    "truth_columns": None if self.truth_columns is None else list(self.truth_columns),
+                   "metadata_columns": list(self.metadata_columns) or None,
                    "drop_nonfinite": self.drop_nonfinite, "n_neighbors": self.n_neighbors, "array": self.array}
         output = self.output
         if output is None:

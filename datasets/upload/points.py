@@ -37,6 +37,8 @@ _LONGEST_QUOTED_TEXT = 40
 # one repeated point: float64 then holds fewer than ~10^4 distinct values across the spread, so
 # the output's neighbourhoods are rounding noise (and an exactly collapsed run has range 0).
 _COLLAPSE_TOLERANCE = 1e-12
+# Most characters a text metadata column holds as a fixed-width array (rows times its longest text): 256 MB.
+MAX_METADATA_CHARACTERS = 64 * 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +58,8 @@ class _Points:
         The ground-truth columns.
     Y : ndarray of shape (n_rows, n_output) or None
         The output.
+    metadata : dict of str to ndarray of shape (n_rows,)
+        The metadata columns by name: float64 for a numeric column, else text (``str``).
     """
 
     X: np.ndarray
@@ -63,12 +67,14 @@ class _Points:
     color_categories: list | None
     truth: np.ndarray | None
     Y: np.ndarray | None
+    metadata: dict = dataclasses.field(default_factory=dict)
 
     def rows(self, keep):
         """These points at the rows the boolean mask ``keep`` keeps."""
         return dataclasses.replace(self, X=self.X[keep], color=self.color[keep],
                                    truth=None if self.truth is None else self.truth[keep],
-                                   Y=None if self.Y is None else self.Y[keep])
+                                   Y=None if self.Y is None else self.Y[keep],
+                                   metadata={name: values[keep] for name, values in self.metadata.items()})
 
 
 def _numeric_columns(contents, indices, non_numeric=NON_NUMERIC, empty=EMPTY_CELL):
@@ -138,7 +144,26 @@ def _chosen_values(contents, choice):
     else:
         labels = contents.cells[choice.color]
         color, categories = labels.codes.astype(np.float64), list(labels.labels)
-    return _Points(X, color, categories, truth, Y)
+    metadata = {contents.table.columns[index]: _metadata_values(contents, index) for index in choice.metadata}
+    return _Points(X, color, categories, truth, Y, metadata)
+
+
+def _metadata_values(contents, index):
+    """A metadata column's values: its numbers (an empty cell NaN; no measure reads them), or its texts, as a
+    fixed-width ``str`` array of at most :data:`MAX_METADATA_CHARACTERS` (every text padded to the longest)."""
+    cells = contents.cells[index]
+    if isinstance(cells, np.ndarray):
+        return cells.astype(np.float64, copy=True)
+    numbers = [np.nan if not label else _number(label) for label in cells.labels]
+    if None not in numbers:
+        return np.asarray(numbers, dtype=np.float64)[cells.codes]
+    longest = max(map(len, cells.labels), default=0)
+    if longest * len(cells.codes) > MAX_METADATA_CHARACTERS:
+        raise DatasetError(f"The metadata {_column_label(contents.table, index)} holds texts of up to {longest} "
+                           f"characters on {len(cells.codes):,} rows: more than the {MAX_METADATA_CHARACTERS:,} "
+                           "characters a metadata column may carry (each text counts as the longest). Shorten "
+                           "its texts or leave it out.")
+    return np.asarray(cells.labels, dtype=str)[cells.codes]
 
 
 def _drop_nonfinite(points, contents, output, drop):
@@ -236,7 +261,7 @@ def _dataset(table, choice, points, dropped, options, given_warnings):
         color_categories=None if points.color_categories is None else tuple(points.color_categories),
         truth_columns=None if choice.truth is None else tuple(choice.truth), output=output,
         drop_nonfinite=options["drop_nonfinite"], n_neighbors=options["n_neighbors"], dropped_rows=dropped,
-        n=n_points, dim=dim, warnings=tuple(given_warnings))
+        n=n_points, dim=dim, warnings=tuple(given_warnings), metadata_columns=tuple(choice.metadata))
     return Dataset(
         X=np.ascontiguousarray(points.X),
         truth=None if points.truth is None else np.ascontiguousarray(points.truth),
@@ -253,6 +278,7 @@ def _dataset(table, choice, points, dropped, options, given_warnings):
         Y=None if points.Y is None else np.ascontiguousarray(points.Y),
         output_labels=() if output is None else output.column_names,
         upload=upload,
+        metadata=points.metadata,
     )
 
 

@@ -219,7 +219,8 @@ class UploadRef:
     """An uploaded file as a run names it: its content hash, its name and the parser's options.
 
     The file itself stays on the server (:class:`lab.store.uploads.UploadStore`), private to the browser
-    session that sent it; this reference enters run requests and cache keys.
+    session that sent it; this reference enters run requests and cache keys. ``metadata_columns`` are
+    columns carried with the points, searched by find (:func:`datasets.parse_upload`).
     """
 
     sha256: str
@@ -230,6 +231,7 @@ class UploadRef:
     drop_nonfinite: bool = False
     array: typing.Optional[str] = None
     output: OutputRef | None = None
+    metadata_columns: typing.Optional[tuple] = None
 
     def to_dict(self):
         return {field.name: list(value) if isinstance(value, tuple) else
@@ -240,7 +242,7 @@ class UploadRef:
     def from_dict(cls, values):
         """The reference in a dict (JSON), lists as tuples."""
         given = dict(json_fields(cls, values, "upload"))
-        for key in ("columns", "truth_columns"):
+        for key in ("columns", "truth_columns", "metadata_columns"):
             given[key] = _columns(given.get(key), f"upload: {key}")
         if given.get("output") is not None:
             given["output"] = OutputRef.from_dict(given["output"])
@@ -256,6 +258,7 @@ class UploadRef:
         """Keyword arguments of :func:`datasets.parse_upload` for this file."""
         return {"columns": None if self.columns is None else list(self.columns), "color_column": self.color_column,
                 "truth_columns": None if self.truth_columns is None else list(self.truth_columns),
+                "metadata_columns": None if self.metadata_columns is None else list(self.metadata_columns),
                 "drop_nonfinite": self.drop_nonfinite, "array": self.array}
 
 

@@ -7,7 +7,10 @@ A query is clauses joined by "and" (the rows every clause finds):
   name, e.g. ``R_N`` or ``normalized``) or a ground-truth column (its label) against a number, with
   ``<``, ``<=``, ``>``, ``>=``, ``=`` or ``!=``;
 - ``continuity bottom 1%``, ``R_N top 5 %``: the ``ceil(p n / 100)`` points of largest (top) or smallest
-  (bottom) value among the n where it is defined, ties by row.
+  (bottom) value among the n where it is defined, ties by row;
+- an upload's metadata column (:func:`datasets.parse_upload`'s ``metadata_columns``), by its name: a
+  column of numbers as a measure is (``year >= 1990 and year < 2000`` is a range), a column of texts
+  by text, case aside: ``species = setosa`` (``!=``), ``name starts with ab``, ``name contains ab``.
 
 The page marks the rows found in both views (:mod:`components.find`); the link keeps the query.
 """
@@ -31,6 +34,7 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _ROWS = re.compile(r"rows?\s+(\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*)", re.IGNORECASE)
 _COMPARISON = re.compile(rf"(.+?)\s*(<=|>=|!=|==|=|<|>)\s*({_NUMBER})")
 _SHARE = re.compile(rf"(.+?)\s+(top|bottom)\s+({_NUMBER})\s*%", re.IGNORECASE)
+_TEXT = re.compile(r"(.+?)\s*(!=|==|=|\s+starts\s+with\s+|\s+contains\s+)\s*(.+)", re.IGNORECASE)
 _OPERATORS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "=": np.equal,
               "==": np.equal, "!=": np.not_equal}
 
@@ -44,6 +48,8 @@ def _fields(result):
             fields[_key(alias)] = (label, values)
     for column, label in enumerate(result.truth_labels):
         fields.setdefault(_key(label), (label, result.truth[:, column]))
+    for name, values in getattr(result, "metadata", {}).items():
+        fields.setdefault(_key(name), (name, values))
     return fields
 
 
@@ -56,7 +62,7 @@ def _field(fields, text):
         return fields[_key(text)]
     except KeyError:
         known = sorted({label for label, _ in fields.values()})
-        raise StateError([f"Find: no per-point measure or truth column {text.strip()!r}; this run has "
+        raise StateError([f"Find: no per-point measure, truth or metadata column {text.strip()!r}; this run has "
                           f"{', '.join(known)}."]) from None
 
 
@@ -87,12 +93,29 @@ def _clause(clause, n_samples, fields):
     if match := _SHARE.fullmatch(clause):
         _, values = _field(fields, match.group(1))
         return _share(values, match.group(2).lower(), float(match.group(3)))
-    if match := _COMPARISON.fullmatch(clause):
+    if (match := _COMPARISON.fullmatch(clause)) and _field(fields, match.group(1))[1].dtype.kind == "f":
         _, values = _field(fields, match.group(1))
         with np.errstate(invalid="ignore"):  # NaN (an undefined point) matches no comparison
             return np.flatnonzero(_OPERATORS[match.group(2)](values, float(match.group(3))))
+    if match := _TEXT.fullmatch(clause):
+        label, values = _field(fields, match.group(1))
+        if values.dtype.kind != "U":
+            raise StateError([f"Find: {label} holds numbers: compare it with <, <=, >, >=, = or != and a number."])
+        return _texts(values, " ".join(match.group(2).casefold().split()), match.group(3).strip())
     raise StateError([f"Find: cannot read {clause!r}. Write e.g. \"R_N > 0.5\", \"continuity bottom 1%\", "
-                      "\"rows 3, 10-20\", joined by \"and\"."])
+                      "\"rows 3, 10-20\", \"name starts with ab\", joined by \"and\"."])
+
+
+def _texts(values, how, text):
+    """The rows whose text ``how`` (``=``, ``!=``, ``starts with``, ``contains``) ``text``, case aside."""
+    folded, text = np.char.lower(values), text.lower()
+    if how in ("=", "=="):
+        return np.flatnonzero(folded == text)
+    if how == "!=":
+        return np.flatnonzero(folded != text)
+    if how == "starts with":
+        return np.flatnonzero(np.char.startswith(folded, text))
+    return np.flatnonzero(np.char.find(folded, text) >= 0)
 
 
 def find_rows(result, query):

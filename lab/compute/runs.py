@@ -67,6 +67,9 @@ class RunResult:
         Warnings of the run, and measures left out.
     seconds : float
         Embedding plus measures.
+    metadata : mapping of str to ndarray
+        An upload's metadata columns by name (float64 numbers or ``str`` texts), row for row; find
+        searches them (:mod:`lab.compute.find`).
     """
 
     X: np.ndarray
@@ -81,6 +84,7 @@ class RunResult:
     image_shape: typing.Optional[tuple]
     notes: tuple
     seconds: float
+    metadata: dict = dataclasses.field(default_factory=dict)
 
     @property
     def n_samples(self):
@@ -257,7 +261,8 @@ def _compute_run(request, report, uploads, partial=None):
                 truth_labels=tuple(data.truth_labels),
                 local={name: values for name, values in per_point.items() if name in local_names},
                 summary={name: (mean[name], median.get(name)) for name in mean}, landmarks=None,
-                image_shape=data.image_shape, notes=(), seconds=time.perf_counter() - started))
+                image_shape=data.image_shape, notes=(), seconds=time.perf_counter() - started,
+                metadata=dict(data.metadata)))
 
         if partial is not None:  # the input while the algorithm runs (an output of no column: none yet)
             publish(np.empty((len(data.X), 0)), {}, {}, {})
@@ -294,7 +299,8 @@ def _compute_run(request, report, uploads, partial=None):
         summary=summary,
         landmarks=None if evaluation.nieqa is None else Landmarks(
             np.asarray(evaluation.nieqa.landmark_indices), np.asarray(evaluation.nieqa.aligned_landmark_configuration)),
-        image_shape=data.image_shape, notes=tuple(notes), seconds=time.perf_counter() - started)
+        image_shape=data.image_shape, notes=tuple(notes), seconds=time.perf_counter() - started,
+        metadata=dict(data.metadata))
 
 
 def run_measures(data, Y):
@@ -314,10 +320,11 @@ def run_measures(data, Y):
 
 def _class_labels(data):
     """The points' classes, when the colouring is one of two or more classes (the digits; an upload's text
-    label column), else None: the label measures need them."""
+    label column), else None: the label measures need them. A label of every point its own (an upload's
+    name or id column as its colour) is no class: the run is measured without the label measures."""
     classes = data.truth is None and (data.name in datasets.available()
                                       or (data.upload is not None and data.upload.color_categories))
-    return data.color if classes and np.unique(data.color).size > 1 else None
+    return data.color if classes and 1 < np.unique(data.color).size < len(data.color) else None
 
 
 def _defined(spec, data, Y, labels):

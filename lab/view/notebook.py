@@ -68,22 +68,28 @@ class NotebookStart:
         return {"session": self.session, "upload": self.upload, "search": self.search}
 
 
-def _file(columns, labels):
-    """The arrays as one file: an .npy of the numeric columns, or a CSV when text labels come along."""
+def _quoted(value):
+    return '"' + str(value).replace('"', '""') + '"'
+
+
+def _file(columns, labels, metadata):
+    """The arrays as one file: an .npy of the numeric columns, or a CSV when text labels or metadata come along
+    (the numeric columns ``c0, c1, ...``, then ``label``, then the metadata columns by name)."""
     values = np.column_stack(columns)
-    if labels is None:
+    if labels is None and not metadata:
         buffer = io.BytesIO()
         np.save(buffer, values, allow_pickle=False)
         return buffer.getvalue(), "notebook.npy"
-    rows = ("".join(f"{value!r}," for value in row.tolist()) + '"' + str(label).replace('"', '""') + '"\n'
-            for row, label in zip(values, labels))
-    header = ",".join(f"c{index}" for index in range(values.shape[1])) + ",label\n"
-    return (header + "".join(rows)).encode(), "notebook.csv"
+    texts = ([] if labels is None else [labels]) + list(metadata.values())
+    rows = ("".join(f"{value!r}," for value in row.tolist()) + ",".join(map(_quoted, cells)) + "\n"
+            for row, *cells in zip(values, *texts))
+    names = [f"c{index}" for index in range(values.shape[1])] + ([] if labels is None else ["label"]) + list(metadata)
+    return (",".join(map(_quoted, names)) + "\n" + "".join(rows)).encode(), "notebook.csv"
 
 
 def prepare(X: np.ndarray, Y: np.ndarray | None = None, *, n_neighbors: int = catalogue.NEIGHBORS.default,
             labels: np.ndarray | None = None, truth: np.ndarray | None = None, algorithm: str | None = None,
-            directory: str | pathlib.Path | None = None) -> NotebookStart:
+            directory: str | pathlib.Path | None = None, metadata: dict | None = None) -> NotebookStart:
     """Put arrays in memory where the dashboard reads its data, and say what the page opens on.
 
     Parameters
@@ -104,6 +110,9 @@ def prepare(X: np.ndarray, Y: np.ndarray | None = None, *, n_neighbors: int = ca
         The algorithm to start with when no Y is given (default: the dashboard's).
     directory : path-like, optional
         The app's cache directory; default a new temporary one.
+    metadata : mapping of str to array-like of shape (n_samples,), optional
+        Columns carried with the points (names, dates, ...; a DataFrame's columns: ``dict(frame)``),
+        searched by the page's Find (``"name starts with ab"``, ``"year >= 1990"``); up to 16.
 
     Returns
     -------
@@ -138,13 +147,16 @@ def prepare(X: np.ndarray, Y: np.ndarray | None = None, *, n_neighbors: int = ca
     if labels is not None:
         labels = np.asarray(labels)
         color_column = sum(part.shape[1] for part in columns)
-    content, filename = _file(columns, labels)
+    metadata = {str(name): np.asarray(values).ravel() for name, values in (metadata or {}).items()}
+    first = sum(part.shape[1] for part in columns) + (labels is not None)
+    metadata_columns = tuple(range(first, first + len(metadata))) or None
+    content, filename = _file(columns, labels, metadata)
     directory = pathlib.Path(directory) if directory is not None else pathlib.Path(tempfile.mkdtemp(
         prefix="procrustes-lab-"))
     session = secrets.token_urlsafe(24)
     uploads = UploadStore(directory / "uploads").for_session(session)
     reference = UploadRef(uploads.put(content), filename, columns=coordinates, color_column=color_column,
-                          truth_columns=truth_columns, output=output)
+                          truth_columns=truth_columns, output=output, metadata_columns=metadata_columns)
     data = parse_uploaded(reference, uploads, n_neighbors)
     chosen = DataChoice(catalogue.UPLOAD, upload=reference)
     state = ViewState(data=chosen, method=MethodChoice(algorithm or catalogue.DEFAULT_ALGORITHM, n_neighbors))

@@ -229,7 +229,7 @@ def test_a_find_query_in_the_link_marks_its_rows_in_both_views_from_an_empty_cac
     until(lambda: "find=rows" in dash_duo.driver.execute_script("return window.location.search;"), timeout=WAIT)
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("depth > 3\n")
-    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "no per-point measure or truth column 'depth'",
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "no per-point measure, truth or metadata column 'depth'",
                                     timeout=WAIT)
     until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) == 0, timeout=WAIT)
     assert severe_logs(dash_duo) == []

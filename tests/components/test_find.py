@@ -30,7 +30,7 @@ def test_a_query_finds_the_rows_of_the_run_shown_and_says_how_many(shown):
 
 
 @pytest.mark.parametrize("query, says", [("", ""), ("R_N > 99", "“R_N > 99”: no point."),
-                                         ("wingspan < 2", "no per-point measure or truth column 'wingspan'")])
+                                         ("wingspan < 2", "no per-point measure, truth or metadata column 'wingspan'")])
 def test_a_blank_query_an_empty_answer_and_an_unknown_field_clear_the_marks(shown, query, says):
     services, record = shown
     found, text = find_points(services, query, None, record, "session")

@@ -131,3 +131,71 @@ def test_a_data_or_output_file_above_the_size_limit_is_refused_with_the_parser_s
     dash_duo.find_element(f"#{ids.UPLOAD_OUTPUT}").find_element("css selector", "input[type=file]").send_keys(str(path))
     dash_duo.wait_for_text_to_equal(f"#{ids.UPLOAD_OUTPUT_MESSAGE}", expected, timeout=WAIT)
     assert severe_logs(dash_duo) == []
+
+
+def test_a_search_of_uploaded_metadata_and_a_measure_filter_mark_the_same_rows_in_both_views_and_survive_a_link(
+        dash_duo, tmp_path, choose):
+    """Issue 23: a name column (text) and a year column (numbers) carried as metadata; a search by prefix joined to
+    an R_N filter, then a numeric range, marks the rows the library's numbers say, in both views; the link opens
+    them again."""
+    from dash.testing.wait import until
+    from selenium.webdriver.common.keys import Keys
+
+    from .test_explore_browser import marked, marked_count, sorted_rows
+
+    data = datasets.load("swissroll", 400)
+    names = np.where(np.arange(400) % 3 == 0, "Alpha-", "beta-").astype(object) + np.arange(400).astype(str)
+    years = 1990 + np.arange(400) % 20
+    path = tmp_path / "catalogue.csv"
+    parts = np.where(data.truth[:, 0] > np.median(data.truth[:, 0]), "outer", "inner")  # the colour / label column
+    path.write_text("x,y,z,part,name,year\n" + "".join(
+        f"{x!r},{y!r},{z!r},{part},{name},{year}\n" for (x, y, z), part, name, year
+        in zip(data.X.tolist(), parts, names, years)))
+    open_upload_panel(dash_duo, tmp_path)
+    upload_file(dash_duo, path)
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "catalogue.csv: 400 rows, 6 columns", timeout=WAIT)
+    choose(ids.UPLOAD_METADATA, 4)
+    choose(ids.UPLOAD_METADATA, 5)
+    dash_duo.find_element(f"#{ids.UPLOAD_USE}").click()
+    # The year is metadata, not a coordinate: three dimensions.
+    dash_duo.wait_for_contains_text(f"#{ids.UPLOAD_MESSAGE}", "Using catalogue.csv: 400 points in 3 dimensions",
+                                    timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.INPUT_GRAPH} .gtitle", "your file catalogue.csv", timeout=WAIT)
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    _, local = measures.procrustes(data.X, Y, 10, per_point=True)
+    threshold = float(np.round(np.median(local), 4))
+    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)
+
+    def marks_rows(rows):
+        until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) == len(rows), timeout=WAIT)
+        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[rows]))
+        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[rows]))
+
+    box = dash_duo.find_element(f"#{ids.FIND}")
+    query = f"name starts with alpha and R_N > {threshold}"
+    box.send_keys(query + "\n")
+    found = np.flatnonzero((np.arange(400) % 3 == 0) & (local > threshold))
+    assert 10 < len(found) < 200
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", f"{len(found)} points selected", timeout=WAIT)
+    marks_rows(found)
+
+    # A numeric range of the year column.
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("year >= 1995 and year < 1998\n")
+    in_range = np.flatnonzero((years >= 1995) & (years < 1998))
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", f"{len(in_range)} points selected", timeout=WAIT)
+    marks_rows(in_range)
+
+    # The first query's link, opened again in this tab (its session keeps the file): the same rows marked.
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(query + "\n")
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", f"{len(found)} points selected", timeout=WAIT)
+    until(lambda: "find=name" in dash_duo.driver.current_url, timeout=WAIT)
+    link = dash_duo.driver.current_url
+    dash_duo.driver.get("about:blank")
+    dash_duo.wait_for_page(link, timeout=WAIT)
+    dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", f"{len(found)} points selected", timeout=WAIT)
+    marks_rows(found)
+    assert dash_duo.find_element(f"#{ids.FIND}").get_attribute("value") == query
+    assert severe_logs(dash_duo) == []

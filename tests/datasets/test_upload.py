@@ -998,3 +998,38 @@ def test_any_input_and_output_round_trip_exactly(sets, layout):
     np.testing.assert_array_equal(data.X, points)
     np.testing.assert_array_equal(data.Y, embedding)
     assert data.upload.output.dim == embedding.shape[1]
+
+
+# Metadata columns: carried with the points, never embedded.
+
+METADATA_TABLE = (b"x,y,z,name,year,score\n0,0,1,ab,1990,1.5\n1,0,2,cd,2001,nan\n0,1,3,ab,,2\n2,2,5,e,1995,x\n"
+                  b"3,1,nan,f,1999,3\n")
+
+
+def test_metadata_columns_come_along_row_for_row_as_numbers_or_texts_and_are_not_coordinates():
+    data = parse_upload(METADATA_TABLE, "points.csv", metadata_columns=["name", 4, "score"], drop_nonfinite=True)
+    assert data.upload.columns == (0, 1, 2) and data.upload.metadata_columns == (3, 4, 5)
+    # The row with a NaN coordinate is dropped from the metadata too; an empty year is NaN; a column with a
+    # word among its numbers is text.
+    assert data.metadata["name"].tolist() == ["ab", "cd", "ab", "e"]
+    np.testing.assert_array_equal(data.metadata["year"], [1990, 2001, np.nan, 1995])
+    assert data.metadata["score"].tolist() == ["1.5", "nan", "2", "x"]
+    assert not data.metadata["name"].flags.writeable
+    # The description replays the parse, metadata included.
+    again = parse_upload(METADATA_TABLE, "points.csv", **data.upload.parser_options())
+    assert again.metadata.keys() == data.metadata.keys()
+    for name, values in data.metadata.items():
+        np.testing.assert_array_equal(again.metadata[name], values)
+    assert parse_upload(METADATA_TABLE, "points.csv", drop_nonfinite=True, columns=[0, 1, 2]).metadata == {}
+
+
+def test_metadata_columns_are_bounded_in_number_and_in_characters(monkeypatch):
+    wide = b",".join(b"c%d" % i for i in range(20)) + b"\n" + b"\n".join(
+        b",".join(b"%d" % (row * 31 + column * column) for column in range(20)) for row in range(25)) + b"\n"
+    with pytest.raises(DatasetError, match="at most 16 columns; got 17"):
+        parse_upload(wide, "wide.csv", columns=[0, 1], metadata_columns=list(range(2, 19)))
+    with pytest.raises(DatasetError, match="listed twice in metadata_columns"):
+        parse_upload(METADATA_TABLE, "points.csv", metadata_columns=["name", 3])
+    monkeypatch.setattr(upload.points, "MAX_METADATA_CHARACTERS", 9)  # 5 rows × the longest text, 2 characters
+    with pytest.raises(DatasetError, match=r'metadata column 4 \("name"\) holds texts of up to 2 characters on 5 rows'):
+        parse_upload(METADATA_TABLE, "points.csv", columns=[0, 1, 2], metadata_columns=["name"], drop_nonfinite=True)

@@ -50,7 +50,7 @@ def test_rows_and_ranges_are_rows_of_the_data_set(run):
 
 
 @pytest.mark.parametrize("query, says", [
-    ("height of the roll > 2", "no per-point measure or truth column 'height of the roll'; this run has"),
+    ("height of the roll > 2", "no per-point measure, truth or metadata column 'height of the roll'; this run has"),
     ("rows 498-500", "rows run from 0 to 499"),
     ("R_N top 0%", "more than 0 %"),
     ("R_N top 101%", "at most 100 %"),
@@ -71,3 +71,52 @@ def test_the_link_keeps_the_query_and_the_view_state_bounds_it():
     assert from_query(to_query(state)).display.find == "R_N top 1%"
     with pytest.raises(StateError, match="find must be text"):
         ViewState.from_dict({**ViewState().to_dict(), "display": {**ViewState().display.to_dict(), "find": 3}})
+
+
+@pytest.fixture(scope="module")
+def metadata_run(tmp_path_factory):
+    """A run of an upload with two metadata columns: a name (text) and a year (numbers, one empty)."""
+    import datasets
+    from lab import UploadStore
+    from lab.compute.choices import DataChoice, MethodChoice, UploadRef
+
+    data = datasets.load("swissroll", n=300)
+    years = [str(1990 + row % 20) if row != 7 else "" for row in range(300)]
+    names = [("Alpha-" if row % 3 == 0 else "beta ") + str(row) for row in range(300)]
+    text = "x,y,z,name,year\n" + "".join(f"{x!r},{y!r},{z!r},{name},{year}\n" for (x, y, z), name, year
+                                         in zip(data.X.tolist(), names, years))
+    uploads = UploadStore(tmp_path_factory.mktemp("metadata") / "uploads").for_session("s" * 24)
+    upload = UploadRef(uploads.put(text.encode()), "metadata.csv", metadata_columns=(3, 4))
+    state = ViewState(data=DataChoice("upload", upload=upload), method=MethodChoice("pca", 8)).validated()
+    result = compute(RunRequest.from_state(state), cache=None, uploads=uploads).result
+    return result, np.array(names), np.array([float(year) if year else np.nan for year in years])
+
+
+def test_an_upload_s_metadata_is_found_by_text_prefix_substring_and_numeric_range(metadata_run):
+    result, names, years = metadata_run
+    np.testing.assert_array_equal(result.metadata["name"], names)
+    np.testing.assert_array_equal(result.metadata["year"], years)
+    lower = np.char.lower(names)
+    cases = {
+        "name = ALPHA-9": lower == "alpha-9",
+        "Name != alpha-9": lower != "alpha-9",
+        "name starts with beta": np.char.startswith(lower, "beta"),
+        "name contains a-1": np.char.find(lower, "a-1") >= 0,
+        "year >= 1995 and year < 2000": (years >= 1995) & (years < 2000),  # the empty year (NaN) matches nothing
+        "year = 1990 and name starts with alpha": (years == 1990) & np.char.startswith(lower, "alpha"),
+        "R_N top 10% and name contains beta": np.isin(np.arange(300), find_rows(result, "R_N top 10%"))
+        & (np.char.find(lower, "beta") >= 0),
+    }
+    for query, mask in cases.items():
+        np.testing.assert_array_equal(find_rows(result, query), np.flatnonzero(mask), err_msg=query)
+    assert 0 < len(find_rows(result, "name starts with beta")) < 300 and 7 not in find_rows(result, "year > 0")
+
+
+@pytest.mark.parametrize("query, says", [
+    ("year starts with 19", "year holds numbers"),
+    ("name > 3", "cannot read 'name > 3'"),
+    ("nickname = x", "this run has"),
+])
+def test_a_metadata_clause_that_does_not_fit_its_column_is_refused_by_name(metadata_run, query, says):
+    with pytest.raises(StateError, match=says):
+        find_rows(metadata_run[0], query)

@@ -187,3 +187,19 @@ def test_a_run_publishes_its_input_its_embedding_then_its_measures_and_the_cache
     assert compute(request, cache=cache, partial=again.append).cached and again == []
     with pytest.raises(TypeError, match="publishes no partial results"):
         compute(SweepRequest.from_state(ViewState()), cache=None, partial=again.append)
+
+
+def test_an_upload_coloured_by_a_label_of_every_point_its_own_is_measured_without_the_label_measures(tmp_path):
+    """An id or name column chosen as the colour: no classes, so the run leaves the label measures out (the
+    silhouette of one point per class is undefined) instead of failing."""
+    from lab import UploadStore, ViewState
+    from lab.compute.choices import DataChoice, MethodChoice, UploadRef
+
+    data = datasets.load("swissroll", n=200)
+    text = "x,y,z,name\n" + "".join(f"{x!r},{y!r},{z!r},n{row}\n" for row, (x, y, z) in enumerate(data.X.tolist()))
+    uploads = UploadStore(tmp_path / "uploads").for_session("s" * 24)
+    upload = UploadRef(uploads.put(text.encode()), "named.csv", color_column=3)
+    state = ViewState(data=DataChoice("upload", upload=upload), method=MethodChoice("pca", 10)).validated()
+    result = compute(RunRequest.from_state(state), cache=None, uploads=uploads).result
+    assert "normalized" in result.summary
+    assert not any(measures.spec(name).needs_labels for name in result.summary)

@@ -51,3 +51,6 @@ def test_bad_labels_raise():
         label_trust_continuity(X, X, labels[:3])
     with pytest.raises(MeasureError, match="NaN or infinite"):
         silhouette(X, np.where(labels == 0, np.nan, labels))
+    # A class of its own for every point (an id column taken for labels): scikit-learn's ValueError, ours typed.
+    with pytest.raises(MeasureError, match="fewer classes than points"):
+        silhouette(X, np.arange(120))
