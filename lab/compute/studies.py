@@ -15,7 +15,7 @@ import algorithms
 import measures
 
 from . import catalogue
-from .choices import (DataChoice, MethodChoice, Problems, StateError, algorithm_list, json_number,
+from .choices import (DataChoice, MethodChoice, Problems, StateError, algorithm_list, check_run, json_number,
                       neighbour_list)
 from .runs import RunRequest, failure_message
 from .study import compute, register
@@ -96,6 +96,8 @@ class SweepRequest:
         problems = Problems()
         data = DataChoice.from_dict(values.get("data", {})).validated(problems)
         chosen = algorithm_list(values.get("algorithms"), "sweep", problems)
+        if catalogue.UPLOADED_OUTPUT in chosen:  # a sweep measures an uploaded output at each k: the data needs one
+            check_run(data, MethodChoice(catalogue.UPLOADED_OUTPUT), problems)
         ks = values.get("ks")
         if isinstance(ks, list) and len(ks) > catalogue.MAX_SWEEP_CELLS:
             problems.append(f"sweep: at most {catalogue.MAX_SWEEP_CELLS} values of k; got {len(ks)}.")

@@ -131,3 +131,11 @@ def test_yardsticks_are_refused_for_a_sweep_above_their_cap_and_for_a_non_boolea
     values = SweepRequest(DataChoice("swissroll", n=400).validated(), ("pca",), (8,)).to_dict()
     with pytest.raises(StateError, match="yardsticks must be true or false"):
         SweepRequest.from_dict({**values, "yardsticks": "yes"})
+
+
+def test_a_sweep_of_the_uploaded_output_is_refused_for_data_that_carries_none():
+    """A forged request (the page offers the uploaded output only with an upload that has one): refused when read,
+    before any cell runs, as a run of it is."""
+    values = SweepRequest(DataChoice("swissroll", n=400).validated(), ("pca",), (8,)).to_dict()
+    with pytest.raises(StateError, match="the data carries none"):
+        SweepRequest.from_dict({**values, "algorithms": ["uploaded", "pca"]})
