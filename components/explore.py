@@ -21,7 +21,7 @@ from dash import Input, Output, Patch, State, dcc, html, no_update, set_props
 import measures
 from lab import RunRequest, ViewState
 from lab.compute import catalogue
-from lab.compute.views import class_labels, coloring, explore_view, neighbour_losses
+from lab.compute.views import class_labels, coloring, explore_view, metadata_lines, neighbour_losses
 
 from . import find, ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text
@@ -208,6 +208,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     output_color, title, _ = coloring(result, display.color, view.output.rows)
     colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
     color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
+    described = metadata_lines(result)  # each point's metadata line in its hover, when the upload carries some
     classes = class_labels(result) if display.color.startswith("truth-") else None
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
     # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
@@ -226,7 +227,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             if name == "output" and not layout["embedded"]:
                 continue  # the output view waits for its algorithm: nothing to recolour
             patch = Patch()
-            for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale).items():
+            for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale,
+                                           described is not None).items():
                 patch["data"][0][key] = value
             patches[name] = patch
         return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {})}
@@ -245,12 +247,13 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             view.output.take(result.Y), colors["output"], color_range, title, point_ids=view.output.rows,
             revision=str(revision), landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration,
             title=(view.output_title.replace("Output:", "Output (measuring…):", 1) if record["status"] == "partial"
-                   else view.output_title))
+                   else view.output_title), hover_text=None if described is None else view.output.take(described))
     if not same_input:
         figures["input"] = input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
                                         point_ids=view.input.rows, title=view.input_title,
                                         revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
-                                        axis_titles=result.input_axes, projection=projection)
+                                        axis_titles=result.input_axes, projection=projection,
+                                        hover_text=None if described is None else view.input.take(described))
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
@@ -262,7 +265,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         figures["input"] = no_update
     elif same_input:
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
-                                             three_d=projection is None,
+                                             three_d=projection is None, described=described is not None,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":
         return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",
@@ -276,13 +279,13 @@ def _rows_digest(rows):
     return None if rows is None else hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()[:16]
 
 
-def _recoloured_input(color, color_range, title, axes, view, *, three_d, filename):
+def _recoloured_input(color, color_range, title, axes, view, *, three_d, described, filename):
     """The input view's patch for another run of the points it draws: trace 0's colouring, the title and the
     file name; the hover ring, the selection and the neighbour marks (traces 1 to 4) emptied, as a new
     figure has them. Its coordinates stay in the browser (about a third of a switch's bytes at 1 600
     points, most of them at 20 000: issue 24)."""
     patch = Patch()
-    for key, value in color_update(color, color_range, title, axes, view.input.rows, show_scale=False).items():
+    for key, value in color_update(color, color_range, title, axes, view.input.rows, False, described).items():
         patch["data"][0][key] = value
     for trace in range(1, 3 + len(neighbour_traces(three_d))):
         for axis in "xyz" if three_d else "xy":

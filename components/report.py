@@ -23,7 +23,7 @@ import plotly.offline
 from lab.compute import catalogue
 from lab.compute.yardsticks import summary_best
 from lab.compute.runs import display_indices
-from lab.compute.views import coloring, drawn_rows, explore_view
+from lab.compute.views import coloring, drawn_rows, explore_view, metadata_lines
 from lab.view.exports import measure_summaries, provenance
 
 from .figures import OUTPUT_AXES, color_update, input_figure, output_figure, robust_color_range
@@ -73,15 +73,15 @@ def _colorings(result, rows):
     encodes a figure (typed arrays)."""
     offered = [(key, label) for key, label in catalogue.color_choices(result.truth_labels)
                if key.startswith("truth-") or key in result.local]
-    colorings = {}
+    colorings, described = {}, metadata_lines(result) is not None
     for key, label in offered:
         output_values, title, _ = coloring(result, key, rows["output"])
         color_range = robust_color_range(output_values)  # as the page: every drawn point sets the range
         colorings[key] = {"label": label,
                           "input": color_update(coloring(result, key, rows["input"])[0], color_range, title,
-                                                result.input_axes, rows["input"], show_scale=False),
+                                                result.input_axes, rows["input"], False, described),
                           "output": color_update(output_values, color_range, title, OUTPUT_AXES, rows["output"],
-                                                 show_scale=True)}
+                                                 True, described)}
     return colorings
 
 
@@ -90,12 +90,15 @@ def _figures(request, result, rows, color):
     view = explore_view(request, result, show_landmarks=False)
     output_values, title, _ = coloring(result, color, rows["output"])
     color_range = robust_color_range(output_values)
+    lines = metadata_lines(result)
+    hover = {name: None if lines is None else lines if drawn is None else lines[drawn] for name, drawn in rows.items()}
     return {
         "input": input_figure(result.drawn_X if rows["input"] is None else result.drawn_X[rows["input"]],
                               coloring(result, color, rows["input"])[0], color_range, title, point_ids=rows["input"],
-                              title=view.input_title, axis_titles=result.input_axes),
+                              title=view.input_title, axis_titles=result.input_axes, hover_text=hover["input"]),
         "output": output_figure(result.Y if rows["output"] is None else result.Y[rows["output"]], output_values,
-                                color_range, title, point_ids=rows["output"], title=view.output_title),
+                                color_range, title, point_ids=rows["output"], title=view.output_title,
+                                hover_text=hover["output"]),
     }
 
 

@@ -80,8 +80,9 @@ def _ids(point_ids):
     return None if point_ids is None else np.asarray(point_ids, dtype=np.int32)
 
 
-def _hover_template(axis_names, color_title, point_ids):
-    """The hover text: the point's index in the data set, its drawn coordinates and its colour value.
+def _hover_template(axis_names, color_title, point_ids, described=False):
+    """The hover text: the point's index in the data set, its drawn coordinates, its metadata line when
+    ``described`` (trace 0's ``hovertext``: an upload's metadata columns) and its colour value, last.
 
     Trace 0 of both views holds the same rows in the same order, so a point's number finds it in
     either view (assets/linked_views.js). When only a subsample is drawn, ``point_ids`` holds each
@@ -89,7 +90,9 @@ def _hover_template(axis_names, color_title, point_ids):
     """
     point = "point %{pointNumber}" if point_ids is None else "point %{customdata}"
     coordinates = [f"{name} %{{{axis}:.4g}}" for axis, name in zip("xyz", axis_names)]
-    return "<br>".join([point, ", ".join(coordinates), f"{color_title}: %{{marker.color:.4g}}"]) + "<extra></extra>"
+    lines = [point, ", ".join(coordinates), *(["%{hovertext}"] if described else []),
+             f"{color_title}: %{{marker.color:.4g}}"]
+    return "<br>".join(lines) + "<extra></extra>"
 
 
 def _marker(color, color_range, color_title, show_scale):
@@ -98,16 +101,16 @@ def _marker(color, color_range, color_title, show_scale):
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
 
 
-def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False):
+def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False, described=False):
     """Trace 0's attributes that change with the colouring: marker and hover text (for a patch), encoded as
-    Plotly encodes a figure (the colours a base64 typed array).
+    Plotly encodes a figure (the colours a base64 typed array); ``described``: the trace has a metadata line.
 
     A new colouring, or another run of the same points, sends these, one array per view, instead of the
     whole figure. A patch's values go to the browser as given: a numpy array would go as a list of
     decimals, four times the bytes (34 KB against 9 KB for 1 600 points).
     """
     trace = go.Scattergl(marker=_marker(color, color_range, color_title, show_scale),
-                         hovertemplate=_hover_template(axis_names, color_title, point_ids))
+                         hovertemplate=_hover_template(axis_names, color_title, point_ids, described))
     encoded = go.Figure([trace]).to_dict()["data"][0]
     return {"marker": encoded["marker"], "hovertemplate": encoded["hovertemplate"]}
 
@@ -118,7 +121,7 @@ def _selection_marker(size):
 
 
 def input_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Input", revision=None,
-                 landmarks=None, axis_titles=("x₁", "x₂", "x₃"), projection=None):
+                 landmarks=None, axis_titles=("x₁", "x₂", "x₃"), projection=None, hover_text=None):
     """The input points, coloured per point: in 3-D, or projected on two coordinates.
 
     Parameters
@@ -142,6 +145,8 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     projection : (int, int), optional
         Draw coordinates ``projection`` in the plane instead of all three in 3-D: Plotly selects
         (box, lasso) in 2-D only.
+    hover_text : sequence of str, optional
+        Each drawn point's metadata line in its hover (:func:`lab.compute.views.metadata_lines`).
 
     Returns
     -------
@@ -157,7 +162,7 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
         first, second = projection
         names = (titles[first], titles[second])
         figure = _plane_figure(points[:, first], points[:, second], color, color_range, color_title, point_ids,
-                               names, show_scale=False)
+                               names, show_scale=False, hover_text=hover_text)
         if landmarks is not None:
             figure.add_trace(go.Scattergl(
                 x=points[landmarks, first], y=points[landmarks, second], mode="markers", name="landmarks",
@@ -166,7 +171,8 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     figure = go.Figure([
         go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
                      marker=_marker(color, color_range, color_title, show_scale=False), customdata=_ids(point_ids),
-                     hovertemplate=_hover_template(titles, color_title, point_ids), name="points"),
+                     hovertext=hover_text, name="points",
+                     hovertemplate=_hover_template(titles, color_title, point_ids, hover_text is not None)),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="selected", hoverinfo="skip",
@@ -184,12 +190,12 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     return figure
 
 
-def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, show_scale):
+def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, show_scale, hover_text=None):
     """Trace 0 (the points), the hover ring and the selection marks of a 2-D view."""
     return go.Figure([
         go.Scattergl(x=x, y=y, mode="markers", marker=_marker(color, color_range, color_title, show_scale),
-                     showlegend=False, customdata=_ids(point_ids),
-                     hovertemplate=_hover_template(axis_names, color_title, point_ids), name="points"),
+                     showlegend=False, customdata=_ids(point_ids), hovertext=hover_text, name="points",
+                     hovertemplate=_hover_template(axis_names, color_title, point_ids, hover_text is not None)),
         go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
                      marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
         go.Scattergl(x=[], y=[], mode="markers", name="selected", hoverinfo="skip", showlegend=False,
@@ -212,14 +218,14 @@ OUTPUT_AXES = ("y₁", "y₂")
 
 
 def output_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Output", revision=None,
-                  landmarks=None, landmark_configuration=None):
+                  landmarks=None, landmark_configuration=None, hover_text=None):
     """2-D scatter of the embedding at equal axis scales, with the shared colour bar.
 
     Parameters
     ----------
     coordinates : ndarray of shape (n_drawn, d)
         The drawn output (its first two coordinates are drawn).
-    color, color_range, color_title, point_ids, title, revision, landmarks
+    color, color_range, color_title, point_ids, title, revision, landmarks, hover_text
         As for :func:`input_figure`.
     landmark_configuration : ndarray of shape (n_landmarks, 2), optional
         NIEQA's MDS configuration of the landmarks aligned to the output (NQ Eq. 19's reference),
@@ -234,7 +240,7 @@ def output_figure(coordinates, color, color_range, color_title, *, point_ids=Non
     Y = _compact(coordinates)
     Y = Y if Y.shape[1] >= 2 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
     figure = _plane_figure(Y[:, 0], Y[:, 1], color, color_range, color_title, point_ids, OUTPUT_AXES,
-                           show_scale=True)
+                           show_scale=True, hover_text=hover_text)
     if landmarks is not None:
         output_points = Y[landmarks, :2].astype(float)
         reference = np.asarray(landmark_configuration, dtype=float)

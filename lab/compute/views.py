@@ -17,8 +17,8 @@ from . import catalogue
 from .runs import display_indices
 
 __all__ = ["DrawnPoints", "ExploreView", "MarkedNeighbourhood", "NeighbourLosses", "class_labels", "coloring",
-           "data_rows", "drawn_rows", "explore_view", "inspect_point", "marked_neighbourhood", "neighbour_losses",
-           "selection_summary"]
+           "data_rows", "drawn_rows", "explore_view", "inspect_point", "marked_neighbourhood", "metadata_lines",
+           "neighbour_losses", "selection_summary"]
 
 # Per-point measures a selection summarizes.
 SELECTION_MEASURES = ("normalized", "conformal", "asim")
@@ -250,6 +250,28 @@ def explore_view(request, result, show_landmarks, input_view="3d", color=None):
         output_title=(f"Output: {catalogue.method_label(method.algorithm)}, k = {method.n_neighbors} "
                       f"({scale.replace('_', ' ')})"),
         notes=" ".join(notes))
+
+
+def metadata_lines(result):
+    """Each point's metadata as one hover line, ``"name: ab · year: 1990"`` (an upload's metadata columns, as
+    :func:`datasets.parse_upload` read them), or None when the run carries none.
+
+    Examples
+    --------
+    >>> import types
+    >>> run = types.SimpleNamespace(metadata={"name": np.array(["ab", "c"]), "year": np.array([1990.0, np.nan])})
+    >>> metadata_lines(run).tolist()
+    ['name: ab · year: 1990', 'name: c · year: nan']
+    """
+    metadata = getattr(result, "metadata", None)
+    if not metadata:
+        return None
+    parts = [np.char.add(f"{name}: ", values if values.dtype.kind == "U" else np.char.mod("%g", values))
+             for name, values in metadata.items()]
+    lines = parts[0]
+    for part in parts[1:]:
+        lines = np.char.add(np.char.add(lines, " · "), part)
+    return lines
 
 
 def data_rows(result, drawn, view="output", input_view="3d"):

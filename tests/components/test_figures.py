@@ -104,6 +104,22 @@ def test_a_new_colouring_changes_only_the_marker_and_the_hover_text(views):
         base64.b64decode(update["marker"]["color"]["bdata"]), dtype=np.float32))
 
 
+def test_metadata_lines_are_hovered_before_the_colour_value_and_a_recolouring_keeps_them(views):
+    """Each drawn point's metadata line (trace 0's hovertext) in the hover, before the colour value, which the loss
+    colouring replaces as the last line; a colour patch of a described view keeps the line."""
+    X, Y, local, color_range, _ = views
+    lines = np.array([f"name: p{row}" for row in range(len(X))])
+    for figure in (input_figure(X, local, color_range, "local R_N", hover_text=lines),
+                   input_figure(X, local, color_range, "local R_N", hover_text=lines, projection=(0, 1)),
+                   output_figure(Y, local, color_range, "local R_N", hover_text=lines)):
+        template = figure.data[0].hovertemplate
+        assert template.endswith("<br>%{hovertext}<br>local R_N: %{marker.color:.4g}<extra></extra>")
+        assert list(figure.data[0].hovertext) == lines.tolist()
+        update = color_update(local, color_range, "local R_N", ("y₁", "y₂"), described=True)
+        assert "%{hovertext}" in update["hovertemplate"]
+    assert "%{hovertext}" not in output_figure(Y, local, color_range, "local R_N").data[0].hovertemplate
+
+
 def test_projected_input_is_a_selectable_plane_of_the_same_points(views):
     """Plotly selects in 2-D only: a projection keeps trace 0's rows and adds the same empty traces."""
     X, Y, local, color_range, _ = views

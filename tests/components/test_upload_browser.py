@@ -4,6 +4,8 @@ Run with ``python -m pytest --headless``. Files go through the page's file input
 the expected messages come from ``datasets.parse_upload`` itself, so page and API say the same.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -134,7 +136,7 @@ def test_a_data_or_output_file_above_the_size_limit_is_refused_with_the_parser_s
 
 
 def test_a_search_of_uploaded_metadata_and_a_measure_filter_mark_the_same_rows_in_both_views_and_survive_a_link(
-        dash_duo, tmp_path, choose):
+        dash_duo, tmp_path, choose, mouse_at):
     """Issue 23: a name column (text) and a year column (numbers) carried as metadata; a search by prefix joined to
     an R_N filter, then a numeric range, marks the rows the library's numbers say, in both views; the link opens
     them again."""
@@ -171,6 +173,18 @@ def test_a_search_of_uploaded_metadata_and_a_measure_filter_mark_the_same_rows_i
         until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) == len(rows), timeout=WAIT)
         np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[rows]))
         np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[rows]))
+
+    # A hovered point shows its metadata, from the run's own columns.
+    def hovered():
+        label = dash_duo.driver.execute_script(
+            f"const l = document.querySelector('#{ids.OUTPUT_GRAPH} .hoverlayer .hovertext');"
+            "return l ? l.textContent : '';")
+        return label if label.startswith("point ") else None
+
+    mouse_at(ids.OUTPUT_GRAPH, *Y[42])
+    label = until(hovered, timeout=WAIT)
+    row = int(re.match(r"point (\d+)", label).group(1))  # the label's lines run together in its text
+    assert f"name: {names[row]} · year: {years[row]}" in label, label
 
     box = dash_duo.find_element(f"#{ids.FIND}")
     query = f"name starts with alpha and R_N > {threshold}"

@@ -140,3 +140,15 @@ def test_the_marked_neighbourhood_is_the_central_point_s_k_nearest_in_each_space
     marked = marked_neighbourhood(run, 2)
     assert marked.point == 2 and sorted(marked.input) == [1, 3] and sorted(marked.output) == [1, 4]
     assert marked.kept == 1
+
+
+def test_the_doctests_of_the_views_and_find_hold():
+    """Their examples: the metadata hover line, find's grammar on a run of five points."""
+    import doctest
+
+    import lab.compute.find
+    import lab.compute.views
+
+    for module in (lab.compute.views, lab.compute.find):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
