@@ -16,6 +16,7 @@ from lab.compute.find import FIND_MAX_CHARS, find_rows
 from lab.compute.views import selection_summary
 
 from . import ids
+from .notebook_link import NOTEBOOK
 from .point_events import shown_result
 from .records import checked_record
 
@@ -45,9 +46,12 @@ def _same_search(found, query, drawn):
 
 def find_points(services, query, drawn, shown, session, found=None):
     """The rows of the run shown that ``query`` finds, and the line that says so (the query's own message when
-    it cannot be read). Nothing is read while the query is blank and no mark is shown; a redraw of the same
-    run (a new colouring, another input view) marks the rows found already, without reading the run again."""
+    it cannot be read). Nothing is read while the query is blank and no mark is shown, but for a notebook's
+    selection of the run drawn (:mod:`components.notebook_link`), kept; a redraw of the same run (a new
+    colouring, another input view) marks the rows found already, without reading the run again."""
     if not query or not isinstance(query, str):
+        if _same_search(found, "", drawn) and found.get("from") == NOTEBOOK:
+            return {**found, "drawn": drawn}, no_update
         return {"rows": [], "drawn": drawn, "query": ""}, ""
     if _same_search(found, query, drawn):  # the rows go back to the page that holds them; the line stands
         return {**found, "drawn": drawn}, no_update

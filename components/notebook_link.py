@@ -14,17 +14,20 @@ from dash import Input, Output, State, ctx, dcc, no_update
 from dash.exceptions import PreventUpdate
 
 import measures
-from lab import RunRequest, StateError
+from lab import StateError
 from lab.compute.views import selection_summary
 
 from . import ids
 from .point_events import event_rows, shown_result
 from .records import checked_record
 
-__all__ = ["POLL_MILLISECONDS", "deliver_orders", "link_pieces", "register", "report_selection", "report_view"]
+__all__ = ["NOTEBOOK", "POLL_MILLISECONDS", "deliver_orders", "link_pieces", "register", "report_selection",
+           "report_view"]
 
 # How often the page asks the kernel for Python's orders: a local server, one small answer.
 POLL_MILLISECONDS = 500
+# The mark of a selection Python made, in the find rows' store (components.find keeps it through redraws).
+NOTEBOOK = "notebook"
 _EVENTS = {(ids.INPUT_GRAPH, "selectedData"): "input", (ids.OUTPUT_GRAPH, "selectedData"): "output",
            (ids.INPUT_GRAPH, "clickData"): "input", (ids.OUTPUT_GRAPH, "clickData"): "output"}
 
@@ -80,20 +83,28 @@ def report_selection(services, page, input_selected, output_selected, input_clic
 def deliver_orders(services, page, _intervals, seen, shown, drawn, session):
     """Python's orders the page has not applied: the latest view to the controls (a selection asked before it is
     dropped with the view it selected in); else the latest selection to both views' marks, once the run it
-    selects in is the one shown."""
+    selects in is the one shown (its rows marked as a find's, kept through that run's redraws).
+
+    A page opened later (a reload, a second tab) starts from order 0: it shows the view and selection Python
+    asked for last."""
     seen = (seen or {}).get("order")
     seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else 0
     orders = {kind: (number, payload) for number, kind, payload in page.orders_after(seen)}
     if "view" in orders:
         number, state = orders["view"]
+        page.handed(number)
         return {"state": state, "message": "Shown from the notebook."}, no_update, no_update, {"order": number}
     if "select" not in orders:
         raise PreventUpdate
-    number, rows = orders["select"]
+    number, selection = orders["select"]
     request, result = _shown(services, shown, session)
-    if result is None or request != RunRequest.from_state(page.state):
-        raise PreventUpdate  # the run Python selects in is not drawn yet: the next poll looks again
-    return (no_update, {"rows": rows, "drawn": drawn, "query": ""},
+    if result is None or request.to_dict() != selection["request"]:
+        raise PreventUpdate  # the run Python selects in is not drawn (yet): the next poll looks again
+    rows = selection["rows"]
+    if rows and max(rows) >= result.n_samples:  # rows Python could not check before the run existed
+        return (no_update, no_update, f"From the notebook: rows run from 0 to {result.n_samples - 1}; got row "
+                f"{max(rows)}.", {"order": number})
+    return (no_update, {"rows": rows, "drawn": drawn, "query": "", "from": NOTEBOOK},
             f"From the notebook: {selection_summary(result, rows)}", {"order": number})
 
 

@@ -212,8 +212,8 @@ def parse_upload(content: bytes, filename: str, *, columns: Sequence[str | int] 
         1 to 3 numeric columns holding a ground-truth chart of the points.
     metadata_columns : list of str or int, optional
         Up to 16 columns carried with the points and not embedded (names, dates, classes...): a
-        column of numbers as float64, any other as text (at most 64 million characters as the
-        longest text pads them). They are the result's ``metadata``, by column name.
+        column of numbers as float64, any other as text (together at most 16 million characters,
+        each text counted as its column's longest). They are the result's ``metadata``, by column name.
     output_columns : list of str or int, optional
         Columns of the same file that hold an embedding of the points (the output Y, e.g. UMAP's
         two coordinates written beside the input's): at least 2, at most as many as the

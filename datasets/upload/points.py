@@ -37,8 +37,9 @@ _LONGEST_QUOTED_TEXT = 40
 # one repeated point: float64 then holds fewer than ~10^4 distinct values across the spread, so
 # the output's neighbourhoods are rounding noise (and an exactly collapsed run has range 0).
 _COLLAPSE_TOLERANCE = 1e-12
-# Most characters a text metadata column holds as a fixed-width array (rows times its longest text): 256 MB.
-MAX_METADATA_CHARACTERS = 64 * 2**20
+# Most characters an upload's text metadata columns hold together as fixed-width arrays (each column: its rows
+# times its longest text), 64 MB as numpy's 4-byte characters; a hover line joins them once more.
+MAX_METADATA_CHARACTERS = 16 * 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,13 +145,22 @@ def _chosen_values(contents, choice):
     else:
         labels = contents.cells[choice.color]
         color, categories = labels.codes.astype(np.float64), list(labels.labels)
-    metadata = {contents.table.columns[index]: _metadata_values(contents, index) for index in choice.metadata}
+    metadata, characters = {}, 0
+    for index in choice.metadata:
+        values = _metadata_values(contents, index)
+        # Counted before the column is laid out in memory: a text column takes rows x its longest text.
+        characters += values.size * (values.itemsize // 4 if values.dtype.kind == "U" else 0)
+        if characters > MAX_METADATA_CHARACTERS:
+            raise DatasetError(f"The metadata columns hold more than {MAX_METADATA_CHARACTERS:,} characters, each "
+                               f"text counted as its column's longest (at {_column_label(contents.table, index)}): "
+                               "shorten their texts or carry fewer columns.")
+        metadata[contents.table.columns[index]] = values
     return _Points(X, color, categories, truth, Y, metadata)
 
 
 def _metadata_values(contents, index):
-    """A metadata column's values: its numbers (an empty cell NaN; no measure reads them), or its texts, as a
-    fixed-width ``str`` array of at most :data:`MAX_METADATA_CHARACTERS` (every text padded to the longest)."""
+    """A metadata column's values: its numbers (an empty cell NaN; no measure reads them), or its texts as a
+    fixed-width ``str`` array, every text padded to the longest."""
     cells = contents.cells[index]
     if isinstance(cells, np.ndarray):
         return cells.astype(np.float64, copy=True)
@@ -158,11 +168,11 @@ def _metadata_values(contents, index):
     if None not in numbers:
         return np.asarray(numbers, dtype=np.float64)[cells.codes]
     longest = max(map(len, cells.labels), default=0)
-    if longest * len(cells.codes) > MAX_METADATA_CHARACTERS:
+    if longest * len(cells.codes) > MAX_METADATA_CHARACTERS:  # refused before the padded array is made
         raise DatasetError(f"The metadata {_column_label(contents.table, index)} holds texts of up to {longest} "
                            f"characters on {len(cells.codes):,} rows: more than the {MAX_METADATA_CHARACTERS:,} "
-                           "characters a metadata column may carry (each text counts as the longest). Shorten "
-                           "its texts or leave it out.")
+                           "characters the metadata columns may carry (each text counts as its column's longest). "
+                           "Shorten its texts or leave it out.")
     return np.asarray(cells.labels, dtype=str)[cells.codes]
 
 

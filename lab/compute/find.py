@@ -48,7 +48,7 @@ def _fields(result):
             fields[_key(alias)] = (label, values)
     for column, label in enumerate(result.truth_labels):
         fields.setdefault(_key(label), (label, result.truth[:, column]))
-    for name, values in getattr(result, "metadata", {}).items():
+    for name, values in result.metadata.items():
         fields.setdefault(_key(name), (name, values))
     return fields
 
@@ -91,17 +91,24 @@ def _clause(clause, n_samples, fields):
     if match := _ROWS.fullmatch(clause):
         return _rows(match.group(1), n_samples)
     if match := _SHARE.fullmatch(clause):
-        _, values = _field(fields, match.group(1))
-        return _share(values, match.group(2).lower(), float(match.group(3)))
-    if (match := _COMPARISON.fullmatch(clause)) and _field(fields, match.group(1))[1].dtype.kind == "f":
-        _, values = _field(fields, match.group(1))
-        with np.errstate(invalid="ignore"):  # NaN (an undefined point) matches no comparison
-            return np.flatnonzero(_OPERATORS[match.group(2)](values, float(match.group(3))))
-    if match := _TEXT.fullmatch(clause):
         label, values = _field(fields, match.group(1))
+        if values.dtype.kind != "f":
+            raise StateError([f"Find: {label} holds texts: a share (top, bottom) ranks numbers."])
+        return _share(values, match.group(2).lower(), float(match.group(3)))
+    comparison, text = _COMPARISON.fullmatch(clause), _TEXT.fullmatch(clause)
+    # A comparison of a number column; else a text clause (its text may hold "<5" or "=1"): each by its field.
+    numeric = comparison and fields.get(_key(comparison.group(1)), (None, np.empty(0, "U")))[1].dtype.kind == "f"
+    if numeric:
+        _, values = _field(fields, comparison.group(1))
+        with np.errstate(invalid="ignore"):  # NaN (an undefined point) matches no comparison
+            return np.flatnonzero(_OPERATORS[comparison.group(2)](values, float(comparison.group(3))))
+    if text and (_key(text.group(1)) in fields or not comparison):
+        label, values = _field(fields, text.group(1))
         if values.dtype.kind != "U":
             raise StateError([f"Find: {label} holds numbers: compare it with <, <=, >, >=, = or != and a number."])
-        return _texts(values, " ".join(match.group(2).casefold().split()), match.group(3).strip())
+        return _texts(values, " ".join(text.group(2).casefold().split()), text.group(3).strip())
+    if comparison:
+        _field(fields, comparison.group(1))  # names what this run has
     raise StateError([f"Find: cannot read {clause!r}. Write e.g. \"R_N > 0.5\", \"continuity bottom 1%\", "
                       "\"rows 3, 10-20\", \"name starts with ab\", joined by \"and\"."])
 
@@ -140,11 +147,12 @@ def find_rows(result, query):
     --------
     >>> import types
     >>> run = types.SimpleNamespace(n_samples=5, local={"normalized": np.array([0.1, 0.9, 0.5, np.nan, 0.7])},
-    ...                             truth=np.arange(5.0)[:, None], truth_labels=("t",))
+    ...                             truth=np.arange(5.0)[:, None], truth_labels=("t",),
+    ...                             metadata={"name": np.array(["ab", "b", "Abc", "c", "a"])})
     >>> find_rows(run, "R_N > 0.6").tolist(), find_rows(run, "r_n top 50% and t >= 2").tolist()
     ([1, 4], [4])
-    >>> find_rows(run, "rows 0, 2-3").tolist()
-    [0, 2, 3]
+    >>> find_rows(run, "rows 0, 2-3").tolist(), find_rows(run, "name starts with AB").tolist()
+    ([0, 2, 3], [0, 2])
     """
     if not isinstance(query, str) or len(query) > FIND_MAX_CHARS:
         raise StateError([f"Find: a query of at most {FIND_MAX_CHARS} characters."])

@@ -94,6 +94,8 @@ class RunResult:
         """Plain values and arrays for :mod:`lab.store.serialization`."""
         value = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         value["landmarks"] = None if self.landmarks is None else dataclasses.asdict(self.landmarks)
+        # Names and columns apart: a column's name is the user's (``__array__`` is the store's own marker).
+        value["metadata"] = {"names": list(self.metadata), "columns": list(self.metadata.values())}
         return value
 
     @classmethod
@@ -105,6 +107,8 @@ class RunResult:
         for name in ("input_axes", "truth_labels", "notes"):
             value[name] = tuple(value[name])
         value["image_shape"] = None if value["image_shape"] is None else tuple(value["image_shape"])
+        metadata = value.get("metadata") or {"names": [], "columns": []}
+        value["metadata"] = dict(zip(metadata["names"], metadata["columns"]))
         return cls(**value)
 
 
@@ -303,6 +307,10 @@ def _compute_run(request, report, uploads, partial=None):
         metadata=dict(data.metadata))
 
 
+# Most classes a label colouring may have for the label measures to be computed (the digits have 10).
+MAX_LABEL_CLASSES = 100
+
+
 def run_measures(data, Y):
     """The measures a run of ``data`` with output ``Y`` computes, and the class labels they read.
 
@@ -319,12 +327,15 @@ def run_measures(data, Y):
 
 
 def _class_labels(data):
-    """The points' classes, when the colouring is one of two or more classes (the digits; an upload's text
-    label column), else None: the label measures need them. A label of every point its own (an upload's
-    name or id column as its colour) is no class: the run is measured without the label measures."""
+    """The points' classes, when the colouring is one of 2 to :data:`MAX_LABEL_CLASSES` classes (the digits; an
+    upload's text label column), else None: the label measures need them. More labels than that (an upload's
+    name or id column as its colour) are no classes: the run is measured without the label measures, whose
+    cost grows with the classes' square (label-trustworthiness) and which a class per point leaves undefined
+    (the silhouette)."""
     classes = data.truth is None and (data.name in datasets.available()
                                       or (data.upload is not None and data.upload.color_categories))
-    return data.color if classes and 1 < np.unique(data.color).size < len(data.color) else None
+    count = np.unique(data.color).size
+    return data.color if classes and 1 < count <= min(MAX_LABEL_CLASSES, len(data.color) - 1) else None
 
 
 def _defined(spec, data, Y, labels):

@@ -259,15 +259,15 @@ def metadata_lines(result):
     Examples
     --------
     >>> import types
-    >>> run = types.SimpleNamespace(metadata={"name": np.array(["ab", "c"]), "year": np.array([1990.0, np.nan])})
+    >>> run = types.SimpleNamespace(metadata={"name": np.array(["ab", "c"]), "id": np.array([1234567.0, np.nan])})
     >>> metadata_lines(run).tolist()
-    ['name: ab · year: 1990', 'name: c · year: nan']
+    ['name: ab · id: 1234567', 'name: c · id: nan']
     """
-    metadata = getattr(result, "metadata", None)
-    if not metadata:
+    if not result.metadata:
         return None
-    parts = [np.char.add(f"{name}: ", values if values.dtype.kind == "U" else np.char.mod("%g", values))
-             for name, values in metadata.items()]
+    # Numbers with up to 12 significant digits: an id or a year reads as written, not as 1.23457e+06.
+    parts = [np.char.add(f"{name}: ", values if values.dtype.kind == "U" else np.char.mod("%.12g", values))
+             for name, values in result.metadata.items()]
     lines = parts[0]
     for part in parts[1:]:
         lines = np.char.add(np.char.add(lines, " · "), part)

@@ -148,6 +148,10 @@ def prepare(X: np.ndarray, Y: np.ndarray | None = None, *, n_neighbors: int = ca
         labels = np.asarray(labels)
         color_column = sum(part.shape[1] for part in columns)
     metadata = {str(name): np.asarray(values).ravel() for name, values in (metadata or {}).items()}
+    for name, values in ([] if labels is None else [("labels", labels)]) + list(metadata.items()):
+        if values.shape != (X.shape[0],):
+            raise measures.DatasetError(f"{name} has {values.size} values for {X.shape[0]} points: give one per point, "
+                                        "in the same order.")
     first = sum(part.shape[1] for part in columns) + (labels is not None)
     metadata_columns = tuple(range(first, first + len(metadata))) or None
     content, filename = _file(columns, labels, metadata)
@@ -197,6 +201,10 @@ class NotebookPage:
         self._selection = np.empty(0, dtype=np.intp)
         self._orders = {}  # kind ("view", "select") -> (number, payload): the latest of each kind
         self._number = 0
+        # The view Python asked for, until a page that received it reports what it shows: a selection asked
+        # meanwhile selects in that view's run. (number of its order, state)
+        self._asked = None
+        self._handed = 0  # the latest view order handed to a page
 
     # What the page reports.
 
@@ -205,10 +213,12 @@ class NotebookPage:
         shown = ViewState.from_dict(state).validated()
         with self._lock:
             self._state = shown
+            if self._asked is not None and (shown == self._asked[1] or self._handed >= self._asked[0]):
+                self._asked = None
         return shown
 
     def report_selection(self, rows) -> np.ndarray:
-        """The data-set rows the user now selects (none: an empty selection)."""
+        """The data-set rows the user now selects (none: an empty selection) in the run shown."""
         rows = self._checked_rows(rows)
         with self._lock:
             self._selection = rows
@@ -219,6 +229,11 @@ class NotebookPage:
         payload)]`` in the order asked, the latest of each kind only."""
         with self._lock:
             return sorted((order, kind, payload) for kind, (order, payload) in self._orders.items() if order > number)
+
+    def handed(self, number: int):
+        """A page received view order ``number``: what it reports from now on is its answer to it."""
+        with self._lock:
+            self._handed = max(self._handed, number)
 
     # What Python reads.
 
@@ -242,6 +257,7 @@ class NotebookPage:
     def result(self):
         """The shown run's result if it is computed (:class:`~lab.compute.runs.RunResult`), else None."""
         return host_results(self.start.directory).get(RunRequest.from_state(self.state))
+
 
     @property
     def measures(self) -> dict:
@@ -282,35 +298,53 @@ class NotebookPage:
             given.update({key: ",".join(map(str, value)) if isinstance(value, (list, tuple)) else
                           str(value).lower() if isinstance(value, bool) else str(value)
                           for key, value in changes.items()})
-            shown = from_query("?" + urllib.parse.urlencode(given), upload=self.start.state.data.upload)
-        self._order("view", shown.to_dict())
+            # The upload the page shows (the user may have brought another file), else the notebook's arrays.
+            upload = self.state.data.upload or self.start.state.data.upload
+            shown = from_query("?" + urllib.parse.urlencode(given), upload=upload)
+        number = self._order("view", shown.to_dict())
+        with self._lock:
+            self._asked = (number, shown)
         return shown
 
     def select(self, rows) -> np.ndarray:
-        """Select data-set ``rows`` in the page: marked in both views, summarized beneath them.
+        """Select data-set ``rows`` of the run shown, or of the view :meth:`set_view` asked for and the page has not
+        shown yet: the page marks them in both views, summarized beneath them, once that run is drawn (another
+        view first drops them).
 
         Raises
         ------
         StateError
             A row that is not a whole number from 0 to n - 1.
         """
-        rows = self._checked_rows(rows)
+        with self._lock:
+            target = self._state if self._asked is None else self._asked[1]
+        rows = self._checked_rows(rows, target)
         with self._lock:
             self._selection = rows
-        self._order("select", rows.tolist())
+        self._order("select", {"rows": rows.tolist(), "request": RunRequest.from_state(target).to_dict()})
         return rows
 
     def _order(self, kind, payload):
         with self._lock:
             self._number += 1
             self._orders[kind] = (self._number, payload)
+            return self._number
 
-    def _checked_rows(self, rows):
+    def _row_count(self, state):
+        """How many rows the data of ``state`` has: its run's, once computed; the arrays' or the set's size; else
+        None (a finite set at its default size before its run: the page checks the rows it marks)."""
+        result = host_results(self.start.directory).get(RunRequest.from_state(state))
+        if result is not None:
+            return result.n_samples
+        data = state.data
+        return self.start.upload["n"] if data.upload == self.start.state.data.upload else data.n
+
+    def _checked_rows(self, rows, state=None):
         values = np.asarray(rows if rows is not None else [], dtype=object)
-        data = self.state.data  # rows of the data set shown: the arrays, or a data set the user chose
-        n = self.start.upload["n"] if data.dataset == catalogue.UPLOAD else data.n
-        whole = (isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < n
-                 for value in values)
+        n = self._row_count(state or self.state)
+        whole = (isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value
+                 and (n is None or value < n) for value in values)
         if values.ndim != 1 or not all(whole):
-            raise StateError([f"A selection names data-set rows: whole numbers from 0 to {n - 1}."])
+            bound = "" if n is None else f" to {n - 1}"
+            raise StateError([f"A selection names data-set rows: whole numbers from 0{bound}."])
         return np.unique(values.astype(np.intp))

@@ -60,3 +60,42 @@ def test_a_redraw_of_the_same_run_marks_the_rows_found_without_reading_the_run_a
     elsewhere = {**drawn, "request": {"another": "run"}}
     assert find_points(services, "R_N top 10%", elsewhere, record, "session", found)[0]["rows"] == found["rows"]
     assert len(reads) == 2
+
+
+def test_a_notebook_s_selection_is_kept_through_redraws_of_its_run_and_delivered_only_to_it(shown, tmp_path):
+    """components.notebook_link: Python's rows are marked once the run they select in is shown, kept while that run
+    is redrawn (a blank find box does not clear them), and refused by the page when out of its range."""
+    from components import notebook_link
+    from lab import ViewState
+    from lab.view.notebook import NotebookPage, prepare
+
+    services, record = shown
+    drawn = {"request": record["request"], "color": "normalized"}
+    selection = {"rows": [1, 2], "drawn": drawn, "query": "", "from": notebook_link.NOTEBOOK}
+    recoloured = {**drawn, "color": "conformal"}
+    assert find_points(services, "", recoloured, record, "session", selection) == (
+        {**selection, "drawn": recoloured}, dash.no_update)
+    elsewhere = {**drawn, "request": {"another": "run"}}
+    assert find_points(services, "", elsewhere, record, "session", selection)[0]["rows"] == []
+
+    page = NotebookPage(prepare(*shown_data(), directory=tmp_path))
+    state = ViewState.from_dict(from_query("?dataset=swissroll&n=300&k=8&algorithm=pca").to_dict())
+    page.report_state(state.to_dict())
+    page.select([5, 6])
+    apply, found, text, seen = notebook_link.deliver_orders(services, page, 1, {"order": 0}, record, drawn, "session")
+    assert apply is dash.no_update and found["rows"] == [5, 6] and found["from"] == notebook_link.NOTEBOOK
+    assert seen == {"order": 1} and text.startswith("From the notebook: 2 points selected")
+    # Asked for another run (a view set after it, not shown yet): it waits.
+    page.set_view(k=9)
+    page.select([7])
+    apply, *_ = notebook_link.deliver_orders(services, page, 2, {"order": 1}, record, drawn, "session")
+    assert apply["state"]["method"]["n_neighbors"] == 9
+    with pytest.raises(dash.exceptions.PreventUpdate):
+        notebook_link.deliver_orders(services, page, 3, {"order": 2}, record, drawn, "session")
+
+
+def shown_data():
+    import datasets
+
+    data = datasets.load("swissroll", n=300)
+    return data.X, None

@@ -1030,6 +1030,13 @@ def test_metadata_columns_are_bounded_in_number_and_in_characters(monkeypatch):
         parse_upload(wide, "wide.csv", columns=[0, 1], metadata_columns=list(range(2, 19)))
     with pytest.raises(DatasetError, match="listed twice in metadata_columns"):
         parse_upload(METADATA_TABLE, "points.csv", metadata_columns=["name", 3])
+    # Together: two text columns of 5 rows × 2 characters are 20 characters.
+    monkeypatch.setattr(upload.points, "MAX_METADATA_CHARACTERS", 15)
+    with pytest.raises(DatasetError, match=r'more than 15 characters.*\(at column 7 \("kind"\)\)'):
+        parse_upload(METADATA_TABLE.replace(b"score\n", b"score,kind\n").replace(b"1.5\n", b"1.5,aa\n")
+                     .replace(b"nan\n", b"nan,bb\n").replace(b",2\n", b",2,aa\n").replace(b",x\n", b",x,cc\n")
+                     .replace(b",3\n", b",3,dd\n"), "points.csv", columns=[0, 1, 2], metadata_columns=["name", "kind"],
+                     drop_nonfinite=True)
     monkeypatch.setattr(upload.points, "MAX_METADATA_CHARACTERS", 9)  # 5 rows × the longest text, 2 characters
     with pytest.raises(DatasetError, match=r'metadata column 4 \("name"\) holds texts of up to 2 characters on 5 rows'):
         parse_upload(METADATA_TABLE, "points.csv", columns=[0, 1, 2], metadata_columns=["name"], drop_nonfinite=True)

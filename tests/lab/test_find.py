@@ -110,12 +110,33 @@ def test_an_upload_s_metadata_is_found_by_text_prefix_substring_and_numeric_rang
     for query, mask in cases.items():
         np.testing.assert_array_equal(find_rows(result, query), np.flatnonzero(mask), err_msg=query)
     assert 0 < len(find_rows(result, "name starts with beta")) < 300 and 7 not in find_rows(result, "year > 0")
+    # A text holding what reads as a comparison is still text.
+    np.testing.assert_array_equal(find_rows(result, "name contains <5"), [])
+    np.testing.assert_array_equal(find_rows(result, "name = beta =1"), [])
+
+
+def test_metadata_survives_the_result_cache_whatever_its_columns_are_named(metadata_run, tmp_path):
+    """A column's name is the user's: the store's own markers (``__array__``, ``__tuple__``) are names too."""
+    import dataclasses
+
+    from lab.compute.runs import RunResult
+    from lab.store.serialization import decode, encode
+
+    result = metadata_run[0]
+    for names in (("__array__",), ("__tuple__",), ("name", "year")):
+        named = dataclasses.replace(result, metadata={name: values for name, values
+                                                      in zip(names, result.metadata.values())})
+        back = RunResult.from_value(decode(encode(named.to_value())))
+        assert list(back.metadata) == list(names)
+        for name in names:
+            np.testing.assert_array_equal(back.metadata[name], named.metadata[name])
 
 
 @pytest.mark.parametrize("query, says", [
     ("year starts with 19", "year holds numbers"),
     ("name > 3", "cannot read 'name > 3'"),
     ("nickname = x", "this run has"),
+    ("name top 5%", "name holds texts: a share"),
 ])
 def test_a_metadata_clause_that_does_not_fit_its_column_is_refused_by_name(metadata_run, query, says):
     with pytest.raises(StateError, match=says):

@@ -1,5 +1,7 @@
 """A notebook's arrays as the dashboard's data: read back exactly, measured as measures.evaluate measures them."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -126,13 +128,36 @@ def test_select_orders_rows_of_the_data_shown_and_the_latest_of_each_kind_goes_t
     rows = page.select(np.array([7, 3]))
     assert rows.tolist() == [3, 7] and page.selected.tolist() == [3, 7]
     assert [(number, kind) for number, kind, _ in page.orders_after(0)] == [(1, "view"), (2, "select")]
-    assert page.orders_after(1) == [(2, "select", [3, 7])]
+    # Asked after set_view, before the page shows it: the selection is of the run Python asked for.
+    pca = RunRequest.from_state(page.start.state.with_algorithm("pca").validated()).to_dict()
+    assert page.orders_after(1) == [(2, "select", {"rows": [3, 7], "request": pca})]
     assert page.orders_after(2) == []
     with pytest.raises(StateError, match="from 0 to 299"):
         page.select([300])
+    # Once a page received the view, a selection is of the run the page shows (here the user moved on).
+    page.handed(1)
+    page.report_state(page.start.state.with_algorithm("isomap").validated().to_dict())
+    page.select([4])
+    assert page.orders_after(2)[0][2]["request"] == RunRequest.from_state(page.state).to_dict()
     # On a data set the user chose in the page, rows are that data set's.
     page.report_state(page.start.state.with_dataset("swissroll", None).validated().to_dict())
     assert page.select([1599]).tolist() == [1599]
+    # A finite set at its default size has no n before its run: the page checks the rows when it marks them.
+    page.report_state(page.start.state.with_dataset("digits", None).validated().to_dict())
+    assert page.state.data.n is None and page.select([5000]).tolist() == [5000]
+    with pytest.raises(StateError, match="whole numbers from 0[.]"):
+        page.select([-1])
+
+
+def test_set_view_keeps_the_file_the_page_shows_and_prepare_refuses_columns_of_other_lengths(page, roll, tmp_path):
+    other = dataclasses.replace(page.start.state.data.upload, filename="other.csv")
+    page.report_state(page.start.state.with_dataset(catalogue.UPLOAD, other).validated().to_dict())
+    assert page.set_view(k=12).data.upload == other
+    X, Y = roll
+    with pytest.raises(measures.DatasetError, match="name has 40 values for 300 points"):
+        prepare(X, Y, directory=tmp_path, metadata={"name": np.arange(40)})
+    with pytest.raises(measures.DatasetError, match="labels has 299 values"):
+        prepare(X, Y, directory=tmp_path, labels=np.arange(299))
 
 
 def test_the_measures_are_the_shown_run_s_once_it_is_computed(page, roll):

@@ -189,14 +189,18 @@ def test_a_run_publishes_its_input_its_embedding_then_its_measures_and_the_cache
         compute(SweepRequest.from_state(ViewState()), cache=None, partial=again.append)
 
 
-def test_an_upload_coloured_by_a_label_of_every_point_its_own_is_measured_without_the_label_measures(tmp_path):
-    """An id or name column chosen as the colour: no classes, so the run leaves the label measures out (the
-    silhouette of one point per class is undefined) instead of failing."""
+@pytest.mark.parametrize("classes", [200, 150])
+def test_an_upload_coloured_by_a_label_of_every_point_its_own_is_measured_without_the_label_measures(tmp_path,
+                                                                                                     classes):
+    """An id or name column chosen as the colour (a label per point, or more than 100): no classes, so the run
+    leaves the label measures out (the silhouette of one point per class is undefined, label-trustworthiness
+    costs the classes' square) instead of failing or taking hours."""
     from lab import UploadStore, ViewState
     from lab.compute.choices import DataChoice, MethodChoice, UploadRef
 
     data = datasets.load("swissroll", n=200)
-    text = "x,y,z,name\n" + "".join(f"{x!r},{y!r},{z!r},n{row}\n" for row, (x, y, z) in enumerate(data.X.tolist()))
+    text = "x,y,z,name\n" + "".join(f"{x!r},{y!r},{z!r},n{row % classes}\n"
+                                     for row, (x, y, z) in enumerate(data.X.tolist()))
     uploads = UploadStore(tmp_path / "uploads").for_session("s" * 24)
     upload = UploadRef(uploads.put(text.encode()), "named.csv", color_column=3)
     state = ViewState(data=DataChoice("upload", upload=upload), method=MethodChoice("pca", 10)).validated()
