@@ -135,7 +135,12 @@
         if (!found || !drawn(inputFigure) || !drawn(outputFigure)) {
           return [noUpdate, noUpdate];
         }
-        return [mark(inputFigure, SELECTION_TRACE, found.rows), mark(outputFigure, SELECTION_TRACE, found.rows)];
+        // Nothing found and nothing marked: no patch, for a patch redraws the view (a 3-D view of 20 000
+        // points took about a second in software WebGL on every page that opened a link, its find box blank).
+        const unmarked = (figure) => column(figure.data[SELECTION_TRACE].x || []).length === 0;
+        const marks = (figure) => (found.rows.length || !unmarked(figure) ?
+          mark(figure, SELECTION_TRACE, found.rows) : noUpdate);
+        return [marks(inputFigure), marks(outputFigure)];
       },
       // A clicked point: its k neighbours and kNN edges in both views (an edge that short-circuits the
       // manifold is a long chord), and the inspector below scrolled into view.
