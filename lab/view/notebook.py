@@ -258,7 +258,6 @@ class NotebookPage:
         """The shown run's result if it is computed (:class:`~lab.compute.runs.RunResult`), else None."""
         return host_results(self.start.directory).get(RunRequest.from_state(self.state))
 
-
     @property
     def measures(self) -> dict:
         """The shown run's per-point measures, ``{name: array of shape (n_samples,)}`` (empty until computed)."""
