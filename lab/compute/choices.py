@@ -244,6 +244,7 @@ class UploadRef:
         given = dict(json_fields(cls, values, "upload"))
         for key in ("columns", "truth_columns", "metadata_columns"):
             given[key] = _columns(given.get(key), f"upload: {key}")
+        given["metadata_columns"] = given["metadata_columns"] or None  # none chosen: one cache key, not two
         if given.get("output") is not None:
             given["output"] = OutputRef.from_dict(given["output"])
         if not isinstance(given.get("sha256"), str) or not isinstance(given.get("filename"), str):

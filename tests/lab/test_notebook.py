@@ -168,3 +168,12 @@ def test_the_measures_are_the_shown_run_s_once_it_is_computed(page, roll):
     np.testing.assert_allclose(page.measures["normalized"], measures.evaluate(X, Y, 8).per_point["normalized"],
                                rtol=1e-12)
     assert page.result().n_samples == len(X)
+
+
+def test_no_metadata_columns_is_one_reference_whether_written_none_or_empty(page):
+    """An upload without metadata columns names the same run (one cache key) however a request spells it."""
+    from lab.compute.choices import UploadRef
+
+    values = page.start.state.data.upload.to_dict()
+    assert UploadRef.from_dict({**values, "metadata_columns": []}) == UploadRef.from_dict(
+        {**values, "metadata_columns": None}) == page.start.state.data.upload
