@@ -32,6 +32,7 @@ the commit before a change, so the ratio is that change's.
 Nothing here asserts a time (STYLE: speed lives in bench/).
 """
 
+import contextlib
 import json
 import pathlib
 import shutil
@@ -173,21 +174,43 @@ def _timing(seconds):
     return Timing(statistics.median(seconds), min(seconds), len(seconds), None, None)
 
 
-def switch_rows(count, baseline_commit=BASELINE_COMMIT):
-    with tempfile.TemporaryDirectory(prefix="procrustes-browser-") as scratch:
+@contextlib.contextmanager
+def _checkouts(baseline_commit, prefix):
+    """A scratch directory and the roots to serve: this checkout (``"ours"``) and ``baseline_commit`` checked out
+    into a temporary git worktree there (``"baseline"``), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         old = pathlib.Path(scratch) / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
                        capture_output=True)
         try:
-            served = {name: Served(root, scratch) for name, root in (("ours", ROOT), ("baseline", old))}
-            try:
-                ours, ours_bytes = switches(served["ours"].url, count)
-                baseline_seconds, baseline_bytes = switches(served["baseline"].url, count)
-            finally:
-                for server in served.values():
-                    server.stop()
+            yield scratch, {"ours": ROOT, "baseline": old}
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
+
+
+def _each_alone(baseline_commit, prefix, measure):
+    """``{"ours": measure(url), "baseline": measure(url)}``: this checkout's app, then ``baseline_commit``'s, each
+    server alone on the machine."""
+    times = {}
+    with _checkouts(baseline_commit, prefix) as (scratch, roots):
+        for name, root in roots.items():
+            server = Served(root, scratch)
+            try:
+                times[name] = measure(server.url)
+            finally:
+                server.stop()
+    return times
+
+
+def switch_rows(count, baseline_commit=BASELINE_COMMIT):
+    with _checkouts(baseline_commit, "procrustes-browser-") as (scratch, roots):
+        served = {name: Served(root, scratch) for name, root in roots.items()}
+        try:
+            ours, ours_bytes = switches(served["ours"].url, count)
+            baseline_seconds, baseline_bytes = switches(served["baseline"].url, count)
+        finally:
+            for server in served.values():
+                server.stop()
     return [Row.from_timing(
         SUITE, "cached algorithm switch, click to views drawn", 1600, _timing(ours),
         baseline=f"the app at {baseline_commit}", baseline_timing=_timing(baseline_seconds),
@@ -236,20 +259,7 @@ _STORE = (
 def progressive_rows(baseline_commit=BASELINE_COMMIT):
     """The uncached 20 000-point Isomap run, here and at ``baseline_commit``, one after the other (each server
     alone on the machine)."""
-    times = {}
-    with tempfile.TemporaryDirectory(prefix="procrustes-progressive-") as scratch:
-        old = pathlib.Path(scratch) / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
-                       capture_output=True)
-        try:
-            for name, root in (("ours", ROOT), ("baseline", old)):
-                server = Served(root, scratch)
-                try:
-                    times[name] = progressive_run(server.url)
-                finally:
-                    server.stop()
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
+    times = _each_alone(baseline_commit, "procrustes-progressive-", progressive_run)
     (arrived, drawn, whole, record), (_, base_drawn, base_whole, _) = times["ours"], times["baseline"]
     # The first partial record reached the page as the job published it (a poll waits for it on the server).
     if record is None:
@@ -302,20 +312,7 @@ def cached_link(url, openings):
 
 def link_rows(baseline_commit=BASELINE_COMMIT):
     """A cached 20 000-point run opened from its link in a fresh browser, here and at ``baseline_commit``."""
-    times = {}
-    with tempfile.TemporaryDirectory(prefix="procrustes-link-") as scratch:
-        old = pathlib.Path(scratch) / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
-                       capture_output=True)
-        try:
-            for name, root in (("ours", ROOT), ("baseline", old)):
-                server = Served(root, scratch)
-                try:
-                    times[name] = cached_link(server.url, LINK_OPENINGS)
-                finally:
-                    server.stop()
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
+    times = _each_alone(baseline_commit, "procrustes-link-", lambda url: cached_link(url, LINK_OPENINGS))
     (ours, ours_bytes), (base, base_bytes) = times["ours"], times["baseline"]
     return [Row.from_timing(SUITE, "cached run opened from its link, fresh browser to both views drawn", 20_000,
                             _timing(ours), baseline=f"the app at {baseline_commit}", baseline_timing=_timing(base),

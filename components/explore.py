@@ -208,7 +208,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     output_color, title, _ = coloring(result, display.color, view.output.rows)
     colors = {"input": coloring(result, display.color, view.input.rows)[0], "output": output_color}
     color_range = robust_color_range(output_color)  # every drawn point's colour sets the range
-    described = metadata_lines(result)  # each point's metadata line in its hover, when the upload carries some
+    described = bool(result.metadata)  # each point's metadata line in its hover, when the upload carries some
     classes = class_labels(result) if display.color.startswith("truth-") else None
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
     # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
@@ -228,7 +228,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                 continue  # the output view waits for its algorithm: nothing to recolour
             patch = Patch()
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale,
-                                           described is not None).items():
+                                           described).items():
                 patch["data"][0][key] = value
             patches[name] = patch
         return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {})}
@@ -242,18 +242,19 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                   {key: drawn.get(key) for key in ("view", "presentation")} == {key: layout[key] for key in
                                                                                 ("view", "presentation")})
     figures = {}
+    lines = metadata_lines(result)  # joined only for a view drawn whole: a patch keeps the browser's
     if layout["embedded"]:
         figures["output"] = output_figure(
             view.output.take(result.Y), colors["output"], color_range, title, point_ids=view.output.rows,
             revision=str(revision), landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration,
             title=(view.output_title.replace("Output:", "Output (measuring…):", 1) if record["status"] == "partial"
-                   else view.output_title), hover_text=None if described is None else view.output.take(described))
+                   else view.output_title), hover_text=None if lines is None else view.output.take(lines))
     if not same_input:
         figures["input"] = input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
                                         point_ids=view.input.rows, title=view.input_title,
                                         revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
                                         axis_titles=result.input_axes, projection=projection,
-                                        hover_text=None if described is None else view.input.take(described))
+                                        hover_text=None if lines is None else view.input.take(lines))
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
@@ -265,7 +266,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         figures["input"] = no_update
     elif same_input:
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
-                                             three_d=projection is None, described=described is not None,
+                                             three_d=projection is None, described=described,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":
         return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",

@@ -13,13 +13,11 @@ import functools
 from dash import Input, Output, State, ctx, dcc, no_update
 from dash.exceptions import PreventUpdate
 
-import measures
 from lab import StateError
 from lab.compute.views import selection_summary
 
 from . import ids
-from .point_events import event_rows, shown_result
-from .records import checked_record
+from .point_events import done_result, event_rows
 
 __all__ = ["NOTEBOOK", "POLL_MILLISECONDS", "deliver_orders", "link_pieces", "register", "report_selection",
            "report_view"]
@@ -47,17 +45,6 @@ def report_view(page, state):
     return no_update
 
 
-def _shown(services, record, session):
-    """The request and result of the run the page shows, when it is done and cached (else ``(None, None)``)."""
-    try:
-        record = checked_record(record)
-        if record["status"] != "done":
-            return None, None
-        return shown_result(services, record, session)
-    except measures.ProcrustesLabError:  # a forged record or another session's upload: nothing is shown
-        return None, None
-
-
 def report_selection(services, page, input_selected, output_selected, input_click, output_click, found, shown, drawn,
                      session):
     """Tell Python the rows the user selects: the triggering event's (a box, a lasso, a clicked point, a find)."""
@@ -67,7 +54,7 @@ def report_selection(services, page, input_selected, output_selected, input_clic
         if trigger == (ids.FIND_ROWS, "data"):
             rows = found.get("rows") if isinstance(found, dict) else []
         elif trigger in events:
-            _, result = _shown(services, shown, session)
+            _, result = done_result(services, shown, session)
             if result is None:
                 raise PreventUpdate
             event = events[trigger]
@@ -97,7 +84,7 @@ def deliver_orders(services, page, _intervals, seen, shown, drawn, session):
     if "select" not in orders:
         raise PreventUpdate
     number, selection = orders["select"]
-    request, result = _shown(services, shown, session)
+    request, result = done_result(services, shown, session)
     if result is None or request.to_dict() != selection["request"]:
         raise PreventUpdate  # the run Python selects in is not drawn (yet): the next poll looks again
     rows = selection["rows"]

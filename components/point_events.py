@@ -17,8 +17,9 @@ from lab.compute.views import data_rows, drawn_rows, inspect_point, selection_su
 
 from . import ids
 from .figures import empty_figure, image_figure, inspector_figure
+from .records import checked_record
 
-__all__ = ["event_points", "event_rows", "inspect", "register", "shown_result", "show_point_image",
+__all__ = ["done_result", "event_points", "event_rows", "inspect", "register", "shown_result", "show_point_image",
            "summarize_selection"]
 
 
@@ -35,11 +36,14 @@ def shown_result(services, record, session):
     return request, services.results.get(request)
 
 
-def _event_result(services, shown, session):
-    if not shown or shown.get("status") != "done":
-        return None, None
+def done_result(services, shown, session):
+    """The request and result of the run the page shows (its record ``shown``), when it is done and cached for
+    this session; ``(None, None)`` otherwise: not done, left the cache, a forged record, another session's upload."""
     try:
-        return shown_result(services, shown, session)
+        record = checked_record(shown)
+        if record["status"] != "done":
+            return None, None
+        return shown_result(services, record, session)
     except measures.ProcrustesLabError:
         return None, None
 
@@ -82,7 +86,7 @@ def _event_rows(result, input_event, output_event, drawn):
 
 def show_point_image(services, input_hover, output_hover, shown, drawn, session):
     """For an image data set, the hovered point's image (its row of X, read from the result cache)."""
-    _, result = _event_result(services, shown, session)
+    _, result = done_result(services, shown, session)
     if result is None or result.image_shape is None:
         return no_update, {"display": "none"} if result is not None else no_update
     try:
@@ -100,7 +104,7 @@ def inspect(services, input_click, output_click, shown, drawn, session):
     """Clicking a point opens its neighbourhood, aligned as R_N, R_C and ASIM align it (PN Fig. 1E/F), and
     marks the point's k input neighbours and kNN edges in both views (data-set rows; the browser finds them
     among what each view draws)."""
-    request, result = _event_result(services, shown, session)
+    request, result = done_result(services, shown, session)
     if result is None:
         return empty_figure("This run is no longer cached."), "Run it again to inspect its points.", no_update
     try:
@@ -129,7 +133,7 @@ def summarize_selection(services, input_selection, output_selection, shown, draw
     selection = input_selection if ctx.triggered_id == ids.INPUT_GRAPH else output_selection
     if not selection:
         return ""
-    _, result = _event_result(services, shown, session)
+    _, result = done_result(services, shown, session)
     if result is None:
         return "Run again to summarize a selection."
     try:

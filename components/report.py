@@ -73,7 +73,7 @@ def _colorings(result, rows):
     encodes a figure (typed arrays)."""
     offered = [(key, label) for key, label in catalogue.color_choices(result.truth_labels)
                if key.startswith("truth-") or key in result.local]
-    colorings, described = {}, metadata_lines(result) is not None
+    colorings, described = {}, bool(result.metadata)
     for key, label in offered:
         output_values, title, _ = coloring(result, key, rows["output"])
         color_range = robust_color_range(output_values)  # as the page: every drawn point sets the range

@@ -138,7 +138,7 @@ FORGED = {
     "sweep-store#restore_studies": lambda f, state, record: f("sweep", state, "mallory", *[None] * 6),
 }
 # The point events of a run (hover image, inspector, selection) show nothing of it instead; they say
-# nothing of the refusal either (components/point_events.py: _event_result reads it as "not cached").
+# nothing of the refusal either (components/point_events.py: done_result reads it as "not cached").
 SAYS_NOT_CACHED = {
     "view-point-image#show_point_image": lambda f, state, record: _triggered(
         f"{ids.INPUT_GRAPH}.hoverData", f, CLICK, None, record, None, "mallory"),

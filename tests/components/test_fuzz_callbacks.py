@@ -393,7 +393,7 @@ def test_a_selection_naming_a_point_no_view_draws_is_refused_by_name(monkeypatch
     chosen = {"points": [{"curveNumber": 0, "pointNumber": 2}, {"curveNumber": 1, "pointNumber": 10**9}]}
     assert pairs.summarize_selection(None, chosen, None, {"state": {}}, "session").startswith("1 point selected")
     run = SimpleNamespace(n_samples=3, landmarks=None, image_shape=None)
-    monkeypatch.setattr(point_events, "_event_result", lambda *args: (None, run))
+    monkeypatch.setattr(point_events, "done_result", lambda *args: (None, run))
     monkeypatch.setattr(point_events, "ctx", SimpleNamespace(triggered_id=ids.OUTPUT_GRAPH))
     figure, text, neighbours = point_events.inspect(None, None, {"points": [{"curveNumber": 0, "pointNumber": 3}]},
                                                     None, None, "session")
