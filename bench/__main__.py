@@ -37,8 +37,9 @@ RESULTS = pathlib.Path(__file__).resolve().parent / "results"
 SUITES = ("measures", "algorithms", "procrustes_algorithms", "landmark_isomap", "sweep", "zadu_compare", "uploads",
           "datasets", "locally_linear", "neighbor_embeddings", "pairs", "geodesic_cores")
 # Run only when named with --only: the browser suite needs Chromium and takes minutes (bench/browser.py);
-# the tours' suite walks all 29 steps twice from an empty cache (about six minutes, bench/tours.py).
-ON_REQUEST = ("browser", "tours")
+# the tours' suite walks all 29 steps twice from an empty cache (about six minutes, bench/tours.py); the
+# uncached runs at 20 000 points, here and at a baseline checkout, take about ten (bench/uncached_runs.py).
+ON_REQUEST = ("browser", "tours", "uncached_runs")
 PACKAGES = ("numpy", "scipy", "scikit-learn", "threadpoolctl", "networkx", "dash", "plotly", "diskcache", "zadu",
             "numba")
 

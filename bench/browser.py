@@ -32,7 +32,6 @@ the commit before a change, so the ratio is that change's.
 Nothing here asserts a time (STYLE: speed lives in bench/).
 """
 
-import contextlib
 import json
 import pathlib
 import shutil
@@ -47,7 +46,7 @@ import requests
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.harness import Row, SuiteSkipped, Timing, run_standalone  # noqa: E402
+from bench.harness import Row, SuiteSkipped, Timing, checkouts, run_standalone  # noqa: E402
 
 SUITE = "browser"
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -174,25 +173,11 @@ def _timing(seconds):
     return Timing(statistics.median(seconds), min(seconds), len(seconds), None, None)
 
 
-@contextlib.contextmanager
-def _checkouts(baseline_commit, prefix):
-    """A scratch directory and the roots to serve: this checkout (``"ours"``) and ``baseline_commit`` checked out
-    into a temporary git worktree there (``"baseline"``), removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
-        old = pathlib.Path(scratch) / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
-                       capture_output=True)
-        try:
-            yield scratch, {"ours": ROOT, "baseline": old}
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
-
-
 def _each_alone(baseline_commit, prefix, measure):
     """``{"ours": measure(url), "baseline": measure(url)}``: this checkout's app, then ``baseline_commit``'s, each
     server alone on the machine."""
     times = {}
-    with _checkouts(baseline_commit, prefix) as (scratch, roots):
+    with checkouts(baseline_commit, prefix) as (scratch, roots):
         for name, root in roots.items():
             server = Served(root, scratch)
             try:
@@ -203,7 +188,7 @@ def _each_alone(baseline_commit, prefix, measure):
 
 
 def switch_rows(count, baseline_commit=BASELINE_COMMIT):
-    with _checkouts(baseline_commit, "procrustes-browser-") as (scratch, roots):
+    with checkouts(baseline_commit, "procrustes-browser-") as (scratch, roots):
         served = {name: Served(root, scratch) for name, root in roots.items()}
         try:
             ours, ours_bytes = switches(served["ours"].url, count)

@@ -23,15 +23,20 @@ Nothing here asserts a time (STYLE: speed lives in bench/, tests never assert it
 """
 
 import argparse
+import contextlib
 import dataclasses
 import os
+import pathlib
 import statistics
+import subprocess
+import tempfile
 import time
 import tracemalloc
 
-__all__ = ["MEASURED", "PAPER_REPORTED", "SLOW_SECONDS", "Row", "SuiteSkipped", "Timing", "format_table", "measure",
-           "run_standalone",
-           "time_call"]
+__all__ = ["MEASURED", "PAPER_REPORTED", "SLOW_SECONDS", "Row", "SuiteSkipped", "Timing", "checkouts", "format_table",
+           "measure", "run_standalone", "time_call"]
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 SLOW_SECONDS = 5.0  # a work item whose first timed run takes longer is timed once (keeps the run short)
 MEASURED = "measured"
@@ -130,6 +135,20 @@ class Row:
             fields["baseline_seconds"] = baseline_timing.seconds
         return cls(suite=suite, item=item, n=n, seconds=timing.seconds, runs=timing.runs,
                    peak_mib=timing.peak_mib, baseline=baseline, **fields)
+
+
+@contextlib.contextmanager
+def checkouts(baseline_commit, prefix):
+    """A scratch directory and the roots to run: this checkout (``"ours"``) and ``baseline_commit`` checked out
+    into a temporary git worktree there (``"baseline"``), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        old = pathlib.Path(scratch) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), baseline_commit], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            yield scratch, {"ours": ROOT, "baseline": old}
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, capture_output=True)
 
 
 def time_call(function, repeats=3, slow_seconds=SLOW_SECONDS):

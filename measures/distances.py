@@ -27,14 +27,17 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 from scipy.sparse import csr_array
+from scipy.spatial import ConvexHull, QhullError
 from scipy.spatial.distance import cdist
 
+from . import chunks
 from .chunks import chunk_slices
 from .errors import MeasureError
 from .geodesics import check_connected, dijkstra_batches, geodesic_graph
 from .memo import InputMemo, digest
 from .neighbors import check_pair, nearest_neighbors, power_of_two_scaled
 from .parameters import check_integer
+from .processes import cores, thread_map
 from .seeding import check_random_state
 
 __all__ = [
@@ -60,6 +63,8 @@ __all__ = [
     "with_self",
 ]
 
+PARALLEL_FROM_PAIRS = 4_000_000  # pairs from which the pair sums share the cores (about 0.05 s of work)
+HULL_VERTICES = 2_000  # convex hulls up to this many vertices give the pair sums' largest distance first
 PAIRS_EXACT_UP_TO = 20_000  # all n^2 pairs: ~10 s here at 20 000 points; above, sampled columns
 PAIR_COLUMNS = 200  # the sample of columns above PAIRS_EXACT_UP_TO (2e8 pairs at a million points)
 SPEARMAN_PAIRS = 12_500_000  # pairs ranked for Spearman's rho: all pairs up to 5 000 points
@@ -110,28 +115,79 @@ class PairSums:
 def pair_sums(X, Y, *, columns=None, sigma=None):
     """One pass over the pairs: :class:`PairSums` (and the densities when ``sigma`` is given).
 
-    Rows are processed in chunks against the columns; nothing n x n is held. The densities need
-    the largest distance first, so with ``sigma`` the pass runs twice.
+    Rows are processed in chunks against the columns, the chunks shared by the cores
+    (:func:`measures.processes.thread_map`: ``cdist`` and numpy's reductions release the interpreter);
+    nothing n x n is held. Each row's sums are made by one thread in one order: the same bits on any
+    number of cores.
+
+    The densities need each space's largest distance. Over every pair it lies between two vertices of
+    the points' convex hull, so it is taken from them first (:func:`_hull_diameter`) and the densities
+    are made in the same pass as the sums; a space whose largest distance the pass then meets is not
+    that one (sampled columns, a hull qhull could not make exactly) gets a second pass with it.
     """
     n_samples = X.shape[0]
     targets = np.arange(n_samples) if columns is None else columns
+    spaces = ((X, X[targets]), (Y, Y[targets]))
     xx, yy, xy = np.zeros(n_samples), np.zeros(n_samples), np.zeros(n_samples)
-    x_max = y_max = 0.0
-    bytes_per_row = 8 * 4 * len(targets)
-    for part in chunk_slices(n_samples, bytes_per_row):
-        dx, dy = cdist(X[part], X[targets]), cdist(Y[part], Y[targets])
+    densities = (np.zeros(n_samples), np.zeros(n_samples)) if sigma is not None else (None, None)
+    guesses = (None, None) if sigma is None or columns is not None else tuple(_hull_diameter(X_) for X_ in (X, Y))
+    # Each thread holds one chunk's two blocks of distances at a time.
+    parts = list(chunk_slices(n_samples, 8 * 4 * len(targets), budget=chunks.CHUNK_BYTES // cores()))
+    parallel = n_samples * len(targets) >= PARALLEL_FROM_PAIRS
+
+    def density(d, largest):
+        """``sum_j exp(-((d_ij / largest) ** 2) / sigma)``, each step in place in ``d``."""
+        np.divide(d, largest, out=d)
+        np.square(d, out=d)
+        np.negative(d, out=d)
+        np.divide(d, sigma, out=d)
+        return np.exp(d, out=d).sum(axis=1)
+
+    def sums(part):
+        dx, dy = (cdist(points[part], columns_) for points, columns_ in spaces)
         xx[part] = np.einsum("ij,ij->i", dx, dx)
         yy[part] = np.einsum("ij,ij->i", dy, dy)
         xy[part] = np.einsum("ij,ij->i", dx, dy)
-        x_max, y_max = max(x_max, float(dx.max())), max(y_max, float(dy.max()))
-    x_density = y_density = None
-    if sigma is not None:
-        x_density, y_density = np.zeros(n_samples), np.zeros(n_samples)
-        for part in chunk_slices(n_samples, bytes_per_row):
-            dx, dy = cdist(X[part], X[targets]), cdist(Y[part], Y[targets])
-            x_density[part] = np.exp(-((dx / x_max) ** 2) / sigma).sum(axis=1)
-            y_density[part] = np.exp(-((dy / y_max) ** 2) / sigma).sum(axis=1)
-    return PairSums(xx, yy, xy, x_density, y_density, x_max, y_max, columns)
+        largest = float(dx.max()), float(dy.max())
+        for side, d in enumerate((dx, dy)):
+            if guesses[side] is not None:
+                densities[side][part] = density(d, guesses[side])
+        return largest
+
+    largest = tuple(max(side) for side in zip(*thread_map(sums, parts, parallel=parallel)))
+    again = [side for side in (0, 1) if sigma is not None and guesses[side] != largest[side]]
+    if again:
+        def second(part):
+            for side in again:
+                points, columns_ = spaces[side]
+                densities[side][part] = density(cdist(points[part], columns_), largest[side])
+
+        thread_map(second, parts, parallel=parallel)
+    return PairSums(xx, yy, xy, *densities, *largest, columns)
+
+
+def _hull_diameter(points):
+    """The largest distance between ``points`` as ``cdist`` computes it, from the vertices of their convex hull
+    (where it lies), in at most 3 dimensions; None in more, where qhull makes no hull (flat points), or
+    where the hull has more than :data:`HULL_VERTICES` vertices (their pairs would cost a pass's share).
+
+    A vertex qhull leaves out within its precision can make this smaller than the largest distance:
+    :func:`pair_sums` uses it only where the pass over the pairs meets it as the largest.
+    """
+    dimensions = points.shape[1]
+    if dimensions == 1:  # the two ends
+        ends = points[[np.argmin(points[:, 0]), np.argmax(points[:, 0])]]
+        return float(cdist(ends, ends).max())
+    if dimensions > 3 or points.shape[0] <= dimensions + 1:
+        return None
+    try:
+        vertices = ConvexHull(points).vertices
+    except QhullError:
+        return None
+    if len(vertices) > HULL_VERTICES:  # a curved surface (a swiss roll's outer turn) can have most points on its hull
+        return None
+    hull = points[vertices]
+    return float(cdist(hull, hull).max())
 
 
 def stress_from_sums(sums, *, scale_normalized=False):
@@ -311,12 +367,18 @@ def ascending_order(values):
     ones; one ``sort`` then gives the order. Values equal in the kept bits (within a relative 2^-42
     of each other at a million values) come out by index: those few runs are sorted again exactly.
     """
+    return _ordered(values)[0]
+
+
+def _ordered(values):
+    """:func:`ascending_order`'s order, and the sorted positions where equal values can lie: those whose kept
+    bits equal a neighbour's (an int array), or None for anywhere (an order from ``argsort``)."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     size = values.size
     index_bits = max(1, (size - 1).bit_length())
     if size < 2 or index_bits > 32:  # nothing to order, or too few bits left for the values
-        return np.argsort(values)
-    keys = values.view(np.uint64)
+        return np.argsort(values), None
+    keys = (values + 0.0).view(np.uint64)  # -0.0 + 0.0 is 0.0: equal zeros get one key
     if np.signbit(values).any():  # negative numbers' bits run backwards: flip them; the rest get the sign bit
         keys = np.where(keys >> np.uint64(63), ~keys, keys | np.uint64(1 << 63))
     low = np.uint64((1 << index_bits) - 1)
@@ -325,13 +387,13 @@ def ascending_order(values):
     order = (packed & low).astype(np.intp)
     kept = packed >> np.uint64(index_bits)
     same = kept[1:] == kept[:-1]
-    if same.any():
-        # Positions inside runs of equal kept bits, each run numbered; sorted by (run, value) in place.
-        inside = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+    # Positions inside runs of equal kept bits, each run numbered; sorted by (run, value) in place.
+    inside = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+    if inside.size:
         run = np.cumsum(np.r_[True, ~same[inside[1:] - 1]])
         members = order[inside]
         order[inside] = members[np.lexsort((values[members], run))]
-    return order
+    return order, inside
 
 
 def average_ranks(values):
@@ -339,16 +401,24 @@ def average_ranks(values):
 
     The same ranks as SciPy's from :func:`ascending_order`, about twice as fast as numpy's argsort on
     the million pairs of 1 600 points: an average over each run of equal values cannot depend on the
-    order inside the run, so a stable sort buys nothing.
+    order inside the run, so a stable sort buys nothing. Equal values can lie only where the packed
+    sort found equal kept bits, so only those positions are read again for ties: the rest take their
+    position's rank (at 20 000 points, DEMaP's 12.5 million pairs hold a few hundred thousand such).
     """
     values = np.asarray(values)
-    order = ascending_order(values)
-    ordered = values[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], values.size]
+    order, suspects = _ordered(values)
+    if suspects is None:
+        suspects = np.arange(values.size)
+    ranked = np.arange(1.0, values.size + 1)  # sorted position p: rank p + 1, unless its value is tied
+    if suspects.size:
+        tied = values[order[suspects]]
+        starts = np.flatnonzero(np.r_[True, (tied[1:] != tied[:-1]) | (np.diff(suspects) != 1)])
+        lengths = np.diff(np.r_[starts, suspects.size])
+        first = suspects[starts]
+        # Positions first .. first + length - 1 hold ranks first + 1 .. first + length: their average.
+        ranked[suspects] = np.repeat((2 * first + 1 + lengths) / 2.0, lengths)
     ranks = np.empty(values.size)
-    # Positions starts .. ends - 1 hold ranks starts + 1 .. ends: their average is (starts + 1 + ends) / 2.
-    ranks[order] = np.repeat((starts + 1 + ends) / 2.0, ends - starts)
+    ranks[order] = ranked
     return ranks
 
 
@@ -377,9 +447,11 @@ def spearman_from_rows(input_rows, output_rows):
     """Spearman's rho between two equal-length collections of distances (1-D arrays).
 
     The input's ranks are those of a previous call with the same input distances when it is still
-    kept (:data:`SPEARMAN_MEMO_BYTES`): the same numbers bit for bit, one sort instead of two.
+    kept (:data:`SPEARMAN_MEMO_BYTES`): the same numbers bit for bit, one sort instead of two. The two
+    sides are ranked at once on two cores when they are long (numpy's sort releases the interpreter).
     """
-    first, second = _input_ranks(input_rows), _centred_ranks(output_rows)
+    sides = ((_input_ranks, input_rows), (_centred_ranks, output_rows))
+    first, second = thread_map(lambda side: side[0](side[1]), sides, parallel=len(output_rows) >= PARALLEL_FROM_PAIRS)
     denominator = np.sqrt(np.dot(first, first) * np.dot(second, second))
     if denominator == 0.0:
         raise MeasureError("Spearman's rho: every distance of one space is equal (all points coincide).")

@@ -42,7 +42,6 @@ from .geodesics import (
     check_connected,
     geodesic_graph,
     geodesic_sweep,
-    pivot_count,
     pivot_sources,
     residual_variance_from_sums,
     sweep_approximation,
@@ -168,9 +167,11 @@ def _requested(which, truth, labels, q, d):
 
 
 def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
-                    on_rows=None):
+                    on_rows=None, on_sources=None, on_landmarks=None):
     """M_G and the residual variance, in one Dijkstra sweep when both use the same graph; ``on_rows``
-    is handed each batch of that sweep's rows (:func:`measures.geodesics.geodesic_sweep`).
+    is handed each batch of that sweep's rows and ``on_sources(done, total)`` told of its sources done
+    (:func:`measures.geodesics.geodesic_sweep`), ``on_landmarks(done, total)`` of M_G's landmark
+    geodesics as they are computed.
 
     Returns ``({name: value}, nieqa_or_None, failures, approximations, graph)``, ``graph`` the
     two-way kNN graph of the residual variance (None if not built), which DEMaP reuses. A measure whose graph
@@ -194,15 +195,15 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
             shared = rv_graph is not None and n_samples <= SUBSAMPLE_ABOVE and landmark_neighbors in (None, k)
             if shared:
                 counts, sums = geodesic_sweep(rv_graph, sources, count_paths=True, output=Y, both_directions=True,
-                                              on_rows=on_rows)
+                                              on_rows=on_rows, progress=on_sources)
                 values["residual_variance"] = residual_variance_from_sums(sums)
                 result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
                                          landmark_fraction=landmark_fraction, neighbors=neighbors, graph=rv_graph,
-                                         counts=counts, sources=sources)
+                                         counts=counts, sources=sources, progress=on_landmarks)
             else:
                 result = assess_globally(X, Y, k, landmark_neighbors=landmark_neighbors,
                                          landmark_fraction=landmark_fraction, random_state=random_state,
-                                         neighbors=neighbors)
+                                         neighbors=neighbors, progress=on_landmarks)
         except ProcrustesLabError as error:
             failures.append(f"{spec('nieqa_global').label} not computed: {error}")
             values["nieqa_global"] = np.nan
@@ -217,7 +218,8 @@ def _graph_measures(X, Y, neighbors, names, landmark_neighbors, landmark_fractio
                 approximations["nieqa_global"] = result.approximation
     if rv_graph is not None and "residual_variance" not in values:
         values["residual_variance"] = residual_variance_from_sums(
-            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True, on_rows=on_rows)[1])
+            geodesic_sweep(rv_graph, sources, output=Y, both_directions=True, on_rows=on_rows,
+                           progress=on_sources)[1])
     if rv_graph is not None and sources is not None:
         approximations["residual_variance"] = sweep_approximation("ρ", n_samples, sources)
     return values, result, failures, approximations, rv_graph
@@ -247,20 +249,14 @@ class _SweptSpearmanPairs:
         return joined_pair_rows(self.parts)
 
 
-def _sweep_reporter(report, n_samples, swept):
-    """``on_rows`` for the graph sweep: reports its sources done (fractions 0.3 to 0.75 of the measures)
-    and hands the rows on to DEMaP's collector ``swept`` (None: no one reads them)."""
-    total, seen = pivot_count(n_samples), [0]  # drawing no sources: a Generator's stream stays the sweep's
+def _sweep_reporter(report, n_samples):
+    """``on_sources`` for the graph sweep: reports its sources done (fractions 0.3 to 0.6 of the measures)."""
     report(0.3, "geodesics (M_G, residual variance)")
 
-    def on_rows(batch, distances):
-        seen[0] += len(batch)
-        report(0.3 + 0.45 * min(1.0, seen[0] / total),
-               f"geodesics (M_G, residual variance): {min(seen[0], total):,} of {total:,} sources")
-        if swept is not None:
-            swept(batch, distances)
+    def on_sources(done, total):
+        report(0.3 + 0.3 * done / total, f"geodesics (M_G, residual variance): {done:,} of {total:,} sources")
 
-    return on_rows
+    return on_sources
 
 
 def _peer_measures(X, Y, Y_own, k, names, search, output_search, labels, kl_sigma, random_state, per_point, values,
@@ -427,8 +423,10 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
              if "distance_spearman" in names and pivot_sources(X.shape[0], random_state=random_state) is None else None)
     if "nieqa_global" in names or "residual_variance" in names:
         graph_values, result, graph_failures, approximations, graph = _graph_measures(
-            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values,
-            _sweep_reporter(report, X.shape[0], swept))
+            X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values, swept,
+            _sweep_reporter(report, X.shape[0]),
+            lambda done, total: report(0.6 + 0.15 * done / total,
+                                       f"landmark geodesics (M_G): {done:,} of {total:,} landmarks"))
         values.update(graph_values)
         failures += graph_failures
         publish(per_point, values)

@@ -36,7 +36,7 @@ from .neighbors import (
     neighbor_graph_components,
     power_of_two_scaled,
 )
-from .processes import ordered_map
+from .processes import ordered_map, shared_empty
 from .seeding import check_random_state
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "dijkstra_batches",
     "geodesic_graph",
     "geodesic_sweep",
+    "geodesics_between",
     "pivot_count",
     "pivot_sources",
     "residual_variance",
@@ -142,7 +143,8 @@ def all_geodesics(graph):
     sources: a job's deadline is a Python signal handler, which runs only between native calls, and
     one all-pairs call at 20 000 points holds the interpreter for 85-135 s (a 2 s deadline was
     missed by two minutes). A batch is about a second of work; the extra cost is one graph check
-    per batch and one copy of each row.
+    per batch and one copy of each row, into memory the workers share with the caller
+    (:func:`measures.processes.shared_empty`).
 
     Where its rows fit :data:`SWEEP_MEMO_BYTES`, the pass is a :func:`geodesic_sweep` that also
     counts the paths through each vertex: the measures of the output (M_G's importance degrees, the
@@ -150,21 +152,27 @@ def all_geodesics(graph):
     counts instead of running Dijkstra a second time (a third more work here, a whole pass less there).
     """
     n = graph.shape[0]
-    distances = np.empty((n, n))
     if _sweeps.fits(8 * n * n):
+        distances = np.empty((n, n))
+
         def keep(batch, rows):
             distances[batch] = rows
 
         geodesic_sweep(graph, count_paths=True, both_directions=True, on_rows=keep)
         return distances
+    distances = shared_empty((n, n))  # the workers write their rows in place: 8 n^2 bytes through no pipe
+
+    def write(batch, rows):
+        distances[batch] = rows
+
     batches = [np.arange(part.start, part.stop) for part in chunk_slices(n, n, budget=_PAIRS_PER_CALL)]
-    with contextlib.closing(dijkstra_batches(graph, batches)) as swept:
-        for batch, (rows, _) in zip(batches, swept, strict=True):
-            distances[batch] = rows
+    with contextlib.closing(dijkstra_batches(graph, batches, reduce=write)) as swept:
+        for _ in swept:
+            pass
     return distances
 
 
-def dijkstra_batches(graph, batches, *, count_paths=False):
+def dijkstra_batches(graph, batches, *, count_paths=False, reduce=None):
     """``dijkstra(graph, directed=True)`` from each batch of sources, in order, on every core when the work
     is large (:data:`PARALLEL_FROM_PAIRS`; :func:`measures.processes.ordered_map`).
 
@@ -176,21 +184,73 @@ def dijkstra_batches(graph, batches, *, count_paths=False):
     count_paths : bool
         Also count, per vertex, the shortest paths from the batch's sources through it as an interior
         vertex (:func:`_interior_counts` of the predecessors, reduced where they were computed).
+    reduce : callable, optional
+        ``reduce(batch, distances)``, called where the rows were computed and yielded in their place:
+        what the caller reads of them (some columns, sums, rows written into a shared array), so that
+        less than the rows crosses the workers' pipes.
 
     Yields
     ------
-    (ndarray of shape (len(batch), n), ndarray of shape (n,) or None)
+    (ndarray of shape (len(batch), n), or what ``reduce`` made of it; ndarray of shape (n,) or None)
         Each batch's rows, the same bit for bit wherever they ran, and its counts. Close the generator
         when done or on an error (``contextlib.closing``): that stops its workers at once.
     """
     def rows(batch):
-        if not count_paths:
-            return dijkstra(graph, directed=True, indices=batch), None
-        distances, predecessors = dijkstra(graph, directed=True, indices=batch, return_predecessors=True)
-        return distances, _interior_counts(predecessors)
+        through = None
+        if count_paths:
+            distances, predecessors = dijkstra(graph, directed=True, indices=batch, return_predecessors=True)
+            through = _interior_counts(predecessors)
+        else:
+            distances = dijkstra(graph, directed=True, indices=batch)
+        return (distances if reduce is None else reduce(batch, distances)), through
 
     pairs = graph.shape[0] * sum(len(batch) for batch in batches)
     return ordered_map(rows, batches, parallel=pairs >= PARALLEL_FROM_PAIRS)
+
+
+def geodesics_between(graph, vertices, *, progress=None):
+    """The shortest-path distances between ``vertices``: one Dijkstra from each, read at the others.
+
+    Parameters
+    ----------
+    graph : sparse matrix of shape (n, n)
+        Both directions of every edge stored (:func:`geodesic_graph` with ``both_directions=True``).
+    vertices : ndarray of int, shape (m,)
+    progress : callable, optional
+        ``progress(done, m)`` after each batch of sources.
+
+    Returns
+    -------
+    ndarray of shape (m, m)
+        Row i from ``vertices[i]``: equal to ``dijkstra(graph, indices=vertices)[:, vertices]`` bit
+        for bit, computed in batches of about a second on every core (NIEQA's 2 000 landmarks of
+        20 000 points took 6-7 s on one), each worker sending back only the m columns; or read from
+        the kept rows of a sweep of ``graph`` from every vertex (:data:`SWEEP_MEMO_BYTES`), which the
+        measures' sweep or Isomap's geodesics just made.
+    """
+    vertices = np.asarray(vertices)
+    graph = csr_array(graph)
+    kept = _every_row_kept(graph)
+    if kept is not None:
+        distances, position = np.empty((len(vertices), len(vertices))), np.full(graph.shape[0], -1)
+        position[vertices] = np.arange(len(vertices))
+        for batch, rows in kept.rows:
+            where = position[batch]
+            chosen = where >= 0
+            distances[where[chosen]] = rows[chosen][:, vertices]
+        if progress is not None:
+            progress(len(vertices), len(vertices))
+        return distances
+    batches = [vertices[part] for part in chunk_slices(len(vertices), graph.shape[0], budget=_PAIRS_PER_CALL)]
+    distances, done = np.empty((len(vertices), len(vertices))), 0
+    with contextlib.closing(dijkstra_batches(graph, batches,
+                                             reduce=lambda batch, rows: rows[:, vertices])) as swept:
+        for batch, (rows, _) in zip(batches, swept, strict=True):
+            distances[done:done + len(batch)] = rows
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(vertices))
+    return distances
 
 
 def check_connected(neighbors, what, fix):
@@ -365,7 +425,16 @@ def _sweep_key(graph, sources, parts):
                   np.asarray(sources))
 
 
-def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False, on_rows=None):
+def _every_row_kept(graph):
+    """The kept sweep of ``graph`` (csr, both directions stored) from every vertex, or None."""
+    n = graph.shape[0]
+    if not _sweeps.fits(8 * n * n):
+        return None
+    return _sweeps.get(_sweep_key(graph, np.arange(n), list(chunk_slices(n, _BYTES_PER_SOURCE_AND_VERTEX * n))))
+
+
+def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False, on_rows=None,
+                   progress=None):
     """One pass of Dijkstra over batches of sources, reducing each batch on the fly.
 
     Parameters
@@ -386,6 +455,8 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     on_rows : callable, optional
         ``on_rows(batch, distances)`` with each batch of sources and its rows of geodesic
         distances: another measure reading the same rows (DEMaP) without a second Dijkstra.
+    progress : callable, optional
+        ``progress(done, total)`` with the sources done after each batch.
 
     Returns
     -------
@@ -397,7 +468,9 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     -----
     The rows and counts of recent sweeps are kept while they fit :data:`SWEEP_MEMO_BYTES`; a sweep
     of the same graph from the same sources reads them (read-only) instead of running Dijkstra
-    again, and gives the same numbers bit for bit.
+    again, and gives the same numbers bit for bit. Rows that are neither kept nor read by ``on_rows``
+    stay where they were computed: only the batch's sums and counts come back (2 000 pivot rows of
+    20 000 points are 320 MB).
     """
     n = graph.shape[0]
     if not both_directions:  # symmetrizing 2 k n edges costs seconds at a million points: once per graph
@@ -406,9 +479,12 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     sources = np.arange(n) if sources is None else np.asarray(sources)
     sums = np.zeros(6) if output is not None else None
 
-    def read(batch, distances):  # the output's side of a batch of rows
+    def summed(batch, distances):  # the output's side of a batch of rows
+        return None if output is None else _pair_sums(distances, cdist(output[batch], output))
+
+    def read(batch, distances):
         if output is not None:
-            sums[:] += _pair_sums(distances, cdist(output[batch], output))
+            sums[:] += summed(batch, distances)
         if on_rows is not None:
             on_rows(batch, distances)
 
@@ -416,21 +492,33 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
     kept = _sweeps.fits(8 * len(sources) * n)
     key = _sweep_key(graph, sources, parts) if kept else None
     memo = _sweeps.get(key) if kept else None
+    done = 0
     if memo is not None and (memo.counts is not None or not count_paths):
         for batch, distances in memo.rows:
             read(batch, distances)
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(sources))
         return (memo.counts.copy() if count_paths else None), sums
     counts = np.zeros(n, dtype=np.int64) if count_paths else None
     rows = []
     batches = [sources[part] for part in parts]
-    with contextlib.closing(dijkstra_batches(graph, batches, count_paths=count_paths)) as swept:
-        for batch, (distances, through) in zip(batches, swept, strict=True):
+    read_here = kept or on_rows is not None
+    with contextlib.closing(dijkstra_batches(graph, batches, count_paths=count_paths,
+                                             reduce=None if read_here else summed)) as swept:
+        for batch, (made, through) in zip(batches, swept, strict=True):  # made: the rows, or their sums
             if count_paths:
                 counts += through
-            read(batch, distances)
+            if read_here:
+                read(batch, made)
+            elif output is not None:
+                sums[:] += made  # the batch's sums, made where its rows were
             if kept:
-                distances.flags.writeable = False  # shared with the next sweep of this input
-                rows.append((batch.copy(), distances))
+                made.flags.writeable = False  # shared with the next sweep of this input
+                rows.append((batch.copy(), made))
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(sources))
     if kept:
         _sweeps.put(key, _InputSweep(tuple(rows), None if counts is None else counts.copy()))
     return counts, sums

@@ -22,7 +22,6 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 from scipy.linalg import eigh
-from scipy.sparse.csgraph import dijkstra
 
 from .asim import asim_fit, check_dimensions, local_asim
 from .errors import MeasureError
@@ -30,6 +29,7 @@ from .geodesics import (
     check_connected,
     geodesic_graph,
     geodesic_sweep,
+    geodesics_between,
     pivot_sources,
     sweep_approximation,
 )
@@ -242,19 +242,23 @@ def landmark_count(n_samples, landmark_fraction, n_components):
     return count
 
 
-def global_assessment(Y, graph, counts, n_sources, n_landmarks):
+def global_assessment(Y, graph, counts, n_sources, n_landmarks, *, progress=None):
     """M_G and its pieces from the path counts of the landmark graph (NQ §IV-B, steps 1-3).
 
     Parameters
     ----------
     Y : ndarray of shape (n_samples, d)
     graph : sparse matrix of shape (n_samples, n_samples)
-        The landmark graph (:func:`measures.geodesic_graph`).
+        The landmark graph, both directions of every edge stored (:func:`measures.geodesic_graph`
+        with ``both_directions=True``).
     counts : ndarray of shape (n_samples,)
         Shortest-path counts (:func:`measures.geodesics.geodesic_sweep`).
     n_sources : int
         Sources the counts came from (n_samples when exact).
     n_landmarks : int
+    progress : callable, optional
+        ``progress(done, n_landmarks)`` as the landmarks' geodesics are computed
+        (:func:`measures.geodesics.geodesics_between`).
 
     Returns
     -------
@@ -264,7 +268,7 @@ def global_assessment(Y, graph, counts, n_sources, n_landmarks):
     importance = counts * (n_samples / n_sources) if n_sources < n_samples else counts
     # Most important first; a stable sort breaks ties by index (SPEC §3).
     landmark_indices = np.argsort(-counts, kind="stable")[:n_landmarks]
-    geodesics = dijkstra(graph, directed=False, indices=landmark_indices)[:, landmark_indices]
+    geodesics = geodesics_between(graph, landmark_indices, progress=progress)
     # Both directions are computed; their mean is exactly symmetric for eigh.
     configuration = classical_mds(0.5 * (geodesics + geodesics.T), d)
     landmark_output = Y[landmark_indices]
@@ -352,7 +356,7 @@ def global_sample(n_samples, rng):
 
 
 def assess_globally(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_fraction=0.1, random_state=0,
-                    neighbors=None, graph=None, counts=None, sources=None):
+                    neighbors=None, graph=None, counts=None, sources=None, progress=None):
     """M_G and its pieces (NQ Eq. 19), on all points or, above :data:`SUBSAMPLE_ABOVE`, on a sample.
 
     Parameters
@@ -365,8 +369,11 @@ def assess_globally(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_frac
     neighbors : ndarray of shape (n_samples, K + 1), optional
         The input's neighbour search, reused when it serves the landmark graph.
     graph, counts, sources : optional
-        The landmark graph, its path counts and their sources when a caller's sweep already made
-        them (``evaluate`` shares one sweep with the residual variance); only without sampling.
+        The landmark graph (both directions of every edge stored), its path counts and their sources
+        when a caller's sweep already made them (``evaluate`` shares one sweep with the residual
+        variance); only without sampling.
+    progress : callable, optional
+        ``progress(done, total)`` as the landmarks' geodesics are computed.
 
     Returns
     -------
@@ -392,12 +399,12 @@ def assess_globally(X, Y, n_neighbors, *, landmark_neighbors=None, landmark_frac
     k_l, landmark_neighbors_ = landmark_graph(X, n_neighbors, landmark_neighbors=landmark_neighbors,
                                               neighbors=neighbors)
     if graph is None:
-        graph = geodesic_graph(X, landmark_neighbors_)
+        graph = geodesic_graph(X, landmark_neighbors_, both_directions=True)
         sources = pivot_sources(X.shape[0], random_state=rng)
-        counts, _ = geodesic_sweep(graph, sources, count_paths=True)
+        counts, _ = geodesic_sweep(graph, sources, count_paths=True, both_directions=True)
     n_sources = X.shape[0] if sources is None else len(sources)
     value, landmark_indices, configuration, aligned, importance = global_assessment(
-        Y, graph, counts, n_sources, n_landmarks)
+        Y, graph, counts, n_sources, n_landmarks, progress=progress)
     if sample is not None:
         landmark_indices = sample[landmark_indices]
         full_importance = np.full(n_samples, np.nan)

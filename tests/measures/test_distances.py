@@ -188,3 +188,38 @@ def test_triplets_are_distinct_and_exclude_the_anchor():
     X = np.arange(12, dtype=float)[:, None] ** 2
     assert triplet_accuracy(X, X, n_triplets=50) == 1.0
     assert triplet_accuracy(X, -X, n_triplets=50) == 1.0
+
+
+@pytest.mark.parametrize("dimensions", [1, 2, 3])
+def test_the_hull_s_diameter_is_the_largest_pairwise_distance_bit_for_bit(dimensions):
+    rng = np.random.default_rng(dimensions)
+    for _ in range(20):
+        points = rng.normal(size=(int(rng.integers(6, 300)), dimensions)) * rng.uniform(1e-3, 1e3)
+        assert distances_module._hull_diameter(points) == pdist(points).max()
+
+
+def test_no_hull_diameter_for_flat_or_many_dimensional_points():
+    rng = np.random.default_rng(0)
+    flat = np.column_stack([rng.normal(size=(50, 2)), np.zeros(50)])  # a strip lying in a plane of R^3
+    assert distances_module._hull_diameter(flat) is None
+    assert distances_module._hull_diameter(rng.normal(size=(50, 4))) is None
+
+
+@pytest.mark.parametrize("guess", ["hull", "none", "wrong"])
+def test_densities_made_with_the_sums_equal_a_second_pass_bit_for_bit(monkeypatch, guess):
+    """issue 24: the densities are made in the sums' pass when the hull gives the largest distance first;
+    without a guess, or with a wrong one, a second pass makes the same values."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(400, 3)), rng.normal(size=(400, 2))
+    monkeypatch.setattr(distances_module, "_hull_diameter", lambda points: None)
+    expected = distances_module.pair_sums(X, Y, sigma=0.1)
+    monkeypatch.undo()
+    if guess != "hull":
+        real = distances_module._hull_diameter
+        monkeypatch.setattr(distances_module, "_hull_diameter",
+                            lambda points: None if guess == "none" else 0.9 * real(points))
+    got = distances_module.pair_sums(X, Y, sigma=0.1)
+    for field in ("xx", "yy", "xy", "x_density", "y_density", "x_max", "y_max"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(expected, field), err_msg=field)
+    densities = [np.exp(-((squareform(pdist(Z)) / pdist(Z).max()) ** 2) / 0.1).sum(axis=1) for Z in (X, Y)]
+    np.testing.assert_allclose([got.x_density, got.y_density], densities, rtol=1e-13)

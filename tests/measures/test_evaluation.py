@@ -372,7 +372,7 @@ def test_progress_names_each_group_of_measures_in_order_and_counts_the_sweep_s_s
     stages = [stage.split(":")[0] for _, stage in calls]
     assert list(dict.fromkeys(stages)) == [
         "neighbours and local Procrustes", "ASIM", "neighbour ranks (trustworthiness, continuity)",
-        "the truth's measures (M_t, collapse)", "geodesics (M_G, residual variance)",
+        "the truth's measures (M_t, collapse)", "geodesics (M_G, residual variance)", "landmark geodesics (M_G)",
         "distances and ranks (stress, DEMaP, AUC R_NX, Shepard, triplets)"]
     swept = [stage for _, stage in calls if "sources" in stage]
     assert swept[-1].endswith("300 of 300 sources") and len(swept) == 6
@@ -410,3 +410,33 @@ def test_without_partial_the_result_is_the_same():
     quiet = evaluate(X, Y, 8, truth=X[:, :2])
     told = evaluate(X, Y, 8, truth=X[:, :2], partial=lambda mean, median, per_point: None)
     assert dict(quiet.mean) == dict(told.mean) and quiet.notes == told.notes
+
+
+def test_every_measure_on_every_core_equals_one_core_bit_for_bit(monkeypatch):
+    """issue 24 item 4: the graph sweep and M_G's landmark geodesics on worker processes, the pair sums and
+    the rank sorts on threads, give every value and per-point array of the same evaluation on one core."""
+    processes = importlib.import_module("measures.processes")
+    geodesics, distances = (importlib.import_module(f"measures.{name}") for name in ("geodesics", "distances"))
+    rng = np.random.default_rng(5)
+    t = rng.uniform(0.0, 3.0, size=(500, 2))
+    X = np.column_stack([t[:, 0] * np.cos(2 * t[:, 0]), t[:, 1], t[:, 0] * np.sin(2 * t[:, 0])])
+    Y = t + 0.05 * rng.normal(size=t.shape)
+
+    def evaluated():
+        geodesics._sweeps.clear()  # each pass computes its own sweep and ranks, none read the other's
+        distances._ranks.clear()
+        return evaluate(X, Y, 8, truth=t)
+
+    monkeypatch.setattr(processes, "PARALLEL", False)
+    alone = evaluated()
+    monkeypatch.setattr(processes, "PARALLEL", True)
+    for module in (geodesics, distances):
+        monkeypatch.setattr(module, "PARALLEL_FROM_PAIRS", 0)
+    monkeypatch.setattr(geodesics, "_PAIRS_PER_CALL", 500 * 9)  # the 50 landmarks in 6 batches
+    shared = evaluated()
+    assert alone.measures == shared.measures and len(alone.measures) >= 20
+    assert {name: value for name, value in alone.mean.items() if not np.isnan(value)} == {
+        name: value for name, value in shared.mean.items() if not np.isnan(value)}
+    for name, values in alone.per_point.items():
+        np.testing.assert_array_equal(values, shared.per_point[name], err_msg=name)
+    np.testing.assert_array_equal(alone.nieqa.landmark_configuration, shared.nieqa.landmark_configuration)

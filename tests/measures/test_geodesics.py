@@ -237,3 +237,21 @@ def test_sweeps_on_every_core_give_the_rows_and_sums_of_one_process_bit_for_bit(
     for one, other in zip(alone, shared, strict=True):
         np.testing.assert_array_equal(one, other)
     np.testing.assert_allclose(alone[0], shortest_path(graph, directed=False), rtol=1e-15)  # and right
+
+
+def test_geodesics_between_vertices_equal_one_dijkstra_read_at_them_on_every_core(monkeypatch):
+    """issue 24: M_G's landmark geodesics in batches on the worker processes, each sending back only the
+    landmarks' columns, are one all-pairs Dijkstra read at the landmarks, bit for bit, and networkx's."""
+    X, graph = knn_graph(300, 6, seed=3)
+    vertices = np.random.default_rng(4).permutation(300)[:40]
+    monkeypatch.setattr(geodesics_module, "_PAIRS_PER_CALL", 300 * 7)  # batches of 7 sources: 6 of them
+    monkeypatch.setattr(geodesics_module, "PARALLEL_FROM_PAIRS", 0)
+    geodesics_module._sweeps.clear()  # computed, not read from a sweep another test kept
+    told = []
+    between = geodesics_module.geodesics_between(geodesic_graph(X, nearest_neighbors(X, 6), both_directions=True),
+                                                  vertices, progress=lambda done, total: told.append((done, total)))
+    expected = shortest_path(graph, directed=False, indices=vertices)[:, vertices]
+    np.testing.assert_array_equal(between, expected)
+    assert told == [(done, 40) for done in (7, 14, 21, 28, 35, 40)]
+    lengths = nx.single_source_dijkstra_path_length(to_networkx(graph), int(vertices[0]))
+    np.testing.assert_allclose(between[0], [lengths[int(v)] for v in vertices], rtol=1e-12)

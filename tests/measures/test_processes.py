@@ -1,15 +1,16 @@
-"""Tests of ``measures/processes.py``: work in forked workers, in order, stopped with its caller."""
+"""Tests of ``measures/processes.py``: work in forked workers or threads, in order, stopped with its caller."""
 
 import multiprocessing
 import os
 import signal
+import threading
 import time
 
 import numpy as np
 import pytest
 
 from measures import MeasureError
-from measures.processes import WORKER_LOST, cores, ordered_map
+from measures.processes import WORKER_LOST, cores, ordered_map, thread_map
 
 pytestmark = pytest.mark.skipif(cores() < 2 or "fork" not in multiprocessing.get_all_start_methods(),
                                 reason="forked workers need two cores and fork")
@@ -101,3 +102,49 @@ def test_workers_do_not_inherit_a_job_s_stop_and_deadline_handlers():
         for number, handler in previous.items():
             signal.signal(number, handler)
     assert handlers == [(signal.SIG_DFL, signal.SIG_DFL)] * 2
+
+
+def test_thread_map_keeps_the_order_on_other_threads_and_raises_what_an_item_raises():
+    def work(item):
+        time.sleep(0.01 * (5 - item))  # later items finish first
+        return threading.current_thread().name, item * item
+
+    results = thread_map(work, range(5))
+    assert [value for _, value in results] == [0, 1, 4, 9, 16]
+    assert {name for name, _ in results} <= {f"measures_{i}" for i in range(cores())} and len(
+        {name for name, _ in results}) > 1
+    assert {name for name, _ in thread_map(work, range(3), parallel=False)} == {threading.current_thread().name}
+
+    def fails(item):
+        if item == 2:
+            raise MeasureError("item 2")
+        return item
+
+    with pytest.raises(MeasureError, match="item 2"):
+        thread_map(fails, range(4))
+
+
+def test_thread_map_returns_at_once_when_the_caller_is_stopped_and_starts_nothing_more():
+    """A job's stop raises in the waiting thread (its signal handler): it must not wait for the queue."""
+    started = []
+
+    def work(item):
+        started.append(item)
+        time.sleep(0.3)
+        return item
+
+    def stop(number, frame):
+        raise SystemExit("stopped")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.1)
+    began = time.monotonic()
+    try:
+        with pytest.raises(SystemExit):
+            thread_map(work, range(100))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - began < 5.0  # not the 100 x 0.3 s of the queue (15 s on two cores)
+    time.sleep(0.4)
+    assert len(started) == cores()  # the items running finished; none was started after the stop
