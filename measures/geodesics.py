@@ -36,7 +36,7 @@ from .neighbors import (
     neighbor_graph_components,
     power_of_two_scaled,
 )
-from .processes import ordered_map, shared_empty
+from .processes import ordered_map, shared_empty, thread_map
 from .seeding import check_random_state
 
 __all__ = [
@@ -150,6 +150,12 @@ def all_geodesics(graph):
     counts the paths through each vertex: the measures of the output (M_G's importance degrees, the
     residual variance, DEMaP) sweep the same graph from every source next, and read these rows and
     counts instead of running Dijkstra a second time (a third more work here, a whole pass less there).
+
+    Larger graphs run Dijkstra from all vertices but an independent set (:func:`_independent_vertices`,
+    about 14 % of a kNN graph's): a shortest path from ``v`` leaves it by an edge, so
+    ``d(v, u) = min_t (w(v, t) + d(t, u))`` over its neighbours ``t``, whose rows are all computed
+    (:func:`_rows_through_neighbours`). Those rows add the same lengths in another order, so they can
+    differ from Dijkstra's in the last bits (a few units of 1e-16, relative).
     """
     n = graph.shape[0]
     if _sweeps.fits(8 * n * n):
@@ -160,16 +166,60 @@ def all_geodesics(graph):
 
         geodesic_sweep(graph, count_paths=True, both_directions=True, on_rows=keep)
         return distances
+    graph = csr_array(graph)
     distances = shared_empty((n, n))  # the workers write their rows in place: 8 n^2 bytes through no pipe
 
     def write(batch, rows):
         distances[batch] = rows
 
-    batches = [np.arange(part.start, part.stop) for part in chunk_slices(n, n, budget=_PAIRS_PER_CALL)]
-    with contextlib.closing(dijkstra_batches(graph, batches, reduce=write)) as swept:
-        for _ in swept:
+    derived = _independent_vertices(graph)
+    swept = np.setdiff1d(np.arange(n), derived, assume_unique=True)
+    batches = [swept[part] for part in chunk_slices(len(swept), n, budget=_PAIRS_PER_CALL)]
+    with contextlib.closing(dijkstra_batches(graph, batches, reduce=write)) as rows:
+        for _ in rows:
             pass
+    # Threads: numpy's minimum releases the interpreter. Each batch holds its vertices' candidate rows.
+    parts = list(chunk_slices(len(derived), 8 * n * max(1, int(np.diff(graph.indptr).max()))))
+    thread_map(lambda part: _rows_through_neighbours(graph, distances, derived[part]), parts,
+               parallel=len(derived) * n >= PARALLEL_FROM_PAIRS)
     return distances
+
+
+def _independent_vertices(graph):
+    """Vertices of ``graph`` no two of which are joined, each with an edge: Luby's rounds, in which an undecided
+    vertex joins when its priority (a fixed seeded permutation) is below every undecided neighbour's; about
+    14 % of a kNN graph's vertices (k = 10), and the same set for the same graph.
+
+    Returns
+    -------
+    ndarray of int, sorted
+    """
+    n = graph.shape[0]
+    rows, columns = np.repeat(np.arange(n), np.diff(graph.indptr)), graph.indices
+    priority = np.random.default_rng(0).permutation(n).astype(float)
+    chosen, excluded = np.zeros(n, dtype=bool), np.diff(graph.indptr) == 0  # an isolated vertex: its own Dijkstra
+    while True:
+        undecided = ~(chosen | excluded)
+        if not undecided.any():
+            return np.flatnonzero(chosen)
+        active = np.where(undecided, priority, np.inf)
+        lowest = np.full(n, np.inf)
+        np.minimum.at(lowest, rows, active[columns])  # each vertex's lowest undecided neighbour
+        joining = undecided & (active < lowest)
+        chosen |= joining
+        excluded[columns[joining[rows]]] = True  # their neighbours cannot join
+        excluded &= ~chosen
+
+
+def _rows_through_neighbours(graph, distances, vertices):
+    """``distances[v] = min_t (w(v, t) + distances[t])`` over the neighbours ``t`` of each of ``vertices``, and
+    ``distances[v, v] = 0``: their geodesics from their neighbours' rows, which must be complete."""
+    starts, ends = graph.indptr[vertices], graph.indptr[vertices + 1]
+    edges = np.repeat(ends - np.cumsum(ends - starts), ends - starts) + np.arange((ends - starts).sum())
+    candidates = distances[graph.indices[edges]]
+    candidates += graph.data[edges][:, None]
+    distances[vertices] = np.minimum.reduceat(candidates, np.r_[0, np.cumsum(ends - starts)[:-1]], axis=0)
+    distances[vertices, vertices] = 0.0
 
 
 def dijkstra_batches(graph, batches, *, count_paths=False, reduce=None):

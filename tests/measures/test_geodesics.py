@@ -255,3 +255,29 @@ def test_geodesics_between_vertices_equal_one_dijkstra_read_at_them_on_every_cor
     assert told == [(done, 40) for done in (7, 14, 21, 28, 35, 40)]
     lengths = nx.single_source_dijkstra_path_length(to_networkx(graph), int(vertices[0]))
     np.testing.assert_allclose(between[0], [lengths[int(v)] for v in vertices], rtol=1e-12)
+
+
+def test_all_geodesics_past_the_memo_derive_an_independent_set_s_rows_from_their_neighbours(monkeypatch):
+    """issue 24: above the sweep memo, the rows of an independent set come from their neighbours' rows,
+    d(v, u) = min_t w(v, t) + d(t, u); the others are Dijkstra's, on the worker processes."""
+    X = np.random.default_rng(6).normal(size=(300, 2))
+    X[200:] += 50.0  # two components: inf between them
+    X[10] = X[11]  # a zero-length edge
+    graph = geodesic_graph(X, nearest_neighbors(X, 6), both_directions=True)
+    monkeypatch.setattr(geodesics_module._sweeps, "budget", 0)  # too large to keep: the batched path
+    monkeypatch.setattr(geodesics_module, "_PAIRS_PER_CALL", 300 * 11)
+    monkeypatch.setattr(geodesics_module, "PARALLEL_FROM_PAIRS", 0)
+    derived = geodesics_module._independent_vertices(graph)
+    coo = graph.tocoo()
+    joined = np.zeros(300, dtype=bool)
+    joined[coo.col[np.isin(coo.row, derived)]] = True
+    assert not joined[derived].any()  # independent
+    assert joined[np.setdiff1d(np.arange(300), derived)].all()  # maximal: every other vertex has one as neighbour
+    assert 0.1 < len(derived) / 300 < 0.3
+    distances = all_geodesics(graph)
+    expected = shortest_path(graph, method="D", directed=True)
+    swept = np.setdiff1d(np.arange(300), derived)
+    np.testing.assert_array_equal(distances[swept], expected[swept])  # Dijkstra's rows, bit for bit
+    np.testing.assert_array_equal(np.isinf(distances), np.isinf(expected))
+    np.testing.assert_allclose(distances, expected, rtol=1e-14, atol=0.0)
+    assert np.all(np.diag(distances) == 0.0)
