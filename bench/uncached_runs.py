@@ -4,9 +4,11 @@ Each run is one ``compute`` of a fresh request (the SPEC §1 swiss roll, seed 0,
 k) with no cache, in a fresh Python process started in that checkout, timed from the request to the
 result (the imports, which a server has made already, are not counted). The baseline's checkout is
 a temporary git worktree (:func:`bench.harness.checkouts`); the two alternate, ours first, and each
-time is the median of the repetitions. The row's note gives the processes' peak memory (the worker
-processes the sweeps fork included) and the largest relative difference between the two runs'
-values of the measures both compute.
+time is the median of the repetitions. The default baseline is main when issue 24 was filed, so a
+ratio covers every change since (and ours computes the measures added since: the note counts them).
+The row's note gives the largest process's peak resident memory (the run's, or one of the worker
+processes its sweeps fork) and the largest relative difference between the two runs' values of the
+measures both compute.
 
     python bench/uncached_runs.py [--quick] [--baseline COMMIT]   (or: python -m bench --only uncached_runs)
 
@@ -85,8 +87,9 @@ def rows(quick=False, baseline=BASELINE_COMMIT):
                 baseline=f"the app at {baseline}",
                 baseline_timing=Timing(statistics.median(theirs), min(theirs), len(theirs), None, None),
                 note=(f"{len(runs['ours'][-1]['means'])} measures against {len(runs['baseline'][-1]['means'])}; "
-                      f"the {shared} both compute differ by at most {difference:.1g} (relative); peak memory "
-                      f"{peaks[0]:.0f} MiB against {peaks[1]:.0f} MiB; ours {each[0]} s, the baseline's {each[1]} s")))
+                      f"the {shared} both compute differ by at most {difference:.1g} (relative); the largest "
+                      f"process's peak {peaks[0]:.0f} MiB against {peaks[1]:.0f} MiB; ours {each[0]} s, the "
+                      f"baseline's {each[1]} s")))
     return result
 
 

@@ -249,7 +249,7 @@ class _SweptSpearmanPairs:
         return joined_pair_rows(self.parts)
 
 
-def _sweep_reporter(report, n_samples):
+def _sweep_reporter(report):
     """``on_sources`` for the graph sweep: reports its sources done (fractions 0.3 to 0.6 of the measures)."""
     report(0.3, "geodesics (M_G, residual variance)")
 
@@ -362,6 +362,19 @@ def _search(X, n_neighbors, names, neighbors, neighbor_method, random_state):
     return found.neighbors, found.description
 
 
+def _forward_only(report):
+    """``report`` with a fraction that never goes back: where M_G runs its own sweep and landmarks (another
+    k_l, a subsample) before the residual variance's sweep, the bar stays where it was."""
+    furthest = 0.0
+
+    def forward(fraction, stage):
+        nonlocal furthest
+        furthest = max(furthest, fraction)
+        report(furthest, stage)
+
+    return forward
+
+
 def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fraction, random_state, neighbors,
              neighbor_method, labels, kl_sigma, report, publish):
     """The work of :func:`evaluate`: ``(per_point, values, nieqa_result, failures, approximations)``.
@@ -373,6 +386,7 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     and ASIM, the ranks, the truth's measures, the graph sweep, then the distance measures.
     """
     k = n_neighbors
+    report = _forward_only(report)
     report(0.0, "neighbours and local Procrustes")
     search, searched_approximately = _search(X, k, names, neighbors, neighbor_method, random_state)
     neighbors = None if search is None else search[:, :k + 1]
@@ -424,7 +438,7 @@ def _compute(X, Y, n_neighbors, truth, names, landmark_neighbors, landmark_fract
     if "nieqa_global" in names or "residual_variance" in names:
         graph_values, result, graph_failures, approximations, graph = _graph_measures(
             X, Y_own, neighbors, names, landmark_neighbors, landmark_fraction, random_state, asim_values, swept,
-            _sweep_reporter(report, X.shape[0]),
+            _sweep_reporter(report),
             lambda done, total: report(0.6 + 0.15 * done / total,
                                        f"landmark geodesics (M_G): {done:,} of {total:,} landmarks"))
         values.update(graph_values)
@@ -500,7 +514,7 @@ def evaluate(X: npt.ArrayLike, Y: npt.ArrayLike, n_neighbors: int, *,
         shape, range and the point first.
     progress : callable, optional
         ``progress(fraction, stage)``, fraction from 0 to 1: before each group of measures, and after each
-        batch of sources of the graph sweep (its longest step at large n), e.g. ``(0.52, "geodesics (M_G,
+        batch of sources of the graph sweep (its longest step at large n), e.g. ``(0.45, "geodesics (M_G,
         residual variance): 1,000 of 2,000 sources")``.
     partial : callable, optional
         ``partial(mean, median, per_point)``, three dicts over the measures done so far (the values the

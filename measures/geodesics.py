@@ -121,6 +121,9 @@ def _symmetrized(graph):
 # (source, vertex) pairs per Dijkstra call of all_geodesics: about a second of work on a kNN graph
 # (~4 ms per source at n = 20 000, k = 10, shared machine).
 _PAIRS_PER_CALL = 5_000_000
+# all_geodesics derives a vertex's row from its neighbours' only up to this degree (a kNN graph's median is
+# about k + 1); a hub's candidate rows (degree x n) would take a chunk's memory each.
+MAX_DERIVED_DEGREE = 64
 
 
 def all_geodesics(graph):
@@ -179,14 +182,15 @@ def all_geodesics(graph):
         for _ in rows:
             pass
     # Threads: numpy's minimum releases the interpreter. Each batch holds its vertices' candidate rows.
-    parts = list(chunk_slices(len(derived), 8 * n * max(1, int(np.diff(graph.indptr).max()))))
+    parts = list(chunk_slices(len(derived), 8 * n * int(np.diff(graph.indptr)[derived].max(initial=1))))
     thread_map(lambda part: _rows_through_neighbours(graph, distances, derived[part]), parts,
                parallel=len(derived) * n >= PARALLEL_FROM_PAIRS)
     return distances
 
 
 def _independent_vertices(graph):
-    """Vertices of ``graph`` no two of which are joined, each with an edge: Luby's rounds, in which an undecided
+    """Vertices of ``graph`` no two of which are joined (either way), each left by an edge and by at most
+    :data:`MAX_DERIVED_DEGREE` (self-loops aside): Luby's rounds, in which an undecided
     vertex joins when its priority (a fixed seeded permutation) is below every undecided neighbour's; about
     14 % of a kNN graph's vertices (k = 10), and the same set for the same graph.
 
@@ -196,8 +200,13 @@ def _independent_vertices(graph):
     """
     n = graph.shape[0]
     rows, columns = np.repeat(np.arange(n), np.diff(graph.indptr)), graph.indices
+    away = rows != columns  # a self-loop never shortens a path
+    leaving = np.bincount(rows[away], minlength=n)  # the rows a vertex's own row is derived from
+    # Joined either way (a one-way edge too: its rows could not be derived in either order).
+    rows, columns = np.r_[rows[away], columns[away]], np.r_[columns[away], rows[away]]
     priority = np.random.default_rng(0).permutation(n).astype(float)
-    chosen, excluded = np.zeros(n, dtype=bool), np.diff(graph.indptr) == 0  # an isolated vertex: its own Dijkstra
+    # A vertex no edge leaves, or a hub whose candidate rows would fill a chunk, runs its own Dijkstra.
+    chosen, excluded = np.zeros(n, dtype=bool), (leaving == 0) | (leaving > MAX_DERIVED_DEGREE)
     while True:
         undecided = ~(chosen | excluded)
         if not undecided.any():
@@ -213,12 +222,17 @@ def _independent_vertices(graph):
 
 def _rows_through_neighbours(graph, distances, vertices):
     """``distances[v] = min_t (w(v, t) + distances[t])`` over the neighbours ``t`` of each of ``vertices``, and
-    ``distances[v, v] = 0``: their geodesics from their neighbours' rows, which must be complete."""
+    ``distances[v, v] = 0``: their geodesics from the rows of the vertices their edges reach, which must be
+    complete (:func:`_independent_vertices`)."""
     starts, ends = graph.indptr[vertices], graph.indptr[vertices + 1]
     edges = np.repeat(ends - np.cumsum(ends - starts), ends - starts) + np.arange((ends - starts).sum())
+    owners = np.repeat(vertices, ends - starts)
+    away = graph.indices[edges] != owners  # a self-loop: its own row is not known yet, and never shorter
+    edges, owners = edges[away], owners[away]
     candidates = distances[graph.indices[edges]]
     candidates += graph.data[edges][:, None]
-    distances[vertices] = np.minimum.reduceat(candidates, np.r_[0, np.cumsum(ends - starts)[:-1]], axis=0)
+    firsts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    distances[vertices] = np.minimum.reduceat(candidates, firsts, axis=0)
     distances[vertices, vertices] = 0.0
 
 
@@ -475,12 +489,18 @@ def _sweep_key(graph, sources, parts):
                   np.asarray(sources))
 
 
+def _sweep_parts(n_sources, n):
+    """The batches of :func:`geodesic_sweep`'s sources (a working memory's worth each), as slices."""
+    return list(chunk_slices(n_sources, _BYTES_PER_SOURCE_AND_VERTEX * n))
+
+
 def _every_row_kept(graph):
-    """The kept sweep of ``graph`` (csr, both directions stored) from every vertex, or None."""
+    """The kept sweep of ``graph`` (csr, both directions stored) from every vertex, as :func:`geodesic_sweep`
+    keeps it, or None."""
     n = graph.shape[0]
     if not _sweeps.fits(8 * n * n):
         return None
-    return _sweeps.get(_sweep_key(graph, np.arange(n), list(chunk_slices(n, _BYTES_PER_SOURCE_AND_VERTEX * n))))
+    return _sweeps.get(_sweep_key(graph, np.arange(n), _sweep_parts(n, n)))
 
 
 def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_directions=False, on_rows=None,
@@ -538,7 +558,7 @@ def geodesic_sweep(graph, sources=None, *, count_paths=False, output=None, both_
         if on_rows is not None:
             on_rows(batch, distances)
 
-    parts = list(chunk_slices(len(sources), _BYTES_PER_SOURCE_AND_VERTEX * n))
+    parts = _sweep_parts(len(sources), n)
     kept = _sweeps.fits(8 * len(sources) * n)
     key = _sweep_key(graph, sources, parts) if kept else None
     memo = _sweeps.get(key) if kept else None

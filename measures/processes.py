@@ -48,7 +48,10 @@ def shared_empty(shape, dtype=np.float64):
     An anonymous shared mapping, freed with the last array that views it.
     """
     count = int(np.prod(shape, dtype=np.int64))
-    buffer = mmap.mmap(-1, max(1, count * np.dtype(dtype).itemsize))  # MAP_SHARED | MAP_ANONYMOUS
+    try:
+        buffer = mmap.mmap(-1, max(1, count * np.dtype(dtype).itemsize))  # MAP_SHARED | MAP_ANONYMOUS
+    except OSError as error:  # ENOMEM: the error numpy's own allocation raises
+        raise MemoryError(f"cannot allocate {count * np.dtype(dtype).itemsize:,} bytes of shared memory") from error
     return np.frombuffer(buffer, dtype=dtype, count=count).reshape(shape)
 
 

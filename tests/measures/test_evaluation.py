@@ -412,11 +412,15 @@ def test_without_partial_the_result_is_the_same():
     assert dict(quiet.mean) == dict(told.mean) and quiet.notes == told.notes
 
 
-def test_every_measure_on_every_core_equals_one_core_bit_for_bit(monkeypatch):
+@pytest.mark.parametrize("kept", [True, False])
+def test_every_measure_on_every_core_equals_one_core_bit_for_bit(monkeypatch, kept):
     """issue 24 item 4: the graph sweep and M_G's landmark geodesics on worker processes, the pair sums and
-    the rank sorts on threads, give every value and per-point array of the same evaluation on one core."""
+    the rank sorts on threads, give every value and per-point array of the same evaluation on one core;
+    ``kept``: the landmarks' rows read from the kept sweep, else computed in batches."""
     processes = importlib.import_module("measures.processes")
     geodesics, distances = (importlib.import_module(f"measures.{name}") for name in ("geodesics", "distances"))
+    if not kept:
+        monkeypatch.setattr(geodesics._sweeps, "budget", 0)
     rng = np.random.default_rng(5)
     t = rng.uniform(0.0, 3.0, size=(500, 2))
     X = np.column_stack([t[:, 0] * np.cos(2 * t[:, 0]), t[:, 1], t[:, 0] * np.sin(2 * t[:, 0])])
@@ -440,3 +444,14 @@ def test_every_measure_on_every_core_equals_one_core_bit_for_bit(monkeypatch):
     for name, values in alone.per_point.items():
         np.testing.assert_array_equal(values, shared.per_point[name], err_msg=name)
     np.testing.assert_array_equal(alone.nieqa.landmark_configuration, shared.nieqa.landmark_configuration)
+
+
+def test_progress_never_goes_back_when_m_g_sweeps_its_own_graph_first():
+    """M_G on another k_l runs its own sweep and landmarks before the residual variance's sweep: the bar holds."""
+    X = np.random.default_rng(2).normal(size=(300, 3))
+    calls = []
+    evaluate(X, X[:, :2], 8, which=["nieqa_global", "residual_variance"], landmark_neighbors=12,
+             progress=lambda fraction, stage: calls.append((fraction, stage)))
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions)
+    assert any("landmarks" in stage for _, stage in calls) and calls[-1][1].endswith("300 of 300 sources")

@@ -281,3 +281,27 @@ def test_all_geodesics_past_the_memo_derive_an_independent_set_s_rows_from_their
     np.testing.assert_array_equal(np.isinf(distances), np.isinf(expected))
     np.testing.assert_allclose(distances, expected, rtol=1e-14, atol=0.0)
     assert np.all(np.diag(distances) == 0.0)
+
+
+@pytest.mark.parametrize("case", ["self-loops", "one-way cycle", "a hub", "no edge leaves"])
+def test_all_geodesics_past_the_memo_on_graphs_isomap_never_makes_equal_dijkstra(monkeypatch, case):
+    """all_geodesics is public: self-loops, one-way edges, a vertex joined to all others and a vertex no edge
+    leaves are derived correctly or left to Dijkstra (a self-loop once made the independent set loop forever)."""
+    from scipy.sparse import csr_array
+
+    n = 120
+    if case == "self-loops":
+        dense = np.diag(np.full(n, 0.5)) + np.diag(np.ones(n - 1), 1) + np.diag(np.ones(n - 1), -1)
+    elif case == "one-way cycle":
+        dense = np.roll(np.eye(n), 1, axis=1) * np.random.default_rng(1).uniform(0.5, 2.0, size=(n, 1))
+    elif case == "a hub":
+        dense = np.diag(np.ones(n - 1), 1) + np.diag(np.ones(n - 1), -1)
+        dense[0, 1:] = dense[1:, 0] = 7.0
+    else:
+        dense = np.diag(np.ones(n - 1), 1)  # a one-way path: vertex n - 1 is left by no edge
+    graph = csr_array(dense)
+    monkeypatch.setattr(geodesics_module._sweeps, "budget", 0)
+    monkeypatch.setattr(geodesics_module, "MAX_DERIVED_DEGREE", 16)
+    derived = geodesics_module._independent_vertices(graph)
+    assert len(derived) > 0 and 0 not in derived if case == "a hub" else len(derived) > 0
+    np.testing.assert_allclose(all_geodesics(graph), shortest_path(graph, method="D", directed=True), rtol=1e-14)
