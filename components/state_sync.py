@@ -242,6 +242,8 @@ def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorith
                 shown = read.with_dataset(controls["dataset"], upload_ref(upload)).validated()
             elif trigger == ids.ALGORITHM:
                 shown = read.with_algorithm(controls["algorithm"]).validated()
+                if current_state is not None:
+                    return _switched(shown, current_state, upload)
             elif trigger == ids.TOUR_INDEX and controls["tour"]:
                 check_tour_step(controls["tour"])
                 shown = applied(controls["tour"], read)
@@ -256,6 +258,19 @@ def sync(controls, dataset_params, dataset_param_ids, algorithm_params, algorith
         return {**_unchanged(), "state": no_update, "search": no_update, "message": str(error),
                 "message_class": "message error"}
     return _outputs(shown, current_state, message, upload, set_controls=True)
+
+
+def _switched(state, current, upload):
+    """The outputs of another algorithm chosen over ``current``: only what changed. Every control's value, the
+    data set's panel and the colour menus were sent again on each switch, and the renderer rebuilt the panel
+    (its controls mounted anew and announced their values) before it asked for the views (issue 24)."""
+    outputs = _outputs(state, current, "", upload, set_controls=True)
+    outputs["controls"] = {name: no_update if value == CONTROLS[name].read(current) else value
+                           for name, value in outputs["controls"].items()}
+    if state.data == current.data:
+        outputs.update({key: no_update for key in ("dataset_params", "dataset_help", "color_options",
+                                                   "pair_color_options")})
+    return outputs
 
 
 def _outputs(state, current, message, upload, *, set_controls, error=False):
