@@ -5,6 +5,7 @@ import json
 from dash._callback_context import context_value
 from dash._utils import AttributeDict
 from hypothesis import given
+from plotly.utils import PlotlyJSONEncoder
 
 from components import ids
 from components.state_sync import CONTROLS, controls_from_state, state_from_controls, sync
@@ -87,3 +88,22 @@ def test_a_refused_link_keeps_the_view_and_says_why():
 def test_every_control_is_listed_once():
     assert len({control.component for control in CONTROLS.values()}) == len(CONTROLS)
     assert json.dumps(controls_from_state(ViewState().validated())["controls"])  # plain values
+
+
+def test_an_algorithm_switch_sends_only_what_it_changes():
+    """issue 24: the switch left the data set's panel, its colour menus and the unchanged controls as shown."""
+    previous = from_query("?dataset=strip&n=300&d.length=9&k=14&algorithm=lle&color=normalized")
+    out = trigger(f"{ids.ALGORITHM}.value")(**arguments_showing(previous, controls={"algorithm": "hlle"}))
+    changed = {name for name, value in out["controls"].items() if value.__class__.__name__ != "NoUpdate"}
+    assert changed == {"algorithm"}
+    assert all(out[key].__class__.__name__ == "NoUpdate"
+               for key in ("dataset_params", "dataset_help", "color_options", "pair_color_options"))
+    shown = ViewState.from_dict(out["state"])
+    assert shown.method.algorithm == "hlle" and shown.data == previous.data and out["search"] == to_query(shown)
+    assert json.dumps(out["algorithm_params"], cls=PlotlyJSONEncoder) == json.dumps(
+        controls_from_state(shown)["algorithm_params"], cls=PlotlyJSONEncoder)
+    # What the page then holds is what every control set from the new state would show.
+    page = {name: previous_value if value.__class__.__name__ == "NoUpdate" else value
+            for (name, value), previous_value in zip(out["controls"].items(),
+                                                      controls_from_state(previous)["controls"].values())}
+    assert page == controls_from_state(shown)["controls"]
