@@ -3,11 +3,11 @@
 from dash import html
 
 from . import ids
+from .tables import NO_RESULT
 
 __all__ = ["NO_RESULT", "card", "card_text"]
 
 # A value not computed (yet, or ever: a quadratic measure on a large input).
-NO_RESULT = "—"
 
 
 def card(measure, title, help_text, key="", yardstick=True):

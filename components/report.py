@@ -20,6 +20,7 @@ import pathlib
 
 import plotly.offline
 
+import measures
 from lab.compute import catalogue
 from lab.compute.yardsticks import summary_best
 from lab.compute.runs import display_indices
@@ -27,6 +28,7 @@ from lab.compute.views import coloring, drawn_rows, explore_view, metadata_lines
 from lab.view.exports import measure_summaries, provenance
 
 from .figures import OUTPUT_AXES, color_update, input_figure, output_figure, robust_color_range
+from .tables import measure_table_html
 
 __all__ = ["REPORT_CAP", "report_name", "report_rows", "run_report", "write_report"]
 
@@ -114,18 +116,11 @@ def _drawn_notes(result, rows):
     return notes
 
 
-def _number(value):
-    return "—" if value is None else f"{value:.4g}"
-
-
-def _measure_table(summaries):
-    rows = "".join(
-        f"<tr><td>{html.escape(entry['label'])}</td><td>{html.escape(entry['direction'])}</td>"
-        + "".join(f"<td class='number'>{_number(entry.get(key))}</td>" for key in ("mean", "median", "best", "random"))
-        + "</tr>" for entry in summaries.values())
-    header = "".join(f"<th class='number'>{text}</th>" for text in ("mean", "median", "best", "random output"))
-    return (f"<table id='report-measures-table'><thead><tr><th>Measure</th><th></th>{header}</tr></thead>"
-            f"<tbody>{rows}</tbody></table>")
+def _table(summaries):
+    """The page's table of every measure, each label's tooltip its description, a measure by which the run is no
+    better than a random output marked (as the explore tab's)."""
+    return measure_table_html(({**entry, "description": measures.spec(name).description} for name, entry in
+                               summaries.items()), table_id="report-measures-table")
 
 
 def _summaries(result, yardsticks):
@@ -135,7 +130,8 @@ def _summaries(result, yardsticks):
     best = summary_best(result.summary) if yardsticks is None else yardsticks.best
     random = {} if yardsticks is None else yardsticks.random
     return {name: {**entry, "direction": catalogue.direction_key(name), "best": best.get(name),
-                   "random": random.get(name)} for name, entry in summaries.items()}
+                   "random": random.get(name), "worse": yardsticks is not None and yardsticks.verdict(name)}
+            for name, entry in summaries.items()}
 
 
 def _json_block(element_id, value):
@@ -164,7 +160,7 @@ def run_report(request, result, *, color="normalized", yardsticks=None):
     str
         The HTML text. Its JSON block ``#report-measures`` holds every measure's label, direction, mean
         and median (``result.summary``, full precision), best and random-output values (None where unknown),
-        the notes, the request and the provenance.
+        whether the run is no better than a random output by it, the notes, the request and the provenance.
     """
     rows = {"input": report_rows(result, "input"), "output": report_rows(result, "output")}
     colorings = _colorings(result, rows)
@@ -185,7 +181,7 @@ def run_report(request, result, *, color="normalized", yardsticks=None):
         "<div class='views'><div id='report-input' class='view'></div><div id='report-output' class='view'></div>"
         "</div><p id='report-selection' role='status'></p>"
         + (f"<div class='notes' id='report-notes'>{notes_html}</div>" if notes else "")
-        + f"<h2>Every measure ({result.n_samples:,} points, {result.seconds:.2f} s)</h2>" + _measure_table(summaries)
+        + f"<h2>Every measure ({result.n_samples:,} points, {result.seconds:.2f} s)</h2>" + _table(summaries)
         + "<h2>Provenance</h2><pre id='report-provenance'>"
         + html.escape(json.dumps({key: record[key] for key in ("request", "code_version", "packages")}, indent=2))
         + "</pre>")

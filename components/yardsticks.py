@@ -17,16 +17,14 @@ from lab.compute import catalogue
 from lab.compute.yardsticks import cached_yardsticks, summary_best
 
 from . import ids
-from .cards import NO_RESULT
 from .jobs import job_box, register_study_job
 from .records import checked_record
+from .tables import NO_BETTER_THAN_RANDOM, measure_table_html
 
 __all__ = ["NO_BETTER_THAN_RANDOM", "keep_yardsticks", "measure_table", "register", "show_yardsticks",
            "yardstick_actions"]
 
 logger = logging.getLogger(__name__)
-
-NO_BETTER_THAN_RANDOM = "no better than a random output"
 
 
 def yardstick_actions():
@@ -42,29 +40,21 @@ def yardstick_actions():
     ], className="yardsticks")
 
 
-def _number_cell(value):
-    return html.Td(NO_RESULT if value is None or value != value else f"{value:.4g}", className="number")
-
-
 def measure_table(summary, best, sticks):
     """Every measure the run computed, in registry order: label, direction, mean and median (the cards
     show six; the rest, continuity, M_t, stress and the others, are read here), then its best attainable
-    value and, once computed, its random-output value; a row no better than random is marked."""
-    rows = []
+    value and, once computed, its random-output value; a row no better than random is marked. One Markdown
+    component holding the table's HTML (:func:`components.tables.measure_table_html`)."""
+    entries = []
     for name in catalogue.RUN_MEASURES:
         if name not in summary:
             continue
         mean, median = (list(summary[name]) + [None, None])[:2]
-        worse = sticks is not None and sticks.verdict(name)
-        rows.append(html.Tr([html.Td(measures.spec(name).label, title=measures.spec(name).description),
-                             html.Td(catalogue.direction_key(name), className="direction"),
-                             _number_cell(mean), _number_cell(median), _number_cell(best.get(name)),
-                             _number_cell(None if sticks is None else sticks.random.get(name))],
-                            className="no-better-than-random" if worse else None,
-                            title=NO_BETTER_THAN_RANDOM if worse else None))
-    header = html.Tr([html.Th("Measure"), html.Th(""), *[html.Th(text, className="number") for text in
-                                                          ("mean", "median", "best", "random output")]])
-    return html.Table([html.Thead(header), html.Tbody(rows)])
+        entries.append({"label": measures.spec(name).label, "description": measures.spec(name).description,
+                        "direction": catalogue.direction_key(name), "mean": mean, "median": median,
+                        "best": best.get(name), "random": None if sticks is None else sticks.random.get(name),
+                        "worse": sticks is not None and sticks.verdict(name)})
+    return dcc.Markdown(measure_table_html(entries), dangerously_allow_html=True)
 
 
 def yardstick_line(name, best, sticks):

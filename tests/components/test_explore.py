@@ -3,6 +3,7 @@ cached, a display change redraws only what changed, a change elsewhere reads not
 and a job's record for a run the view has left is not drawn."""
 
 import base64
+import xml.etree.ElementTree as ElementTree
 
 import dash
 import numpy as np
@@ -219,12 +220,17 @@ def test_a_failed_record_blanks_the_views_and_says_why(services):
     assert outputs["shown"] == failed and outputs["drawn"] is None
 
 
+def table_rows(markdown):
+    """The body rows of the measure table's HTML (one Markdown component; ``components.tables``)."""
+    assert markdown.dangerously_allow_html
+    return ElementTree.fromstring(markdown.children).find("tbody").findall("tr")
+
+
 def test_the_measure_table_shows_every_measure_the_run_computed_with_its_best_value(services):
     state, record = computed(services, LINK)
     shown = show_state(services, state, None, None, "session", "token")["shown"]
     outputs = show_yardsticks(services, shown, None, "session")
-    head, body = outputs["table"].children
-    rows = [[cell.children for cell in row.children] for row in body.children]
+    rows = [[cell.text or "" for cell in row] for row in table_rows(outputs["table"])]
     assert [row[0] for row in rows] == [measures.spec(name).label for name in record["summary"]]
     assert len(rows) > len(catalogue.CARD_MEASURES) and "continuity" in record["summary"]
     floor = record["summary"]["lower_bound"][0]
@@ -248,10 +254,10 @@ def test_computed_yardsticks_reach_the_cards_and_the_table_and_the_job_names_wha
     random_t = sticks.random["trustworthiness"]
     assert 0.45 < random_t < 0.55  # Venna & Kaski: ~1/2 for an output unrelated to the input
     assert outputs["lines"]["trustworthiness"] == f"best 1 · random {random_t:.3g}"
-    rows = {row.children[0].children: row for row in outputs["table"].children[1].children}
-    assert rows["stress"].children[5].children == f"{sticks.random['stress']:.4g}"
+    rows = {row[0].text: row for row in table_rows(outputs["table"])}
+    assert rows["stress"][5].text == f"{sticks.random['stress']:.4g}"
     worse = [name for name in sticks.random if sticks.verdict(name)]
-    assert [row.className for row in rows.values() if row.className] == ["no-better-than-random"] * len(worse)
+    assert [row.get("class") for row in rows.values() if row.get("class")] == ["no-better-than-random"] * len(worse)
     kept, said = keep_yardsticks(request, sticks)
     assert kept == {"run": record["request"]}
     assert said.startswith(f"Yardsticks of {request.run.describe()}: {len(sticks.random)} measures on 2 random")
