@@ -7,8 +7,6 @@ from .tables import NO_RESULT
 
 __all__ = ["NO_RESULT", "card", "card_text"]
 
-# A value not computed (yet, or ever: a quadratic measure on a large input).
-
 
 def card(measure, title, help_text, key="", yardstick=True):
     """A headline card: its title and direction key, its value (id :func:`ids.card_value`), and under it the

@@ -45,8 +45,8 @@ PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
 PROGRESS_INTERVAL = 0.25
 # Milliseconds the page waits between two polls of a job (Dash's default: 1 000). A poll waits on the server
 # for news (serving.managers.LONG_POLL_SECONDS), so the pause between polls is the only time a published
-# result or partial record can wait for the page: at 1 s, an output drawn 2.4 s after its algorithm ended
-# (issue 24 asks 2 s); at 0.25 s, a job of 40 s costs its page about twenty polls, not 40.
+# result or partial record waits for the page: up to a second at Dash's default, of the 2 s issue 24 allows
+# from an algorithm's end to its output drawn; the polls this costs are counted in serving/managers.py.
 POLL_PAUSE_MILLISECONDS = 250
 # The numbers of a progress label ("1,000 of 2,000 sources", "step 400, T 0.12"): what changes within a stage.
 _NUMBERS = re.compile(r"\d[\d.,]*")

@@ -18,6 +18,7 @@ from . import ids
 from .controls import graph_config, labelled
 from .figures import comparison_grid, empty_figure, phi_ratio_figure
 from .jobs import job_box, register_study_job
+from .tables import number_text
 
 __all__ = ["normalization_tab", "register"]
 
@@ -94,7 +95,7 @@ def draw_study(services, stored):
     header = html.Tr([html.Th(text) for text in ("algorithm", "collapse score", "Φ(Y)", "Φ(Z)", "Φ(Y)/Φ(Z)",
                                                  "verdict")])
     body = [html.Tr([html.Td(row["label"]), html.Td(f"{row['collapse']:.3f}"),
-                     *[html.Td("—" if row[key] is None else f"{row[key]:.4g}") for key in ("phi_y", "phi_z", "ratio")],
+                     *[html.Td(number_text(row[key])) for key in ("phi_y", "phi_z", "ratio")],
                      html.Td(row["verdict"], className="cell-error" if (row["ratio"] or 0) > 1 else "")])
             for row in rows]
     panels = [{**row, "title": _title(row)} for row in rows]

@@ -46,6 +46,7 @@ body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 td, th { padding: 0.2em 0.8em; border-bottom: 1px solid #ddd; text-align: left; }
 .number { text-align: right; font-variant-numeric: tabular-nums; }
+tr.no-better-than-random td { color: #a4161a; }
 .notes { background: #fff8e1; padding: 0.5em 1em; }
 pre { background: #f5f5f5; padding: 0.8em; overflow-x: auto; }
 """

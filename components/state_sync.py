@@ -3,9 +3,11 @@
 Every control is listed once in :data:`CONTROLS`, with how it shows a :class:`lab.ViewState` value
 and how its value reads back. :func:`sync` is the one callback between them: a link (the URL), a
 whole state handed over in :data:`ids.APPLY_STATE` (a preset, a saved file, a cancelled run's
-predecessor), or a change of data set or algorithm sets *every* control from the new state, and so
-does choosing a step in the tours' index (the step's state, the presentation mode kept); any other
-control change is read into the state. The validated state goes to :data:`ids.VIEW_STATE`
+predecessor), or a change of data set sets *every* control from the new state, and so does choosing
+a step in the tours' index (the step's state, the presentation mode kept); a change of algorithm sets
+the controls whose value it changes and the algorithm's panel (a switch answered with every control
+rebuilt the data set's panel before the views were asked for); any other control change is read into
+the state. The validated state goes to :data:`ids.VIEW_STATE`
 (which starts the run) and to the address bar. A state that does not validate is refused with its
 message and nothing runs.
 """

@@ -8,15 +8,22 @@ while the views waited to be drawn (issue 24).
 
 import html
 
-__all__ = ["NO_BETTER_THAN_RANDOM", "NO_RESULT", "measure_table_html"]
+__all__ = ["NO_BETTER_THAN_RANDOM", "NO_RESULT", "measure_table_html", "number_text"]
 
 NO_RESULT = "—"
 NO_BETTER_THAN_RANDOM = "no better than a random output"
 _NUMBERS = ("mean", "median", "best", "random")
 
 
-def _number(value):
+def number_text(value):
+    """A table's number: 4 significant digits, or :data:`NO_RESULT` for None and NaN."""
     return NO_RESULT if value is None or value != value else f"{value:.4g}"
+
+
+def _text(value):
+    """``value`` escaped for HTML and for the JSX reader ``dcc.Markdown`` hands raw HTML to (braces open an
+    expression there)."""
+    return html.escape(value).replace("{", "&#123;").replace("}", "&#125;")
 
 
 def measure_table_html(entries, *, table_id=None):
@@ -34,17 +41,17 @@ def measure_table_html(entries, *, table_id=None):
     Returns
     -------
     str
-        A ``<table>`` with a ``<thead>`` and a ``<tbody>``, every text escaped.
+        A ``<table>`` with a ``<thead>`` and a ``<tbody>`` on one line, every text escaped (braces too).
     """
     rows = []
     for entry in entries:
         worse = bool(entry.get("worse"))
         marked = f' class="no-better-than-random" title="{NO_BETTER_THAN_RANDOM}"' if worse else ""
-        described = f' title="{html.escape(entry["description"])}"' if entry.get("description") else ""
-        cells = "".join(f'<td class="number">{_number(entry.get(key))}</td>' for key in _NUMBERS)
-        rows.append(f'<tr{marked}><td{described}>{html.escape(entry["label"])}</td>'
-                    f'<td class="direction">{html.escape(entry["direction"])}</td>{cells}</tr>')
+        described = f' title="{_text(entry["description"])}"' if entry.get("description") else ""
+        cells = "".join(f'<td class="number">{number_text(entry.get(key))}</td>' for key in _NUMBERS)
+        rows.append(f'<tr{marked}><td{described}>{_text(entry["label"])}</td>'
+                    f'<td class="direction">{_text(entry["direction"])}</td>{cells}</tr>')
     header = "".join(f'<th class="number">{text}</th>' for text in ("mean", "median", "best", "random output"))
-    identity = f' id="{html.escape(table_id)}"' if table_id else ""
+    identity = f' id="{_text(table_id)}"' if table_id else ""
     return (f"<table{identity}><thead><tr><th>Measure</th><th></th>{header}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")

@@ -21,7 +21,7 @@ from .jobs import job_box, register_study_job
 from .records import checked_record
 from .tables import NO_BETTER_THAN_RANDOM, measure_table_html
 
-__all__ = ["NO_BETTER_THAN_RANDOM", "keep_yardsticks", "measure_table", "register", "show_yardsticks",
+__all__ = ["keep_yardsticks", "measure_table", "register", "show_yardsticks",
            "yardstick_actions"]
 
 logger = logging.getLogger(__name__)

@@ -107,3 +107,13 @@ def test_an_algorithm_switch_sends_only_what_it_changes():
             for (name, value), previous_value in zip(out["controls"].items(),
                                                       controls_from_state(previous)["controls"].values())}
     assert page == controls_from_state(shown)["controls"]
+
+
+def test_a_switch_that_reads_another_data_value_from_its_box_sends_the_data_side_too():
+    """A data control that holds another value than the state shown (an edit the page refused, say) is read by
+    the switch: the state's data changed, so the data set's panel and menus are sent again with it."""
+    previous = from_query("?dataset=swissroll&n=1600&algorithm=isomap&k=10")
+    out = trigger(f"{ids.ALGORITHM}.value")(**arguments_showing(previous, controls={"n": 100_000, "algorithm": "pca"}))
+    shown = ViewState.from_dict(out["state"])
+    assert shown.data.n == 100_000 and shown.method.algorithm == "pca"
+    assert out["controls"]["n"] == 100_000 and out["dataset_params"].__class__.__name__ != "NoUpdate"
