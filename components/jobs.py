@@ -43,11 +43,6 @@ PAGE_TOKEN_STATE = State(ids.PAGE_TOKEN, "data")
 # Seconds between two progress writes of one job: GP and PSA report every step, and each write
 # goes to the store every job and poll shares.
 PROGRESS_INTERVAL = 0.25
-# Milliseconds the page waits between two polls of a job (Dash's default: 1 000). A poll waits on the server
-# for news (serving.managers.LONG_POLL_SECONDS), so the pause between polls is the only time a published
-# result or partial record waits for the page: up to a second at Dash's default, of the 2 s issue 24 allows
-# from an algorithm's end to its output drawn; the polls this costs are counted in serving/managers.py.
-POLL_PAUSE_MILLISECONDS = 250
 # The numbers of a progress label ("1,000 of 2,000 sources", "step 400, T 0.12"): what changes within a stage.
 _NUMBERS = re.compile(r"\d[\d.,]*")
 
@@ -84,7 +79,6 @@ def job_options(job, *extra_running):
     job_ids = ids.job_controls(job)
     return dict(
         background=True,
-        interval=POLL_PAUSE_MILLISECONDS,
         on_error=functools.partial(report_job_failure, job),
         # Dash keys a job's hand-over entry by its arguments. Two triggers with equal arguments (a
         # link setting a control to the value it has) would share one entry, and the page polling the

@@ -76,10 +76,11 @@ POLL_NOTE_SECONDS = 5.0
 # A poll of a job waits on the server for news before it answers (issue 24, push instead of poll): its result
 # or the props it set (a run's partial record) at once, a new progress label once the poll has waited
 # PROGRESS_WAIT_SECONDS, else an empty answer after LONG_POLL_SECONDS. The page learns of a result within
-# LONG_POLL_STEP of it while a poll waits, and within the pause between two polls otherwise
-# (components.jobs.POLL_PAUSE_MILLISECONDS): a 40 s job whose progress moves costs its page about 23 polls (one
-# every 1.75 s), a quiet one about 12, not 40 (or 160 at that pause). At most LONG_POLL_WAITERS polls of one web
-# process wait at once (gunicorn runs 8 threads a worker): the others answer at once, as plain polls.
+# LONG_POLL_STEP of it while a poll waits, and within Dash's pause between two polls (1 s) otherwise: a 40 s job
+# whose progress moves costs its page about 16 polls (one every 2.5 s), a quiet one about 10, not 40. (A pause
+# of 0.25 s, tried for issue 24, left the Celery chaos tests' pages waiting for good after a worker was killed
+# or Redis restarted.) At most LONG_POLL_WAITERS polls of one web process wait at once (gunicorn runs 8 threads
+# a worker): the others answer at once, as plain polls.
 LONG_POLL_SECONDS = 3.0
 PROGRESS_WAIT_SECONDS = 1.5
 LONG_POLL_STEP = 0.05

@@ -56,6 +56,15 @@ def default_run():
     return data, Y, measures.evaluate(data.X, Y, 10, which=["normalized", "conformal", "asim"])
 
 
+def measure_rows(dash_duo):
+    """The table of every measure as the page shows it, ``{label: [direction, mean, median, best, random]}``, read
+    in one script: the table is one Markdown component, whose every update replaces its rows."""
+    cells = dash_duo.driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), "
+        "row => Array.from(row.cells, cell => cell.innerText.trim()));", f"#{ids.MEASURE_TABLE} tbody tr")
+    return {row[0]: row[1:] for row in cells}
+
+
 def test_the_run_s_table_yardsticks_inspector_and_box_selection_from_an_empty_cache(dash_duo, tmp_path, mouse_at,
                                                                                    drag, default_run):
     """One first visit (an empty result cache, a fresh browser) to the default run: the table of every measure
@@ -66,9 +75,7 @@ def test_the_run_s_table_yardsticks_inspector_and_box_selection_from_an_empty_ca
     surveys = measures.evaluate(data.X, Y, 10, which=["auc_rnx", "shepard", "cpd"])  # the surveys' measures
     dash_duo.start_server(create_app(tmp_path))  # an empty result cache, a fresh browser
     dash_duo.wait_for_element(f"#{ids.MEASURE_TABLE} tbody tr", timeout=WAIT)
-    rows = {row.find_elements("css selector", "td")[0].text: [cell.text for cell in
-                                                              row.find_elements("css selector", "td")[1:]]
-            for row in dash_duo.find_elements(f"#{ids.MEASURE_TABLE} tbody tr")}
+    rows = measure_rows(dash_duo)
     for name in ("trustworthiness", "continuity"):
         direction, mean, median, best, random = rows[measures.spec(name).label]
         assert direction == "↑ better" and best == "1" and random == "—"
@@ -88,9 +95,7 @@ def test_the_run_s_table_yardsticks_inspector_and_box_selection_from_an_empty_ca
     n, k = len(data.X), 10  # a random output's expected trustworthiness, worked by hand in tests/measures
     assert random_t == pytest.approx(1 - (n - 1 - k) * (n - k) / ((2 * n - 3 * k - 1) * (n - 1)), abs=0.01)
     dash_duo.wait_for_contains_text(f"#{ids.YARDSTICK_MESSAGE}", "random outputs", timeout=WAIT)
-    row = next(row for row in dash_duo.find_elements(f"#{ids.MEASURE_TABLE} tbody tr")
-               if row.find_elements("css selector", "td")[0].text == "trustworthiness")
-    assert float(row.find_elements("css selector", "td")[5].text) == pytest.approx(random_t, abs=1e-3)
+    assert float(measure_rows(dash_duo)["trustworthiness"][4]) == pytest.approx(random_t, abs=1e-3)
     floor = dash_duo.find_element(f"#{ids.card_yardstick('normalized')}").text
     assert floor.startswith("floor ") and float(floor.split()[1]) == pytest.approx(
         float(dash_duo.find_element(f"#{ids.card_value('lower_bound')} .card-mean").text), rel=1e-2)
