@@ -10,7 +10,8 @@ A query is clauses joined by "and" (the rows every clause finds):
   (bottom) value among the n where it is defined, ties by row;
 - an upload's metadata column (:func:`datasets.parse_upload`'s ``metadata_columns``), by its name: a
   column of numbers as a measure is (``year >= 1990 and year < 2000`` is a range), a column of texts
-  by text, case aside: ``species = setosa`` (``!=``), ``name starts with ab``, ``name contains ab``.
+  by text, case aside: ``species = setosa`` (``!=``), ``name starts with ab``, ``name contains ab``; a text
+  in double quotes may hold " and " (``name contains "salt and pepper"``), the quotes not part of it.
 
 The page marks the rows found in both views (:mod:`components.find`); the link keeps the query.
 """
@@ -35,6 +36,8 @@ _ROWS = re.compile(r"rows?\s+(\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*)"
 _COMPARISON = re.compile(rf"(.+?)\s*(<=|>=|!=|==|=|<|>)\s*({_NUMBER})")
 _SHARE = re.compile(rf"(.+?)\s+(top|bottom)\s+({_NUMBER})\s*%", re.IGNORECASE)
 _TEXT = re.compile(r"(.+?)\s*(!=|==|=|\s+starts\s+with\s+|\s+contains\s+)\s*(.+)", re.IGNORECASE)
+# " and " that joins clauses: not inside double quotes (an even number of them follows it).
+_JOIN = re.compile(r'\s+and\s+(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
 _OPERATORS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "=": np.equal,
               "==": np.equal, "!=": np.not_equal}
 
@@ -106,11 +109,16 @@ def _clause(clause, n_samples, fields):
         label, values = _field(fields, text.group(1))
         if values.dtype.kind != "U":
             raise StateError([f"Find: {label} holds numbers: compare it with <, <=, >, >=, = or != and a number."])
-        return _texts(values, " ".join(text.group(2).casefold().split()), text.group(3).strip())
+        return _texts(values, " ".join(text.group(2).casefold().split()), _unquoted(text.group(3).strip()))
     if comparison:
         _field(fields, comparison.group(1))  # names what this run has
     raise StateError([f"Find: cannot read {clause!r}. Write e.g. \"R_N > 0.5\", \"continuity bottom 1%\", "
                       "\"rows 3, 10-20\", \"name starts with ab\", joined by \"and\"."])
+
+
+def _unquoted(text):
+    """``text`` without the double quotes around it, if it has a pair there."""
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
 
 
 def _texts(values, how, text):
@@ -156,8 +164,7 @@ def find_rows(result, query):
     """
     if not isinstance(query, str) or len(query) > FIND_MAX_CHARS:
         raise StateError([f"Find: a query of at most {FIND_MAX_CHARS} characters."])
-    clauses = [clause.strip() for clause in re.split(r"\s+and\s+", query.strip(), flags=re.IGNORECASE)
-               if clause.strip()]
+    clauses = [clause.strip() for clause in _JOIN.split(query.strip()) if clause.strip()]
     if len(clauses) > FIND_MAX_CLAUSES:
         raise StateError([f"Find: at most {FIND_MAX_CLAUSES} clauses joined by \"and\"; got {len(clauses)}."])
     fields = _fields(result)

@@ -141,3 +141,17 @@ def test_metadata_survives_the_result_cache_whatever_its_columns_are_named(metad
 def test_a_metadata_clause_that_does_not_fit_its_column_is_refused_by_name(metadata_run, query, says):
     with pytest.raises(StateError, match=says):
         find_rows(metadata_run[0], query)
+
+
+def test_a_quoted_text_may_hold_and_and_the_quotes_are_not_part_of_it():
+    """A metadata text with " and " in it was split into two clauses: in double quotes it is one text."""
+    import types
+
+    names = np.array(["salt and pepper", "salt", "pepper and salt", 'say "hi"'])
+    run = types.SimpleNamespace(n_samples=4, local={"normalized": np.array([0.1, 0.2, 0.3, 0.4])}, truth=None,
+                                truth_labels=(), metadata={"name": names})
+    assert find_rows(run, 'name = "salt and pepper"').tolist() == [0]
+    assert find_rows(run, 'name contains "and" and R_N > 0.2').tolist() == [2]
+    assert find_rows(run, 'name contains " and "').tolist() == [0, 2]
+    assert find_rows(run, 'name = say "hi"').tolist() == [3]  # quotes inside a text are kept
+    assert find_rows(run, 'name starts with "salt"').tolist() == [0, 1]
