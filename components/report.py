@@ -20,7 +20,6 @@ import pathlib
 
 import plotly.offline
 
-import measures
 from lab.compute import catalogue
 from lab.compute.yardsticks import summary_best
 from lab.compute.runs import display_indices
@@ -28,7 +27,7 @@ from lab.compute.views import coloring, drawn_rows, explore_view, metadata_lines
 from lab.view.exports import measure_summaries, provenance
 
 from .figures import OUTPUT_AXES, color_update, input_figure, output_figure, robust_color_range
-from .tables import measure_table_html
+from .tables import measure_entries, measure_table_html
 
 __all__ = ["REPORT_CAP", "report_name", "report_rows", "run_report", "write_report"]
 
@@ -117,22 +116,13 @@ def _drawn_notes(result, rows):
     return notes
 
 
-def _table(summaries):
-    """The page's table of every measure, each label's tooltip its description, a measure by which the run is no
-    better than a random output marked (as the explore tab's)."""
-    return measure_table_html(({**entry, "description": measures.spec(name).description} for name, entry in
-                               summaries.items()), table_id="report-measures-table")
-
-
 def _summaries(result, yardsticks):
-    """Each measure's label, direction, mean and median, its best value (the run's own floor, or the rank
-    measures' best by definition) and, with the yardsticks, its random-output value."""
-    summaries = measure_summaries(result)
+    """Each measure's row of the table as the explore tab's (:func:`components.tables.measure_entries`: label,
+    description, direction, mean and median, best value, random-output value and verdict), with the
+    five-number summary of its per-point values (:func:`lab.view.exports.measure_summaries`)."""
     best = summary_best(result.summary) if yardsticks is None else yardsticks.best
-    random = {} if yardsticks is None else yardsticks.random
-    return {name: {**entry, "direction": catalogue.direction_key(name), "best": best.get(name),
-                   "random": random.get(name), "worse": yardsticks is not None and yardsticks.verdict(name)}
-            for name, entry in summaries.items()}
+    entries = measure_entries(result.summary, best, yardsticks)
+    return {name: {**entry, **entries[name]} for name, entry in measure_summaries(result).items()}
 
 
 def _json_block(element_id, value):
@@ -160,8 +150,8 @@ def run_report(request, result, *, color="normalized", yardsticks=None):
     -------
     str
         The HTML text. Its JSON block ``#report-measures`` holds every measure's label, direction, mean
-        and median (``result.summary``, full precision), best and random-output values (None where unknown),
-        whether the run is no better than a random output by it, the notes, the request and the provenance.
+        and median (``result.summary``, full precision), description, best and random-output values (None where
+        unknown), whether the run is no better than a random output by it, the notes, the request and the provenance.
     """
     rows = {"input": report_rows(result, "input"), "output": report_rows(result, "output")}
     colorings = _colorings(result, rows)
@@ -182,7 +172,8 @@ def run_report(request, result, *, color="normalized", yardsticks=None):
         "<div class='views'><div id='report-input' class='view'></div><div id='report-output' class='view'></div>"
         "</div><p id='report-selection' role='status'></p>"
         + (f"<div class='notes' id='report-notes'>{notes_html}</div>" if notes else "")
-        + f"<h2>Every measure ({result.n_samples:,} points, {result.seconds:.2f} s)</h2>" + _table(summaries)
+        + f"<h2>Every measure ({result.n_samples:,} points, {result.seconds:.2f} s)</h2>" + measure_table_html(
+            summaries.values(), table_id="report-measures-table")
         + "<h2>Provenance</h2><pre id='report-provenance'>"
         + html.escape(json.dumps({key: record[key] for key in ("request", "code_version", "packages")}, indent=2))
         + "</pre>")

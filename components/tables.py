@@ -8,7 +8,10 @@ while the views waited to be drawn (issue 24).
 
 import html
 
-__all__ = ["NO_BETTER_THAN_RANDOM", "NO_RESULT", "measure_table_html", "number_text"]
+import measures
+from lab.compute import catalogue
+
+__all__ = ["NO_BETTER_THAN_RANDOM", "NO_RESULT", "measure_entries", "measure_table_html", "number_text"]
 
 NO_RESULT = "—"
 NO_BETTER_THAN_RANDOM = "no better than a random output"
@@ -24,6 +27,35 @@ def _text(value):
     """``value`` escaped for HTML and for the JSX reader ``dcc.Markdown`` hands raw HTML to (braces open an
     expression there)."""
     return html.escape(value).replace("{", "&#123;").replace("}", "&#125;")
+
+
+def measure_entries(summary, best, sticks):
+    """The table's row of each measure of ``summary`` that runs compute, in registry order.
+
+    Parameters
+    ----------
+    summary : mapping
+        ``{name: (mean, median)}``, a run's (a record's may come from a page: other names are left out).
+    best : mapping
+        ``{name: best attainable value}`` (:func:`lab.compute.yardsticks.summary_best`).
+    sticks : lab.compute.yardsticks.YardstickResult or None
+        The run's yardsticks, when computed.
+
+    Returns
+    -------
+    dict
+        ``{name: entry}``, each entry as :func:`measure_table_html` reads it.
+    """
+    entries = {}
+    for name in catalogue.RUN_MEASURES:
+        if name in summary:
+            mean, median = (list(summary[name]) + [None, None])[:2]
+            spec = measures.spec(name)
+            entries[name] = {"label": spec.label, "description": spec.description,
+                             "direction": catalogue.direction_key(name), "mean": mean, "median": median,
+                             "best": best.get(name), "random": None if sticks is None else sticks.random.get(name),
+                             "worse": sticks is not None and sticks.verdict(name)}
+    return entries
 
 
 def measure_table_html(entries, *, table_id=None):

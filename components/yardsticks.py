@@ -19,7 +19,7 @@ from lab.compute.yardsticks import cached_yardsticks, summary_best
 from . import ids
 from .jobs import job_box, register_study_job
 from .records import checked_record
-from .tables import NO_BETTER_THAN_RANDOM, measure_table_html
+from .tables import NO_BETTER_THAN_RANDOM, measure_entries, measure_table_html
 
 __all__ = ["keep_yardsticks", "measure_table", "register", "show_yardsticks",
            "yardstick_actions"]
@@ -45,16 +45,8 @@ def measure_table(summary, best, sticks):
     show six; the rest, continuity, M_t, stress and the others, are read here), then its best attainable
     value and, once computed, its random-output value; a row no better than random is marked. One Markdown
     component holding the table's HTML (:func:`components.tables.measure_table_html`)."""
-    entries = []
-    for name in catalogue.RUN_MEASURES:
-        if name not in summary:
-            continue
-        mean, median = (list(summary[name]) + [None, None])[:2]
-        entries.append({"label": measures.spec(name).label, "description": measures.spec(name).description,
-                        "direction": catalogue.direction_key(name), "mean": mean, "median": median,
-                        "best": best.get(name), "random": None if sticks is None else sticks.random.get(name),
-                        "worse": sticks is not None and sticks.verdict(name)})
-    return dcc.Markdown(measure_table_html(entries), dangerously_allow_html=True)
+    return dcc.Markdown(measure_table_html(measure_entries(summary, best, sticks).values()),
+                        dangerously_allow_html=True)
 
 
 def yardstick_line(name, best, sticks):
