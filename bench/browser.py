@@ -4,9 +4,11 @@ Headless Chromium (Debian's chromium and chromedriver, as the browser tests use)
 loopback port, and, in the same run, against the app as it was at :data:`BASELINE_COMMIT` (checked
 out into a temporary git worktree): the default swiss roll (n = 1 600) with Isomap, then LTSA is
 computed once, then the algorithm menu switches between the two, both cached, :data:`SWITCHES`
-times. A switch is timed from the option's click to the output view's title naming the algorithm
-(Plotly redraws the title with the data), and its bytes are the encoded sizes of the callback
-responses in that interval (Chromium's performance log).
+times. A switch is timed from the option's click (the menu opened before it) to the output view's title
+naming the algorithm (Plotly redraws the title with the data), and its bytes are the encoded sizes of the
+callback responses in that interval (Chromium's performance log). With ``--large``, also the switch of a
+20 000-point swiss roll between PCA and LTSA, its input drawn in 3-D and in the plane of its first two
+coordinates (issue 24: within 0.5 s and 150 KB).
 
 With ``--million``, also one run of a million points explored (PCA on a 6 x 1 strip, k = 10: a faithful
 embedding whose every measure is quick; GP's memory estimate at 10^6 points, 5.7 GB, is above the 4 GB
@@ -14,7 +16,7 @@ budget, and PCA of a swiss roll is so unfaithful that its exact trustworthiness 
 long until both views are drawn, how many points each draws, and whether a hover and a box selection
 in the output mark the same data-set rows in the input view. It takes several minutes.
 
-    python bench/browser.py [--quick] [--million] [--progressive] [--link] [--baseline COMMIT]
+    python bench/browser.py [--quick] [--large] [--million] [--progressive] [--link] [--baseline COMMIT]
     (or: python -m bench --only browser)
 
 With ``--progressive``, also an uncached Isomap run of a 20 000-point swiss roll opened from its link, here
@@ -54,6 +56,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 BASELINE_COMMIT = "f09440c"  # main before the issue-12 and issue-16 work: every result through a job
 SWITCHES = 6
 TIMEOUT = 300
+# The default page's run (a 1 600-point swiss roll) and its switch; at 20 000 points (``--large``) two
+# algorithms quick to compute (Isomap's all-pairs geodesics take 45 s there), the input in 3-D and in a plane.
+SWITCH_ALGORITHMS = (("isomap", "Isomap"), ("ltsa", "LTSA"))
+LARGE_ALGORITHMS = (("pca", "PCA"), ("ltsa", "LTSA"))
+LARGE_LINKS = {"3-D": "/?dataset=swissroll&n=20000&algorithm=pca&k=10",
+               "plane": "/?dataset=swissroll&n=20000&algorithm=pca&k=10&view=01"}
 SERVER = "import sys; from app import create_app; create_app(sys.argv[1]).run(host='127.0.0.1', port=int(sys.argv[2]))"
 
 
@@ -124,11 +132,25 @@ def _output_title(driver):
         "return g && g.layout && g.layout.title ? g.layout.title.text : '';") or ""
 
 
+def _open_menu(driver, value):
+    """Open the algorithm menu as a user clicks it; its option ``value`` (an input inside the option's label)."""
+    driver.find_element("css selector", "#algorithm-select").click()
+    return _wait(lambda: driver.find_elements("css selector", f".dash-dropdown-options input[value='{value}']"))[0]
+
+
+def _click_option(driver, option):
+    driver.execute_script("arguments[0].closest('label').click();", option)
+
+
 def _choose(driver, value):
     """Pick a dcc.Dropdown option of the algorithm menu as a user clicks it (the tests' ``choose``)."""
-    driver.find_element("css selector", "#algorithm-select").click()
-    option = _wait(lambda: driver.find_elements("css selector", f".dash-dropdown-options input[value='{value}']"))
-    driver.execute_script("arguments[0].closest('label').click();", option[0])
+    _click_option(driver, _open_menu(driver, value))
+
+
+def _measured(driver, label):
+    """The output view draws ``label``'s whole run (not a run still measuring)."""
+    title = _output_title(driver)
+    return label in title and "measuring" not in title
 
 
 def _response_bytes(driver):
@@ -144,23 +166,26 @@ def _response_bytes(driver):
     return sum(sizes), max(sizes)
 
 
-def switches(url, count):
-    """Seconds and response bytes of ``count`` switches between two cached algorithms."""
+def switches(url, count, link="/", algorithms=SWITCH_ALGORITHMS):
+    """Seconds and response bytes of ``count`` switches between two cached algorithms of the run at ``link``, each
+    timed from the option's click (the menu is opened before) to the output view's title naming it."""
+    (first, first_label), (second, second_label) = algorithms
     driver = _browser()
     try:
-        driver.get(url)
-        _wait(lambda: "Isomap" in _output_title(driver))
-        _choose(driver, "ltsa")
-        _wait(lambda: "LTSA" in _output_title(driver))  # computed once; cached from now on
-        _choose(driver, "isomap")
-        _wait(lambda: "Isomap" in _output_title(driver))
+        driver.get(url + link)
+        _wait(lambda: _measured(driver, first_label))
+        _choose(driver, second)
+        _wait(lambda: _measured(driver, second_label))  # computed once; cached from now on
+        _choose(driver, first)
+        _wait(lambda: _measured(driver, first_label))
         time.sleep(1.0)
         _response_bytes(driver)
         seconds, sizes = [], []
         for turn in range(count):
-            algorithm, label = ("ltsa", "LTSA") if turn % 2 == 0 else ("isomap", "Isomap")
+            algorithm, label = algorithms[(turn + 1) % 2]
+            option = _open_menu(driver, algorithm)
             started = time.perf_counter()
-            _choose(driver, algorithm)
+            _click_option(driver, option)
             _wait(lambda: label in _output_title(driver))
             seconds.append(time.perf_counter() - started)
             time.sleep(1.0)  # any callback the switch set off has answered
@@ -188,21 +213,30 @@ def _each_alone(baseline_commit, prefix, measure):
     return times
 
 
-def switch_rows(count, baseline_commit=BASELINE_COMMIT):
+def switch_rows(count, baseline_commit=BASELINE_COMMIT, large=False):
+    """The default page's switch, ours against ``baseline_commit``; with ``large`` the 20 000-point one too, with
+    the input drawn in 3-D and in a plane."""
+    cases = [("cached algorithm switch, click to views drawn", 1600, "/", SWITCH_ALGORITHMS)]
+    if large:
+        cases += [(f"cached algorithm switch, input in {view}, click to views drawn", 20_000, link, LARGE_ALGORITHMS)
+                  for view, link in LARGE_LINKS.items()]
+    found = []
     with checkouts(baseline_commit, "procrustes-browser-") as (scratch, roots):
         served = {name: Served(root, scratch) for name, root in roots.items()}
         try:
-            ours, ours_bytes = switches(served["ours"].url, count)
-            baseline_seconds, baseline_bytes = switches(served["baseline"].url, count)
+            for name, n, link, algorithms in cases:
+                ours, ours_bytes = switches(served["ours"].url, count, link, algorithms)
+                baseline_seconds, baseline_bytes = switches(served["baseline"].url, count, link, algorithms)
+                found.append(Row.from_timing(
+                    SUITE, name, n, _timing(ours), baseline=f"the app at {baseline_commit}",
+                    baseline_timing=_timing(baseline_seconds),
+                    note=(f"responses {_kilobytes(ours_bytes, 0)} KB per switch, the largest (the views) "
+                          f"{_kilobytes(ours_bytes, 1)} KB (medians; baseline {_kilobytes(baseline_bytes, 0)} KB, the "
+                          f"largest {_kilobytes(baseline_bytes, 1)} KB); {count} switches each")))
         finally:
             for server in served.values():
                 server.stop()
-    return [Row.from_timing(
-        SUITE, "cached algorithm switch, click to views drawn", 1600, _timing(ours),
-        baseline=f"the app at {baseline_commit}", baseline_timing=_timing(baseline_seconds),
-        note=(f"responses {_kilobytes(ours_bytes, 0)} KB per switch, the largest (the views) "
-              f"{_kilobytes(ours_bytes, 1)} KB (medians; baseline {_kilobytes(baseline_bytes, 0)} KB, the largest "
-              f"{_kilobytes(baseline_bytes, 1)} KB); {count} switches each"))]
+    return found
 
 
 PROGRESSIVE_LINK = "/?dataset=swissroll&n=20000&algorithm=isomap&k=10"
@@ -422,11 +456,12 @@ def _hover_and_select(driver, index):
             f"the same rows: {selection[2]}")
 
 
-def rows(quick=False, million=False, baseline=BASELINE_COMMIT, progressive=False, link=False):
-    """The switch (ours against the ``baseline`` commit); with ``million`` the million-point run, with
+def rows(quick=False, million=False, baseline=BASELINE_COMMIT, progressive=False, link=False, large=False):
+    """The switch (ours against the ``baseline`` commit; with ``large`` at 20 000 points too); with ``million`` the
+    million-point run, with
     ``progressive`` the uncached 20 000-point run against the baseline, with ``link`` the cached 20 000-point
     run opened from its link against the baseline."""
-    found = switch_rows(2 if quick else SWITCHES, baseline)
+    found = switch_rows(2 if quick else SWITCHES, baseline, large)
     return (found + (million_rows() if million else []) + (progressive_rows(baseline) if progressive else [])
             + (link_rows(baseline) if link else []))
 
@@ -434,7 +469,8 @@ def rows(quick=False, million=False, baseline=BASELINE_COMMIT, progressive=False
 def main(argv=None):
     arguments = list(sys.argv[1:] if argv is None else argv)
     million, progressive, link = "--million" in arguments, "--progressive" in arguments, "--link" in arguments
-    for flag in ("--million", "--progressive", "--link"):
+    large = "--large" in arguments
+    for flag in ("--million", "--progressive", "--link", "--large"):
         if flag in arguments:
             arguments.remove(flag)
     baseline = BASELINE_COMMIT
@@ -444,9 +480,8 @@ def main(argv=None):
             raise SystemExit("--baseline needs a commit, e.g. --baseline HEAD~1")
         baseline = arguments[at + 1]
         del arguments[at:at + 2]
-    run_standalone(lambda quick=False: rows(quick, million, baseline, progressive, link), f"{SUITE} (times in seconds)",
-                   "2 switches",
-                   arguments)
+    run_standalone(lambda quick=False: rows(quick, million, baseline, progressive, link, large),
+                   f"{SUITE} (times in seconds)", "2 switches", arguments)
 
 
 if __name__ == "__main__":
