@@ -26,7 +26,8 @@ from lab.compute.views import class_labels, coloring, explore_view, metadata_lin
 from . import find, ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
-from .figures import OUTPUT_AXES, color_update, empty_figure, input_figure, output_figure, robust_color_range
+from .figures import (OUTPUT_AXES, color_update, drawn_columns, empty_figure, input_figure, output_figure,
+                      robust_color_range)
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
 from .explore_job import (EMBEDDING_MESSAGE, EXPLORE_REQUEST, MEASURING, MEASURING_MESSAGE, compute_record, partial_of,
                           report_lost, revert_cancelled)
@@ -220,6 +221,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     if measured and same_views and all(drawn.get(key) == layout[key] for key in ("color", "colored_by", "classes")):
         # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone.
         return {**outputs, "cards": _cards_of(record), "drawn": layout}
+    projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
         for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
@@ -227,13 +229,14 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             if name == "output" and not layout["embedded"]:
                 continue  # the output view waits for its algorithm: nothing to recolour
             patch = Patch()
+            columns = (_input_columns(result, view, projection) if name == "input"
+                       else drawn_columns(view.output.take(result.Y), 2))
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale,
-                                           described).items():
+                                           described, fixed_columns=columns).items():
                 patch["data"][0][key] = value
             patches[name] = patch
         return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {})}
     revision = record["request"]
-    projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     # Another run of the same points drawn alike (no landmark, class or loss traces on either side): the
     # input view keeps its coordinates, its camera and its trace layout, and receives its colouring.
     plain = not (display.landmarks or layout["classes"] or layout["losses"])
@@ -248,13 +251,15 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             view.output.take(result.Y), colors["output"], color_range, title, point_ids=view.output.rows,
             revision=str(revision), landmarks=view.output.landmarks, landmark_configuration=view.landmark_configuration,
             title=(view.output_title.replace("Output:", "Output (measuring…):", 1) if record["status"] == "partial"
-                   else view.output_title), hover_text=None if lines is None else view.output.take(lines))
+                   else view.output_title), hover_text=None if lines is None else view.output.take(lines),
+            fixed_point=True)
     if not same_input:
         figures["input"] = input_figure(view.input.take(result.drawn_X), colors["input"], color_range, title,
                                         point_ids=view.input.rows, title=view.input_title,
                                         revision=f"{revision}|{display.input_view}", landmarks=view.input.landmarks,
                                         axis_titles=result.input_axes, projection=projection,
-                                        hover_text=None if lines is None else view.input.take(lines))
+                                        hover_text=None if lines is None else view.input.take(lines),
+                                        fixed_point=True)
     _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
@@ -266,7 +271,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         figures["input"] = no_update
     elif same_input:
         figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
-                                             three_d=projection is None, described=described,
+                                             _input_columns(result, view, projection), described=described,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":
         return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",
@@ -280,14 +285,21 @@ def _rows_digest(rows):
     return None if rows is None else hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()[:16]
 
 
-def _recoloured_input(color, color_range, title, axes, view, *, three_d, described, filename):
-    """The input view's patch for another run of the points it draws: trace 0's colouring, the title and the
-    file name; the hover ring, the selection and the neighbour marks (traces 1 to 4) emptied, as a new
-    figure has them. Its coordinates stay in the browser (about a third of a switch's bytes at 1 600
-    points, most of them at 20 000: issue 24)."""
+def _input_columns(result, view, projection):
+    """The input view's drawn coordinates (:func:`components.figures.drawn_columns`): their hover formats."""
+    return drawn_columns(view.input.take(result.drawn_X), 3, projection)
+
+
+def _recoloured_input(color, color_range, title, axes, view, columns, *, described, filename):
+    """The input view's patch for another run of the points it draws (its drawn ``columns``): trace 0's
+    colouring, the title and the file name; the hover ring, the selection and the neighbour marks (traces 1 to
+    4) emptied, as a new figure has them. Its coordinates stay in the browser (about a third of a switch's
+    bytes at 1 600 points, most of them at 20 000: issue 24)."""
     patch = Patch()
-    for key, value in color_update(color, color_range, title, axes, view.input.rows, False, described).items():
+    for key, value in color_update(color, color_range, title, axes, view.input.rows, False, described,
+                                   fixed_columns=columns).items():
         patch["data"][0][key] = value
+    three_d = "z" in columns
     for trace in range(1, 3 + len(neighbour_traces(three_d))):
         for axis in "xyz" if three_d else "xy":
             patch["data"][trace][axis] = []

@@ -4,6 +4,7 @@ clicked point's neighbour marks, a projector's type.
 Pure builders: each takes a figure of :mod:`.views` and changes it in place.
 """
 
+import re
 import textwrap
 
 import numpy as np
@@ -23,6 +24,8 @@ CLASS_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 LOSS_COLORS = {"neither": "#d0d0d0", "false": "#e66100", "missing": "#0072b2", "both": "#2e1f3d"}
 # Levels per loss: 0 (no such neighbour at all), then four equal steps up to the common robust top.
 LOSS_LEVELS = 5
+# The colour value in a view's hover (its format: four significant digits, or what fixed point carries).
+_COLOR_VALUE = re.compile(r"%\{marker\.color:[^}]*\}")
 # Name of the key's heatmap trace and of its title annotation.
 LOSS_KEY = "key"
 # Names of the traces that show the clicked point's k neighbours and its kNN edges in both views
@@ -72,7 +75,7 @@ def color_by_class(figure, labels, title, *, legend):
     points.marker.color = class_colors(labels)
     points.marker.showscale = False
     points.text = [f"{label:g}" if isinstance(label, (int, float, np.number)) else str(label) for label in labels]
-    points.hovertemplate = points.hovertemplate.replace("%{marker.color:.4g}", "%{text}")
+    points.hovertemplate = _COLOR_VALUE.sub("%{text}", points.hovertemplate)  # whatever its format
     if legend:
         three_d = isinstance(points, go.Scatter3d)
         kind = go.Scatter3d if three_d else go.Scattergl

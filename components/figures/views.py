@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from . import fixed_point
 from .theme import TEMPLATE
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "inspector_figure",
     "OUTPUT_AXES",
     "color_update",
+    "drawn_columns",
     "output_figure",
     "robust_color_range",
 ]
@@ -80,37 +82,69 @@ def _ids(point_ids):
     return None if point_ids is None else np.asarray(point_ids, dtype=np.int32)
 
 
-def _hover_template(axis_names, color_title, point_ids, described=False):
+def drawn_columns(coordinates, dimensions, projection=None):
+    """Trace 0's drawn coordinates, padded with zeros to ``dimensions`` columns, or the two columns of
+    ``projection``; a dict axis (``"x"``, ``"y"``, ``"z"``) -> column (as given: :func:`_column` encodes it)."""
+    points = np.asarray(coordinates)
+    if points.shape[1] < dimensions:
+        points = np.column_stack([points, np.zeros((len(points), dimensions - points.shape[1]), dtype=points.dtype)])
+    picked = range(dimensions) if projection is None else projection
+    return {axis: points[:, index] for axis, index in zip("xyz", picked)}
+
+
+def _column(values, fixed):
+    """A drawn column: 16-bit fixed point on the page (``fixed``, :mod:`.fixed_point`), float32 elsewhere (the
+    offline report, the Two runs tab)."""
+    return fixed_point.encode(values) if fixed else _compact(values)
+
+
+def _formats(columns, color, fixed):
+    """The hover's format of each drawn column and of the colour: what fixed point carries, or four significant
+    digits of float32."""
+    if not fixed:
+        return {}
+    return {**{axis: fixed_point.carried_format(values) for axis, values in columns.items()},
+            "marker.color": fixed_point.carried_format(color)}
+
+
+def _hover_template(axis_names, color_title, point_ids, described=False, formats=None):
     """The hover text: the point's index in the data set, its drawn coordinates, its metadata line when
-    ``described`` (trace 0's ``hovertext``: an upload's metadata columns) and its colour value, last.
+    ``described`` (trace 0's ``hovertext``: an upload's metadata columns) and its colour value, last;
+    ``formats`` (:func:`_formats`) gives each value's format, four significant digits if not named.
 
     Trace 0 of both views holds the same rows in the same order, so a point's number finds it in
     either view (assets/linked_views.js). When only a subsample is drawn, ``point_ids`` holds each
     row's index in the data set (customdata); otherwise the row number is the index.
     """
+    formats = formats or {}
     point = "point %{pointNumber}" if point_ids is None else "point %{customdata}"
-    coordinates = [f"{name} %{{{axis}:.4g}}" for axis, name in zip("xyz", axis_names)]
+    coordinates = [f"{name} %{{{axis}:{formats.get(axis, '.4g')}}}" for axis, name in zip("xyz", axis_names)]
     lines = [point, ", ".join(coordinates), *(["%{hovertext}"] if described else []),
-             f"{color_title}: %{{marker.color:.4g}}"]
+             f"{color_title}: %{{marker.color:{formats.get('marker.color', '.4g')}}}"]
     return "<br>".join(lines) + "<extra></extra>"
 
 
-def _marker(color, color_range, color_title, show_scale):
-    return dict(color=_compact(color), colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
+def _marker(color, color_range, color_title, show_scale, fixed=False):
+    return dict(color=_column(color, fixed), colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
                 size=3, showscale=show_scale,
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
 
 
-def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False, described=False):
+def color_update(color, color_range, color_title, axis_names, point_ids=None, show_scale=False, described=False,
+                 fixed_columns=None):
     """Trace 0's attributes that change with the colouring: marker and hover text (for a patch), encoded as
     Plotly encodes a figure (the colours a base64 typed array); ``described``: the trace has a metadata line.
 
     A new colouring, or another run of the same points, sends these, one array per view, instead of the
     whole figure. A patch's values go to the browser as given: a numpy array would go as a list of
-    decimals, four times the bytes (34 KB against 9 KB for 1 600 points).
+    decimals, four times the bytes (34 KB against 9 KB for 1 600 points). ``fixed_columns``, the view's
+    :func:`drawn_columns` when it carries fixed point (the page's views): the colours go as fixed point too,
+    and the hover keeps the formats its coordinates carry.
     """
-    trace = go.Scattergl(marker=_marker(color, color_range, color_title, show_scale),
-                         hovertemplate=_hover_template(axis_names, color_title, point_ids, described))
+    fixed = fixed_columns is not None
+    trace = go.Scattergl(marker=_marker(color, color_range, color_title, show_scale, fixed),
+                         hovertemplate=_hover_template(axis_names, color_title, point_ids, described,
+                                                       _formats(fixed_columns or {}, color, fixed)))
     encoded = go.Figure([trace]).to_dict()["data"][0]
     return {"marker": encoded["marker"], "hovertemplate": encoded["hovertemplate"]}
 
@@ -121,7 +155,8 @@ def _selection_marker(size):
 
 
 def input_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Input", revision=None,
-                 landmarks=None, axis_titles=("x₁", "x₂", "x₃"), projection=None, hover_text=None):
+                 landmarks=None, axis_titles=("x₁", "x₂", "x₃"), projection=None, hover_text=None,
+                 fixed_point=False):
     """The input points, coloured per point: in 3-D, or projected on two coordinates.
 
     Parameters
@@ -147,6 +182,8 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
         (box, lasso) in 2-D only.
     hover_text : sequence of str, optional
         Each drawn point's metadata line in its hover (:func:`lab.compute.views.metadata_lines`).
+    fixed_point : bool
+        Trace 0's coordinates and colours as 16-bit fixed point (:mod:`.fixed_point`), which the page decodes.
 
     Returns
     -------
@@ -154,25 +191,25 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
         Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
         trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
-    points = _compact(coordinates)
+    points = drawn_columns(coordinates, 3)
     titles = list(axis_titles) + [""] * (3 - len(axis_titles))
-    if points.shape[1] < 3:
-        points = np.column_stack([points, np.zeros((len(points), 3 - points.shape[1]), dtype=np.float32)])
     if projection is not None:
         first, second = projection
         names = (titles[first], titles[second])
-        figure = _plane_figure(points[:, first], points[:, second], color, color_range, color_title, point_ids,
-                               names, show_scale=False, hover_text=hover_text)
+        figure = _plane_figure(drawn_columns(coordinates, 3, projection), color, color_range, color_title,
+                               point_ids, names, show_scale=False, hover_text=hover_text, fixed=fixed_point)
         if landmarks is not None:
             figure.add_trace(go.Scattergl(
-                x=points[landmarks, first], y=points[landmarks, second], mode="markers", name="landmarks",
+                x=_compact(points["xyz"[first]][landmarks]), y=_compact(points["xyz"[second]][landmarks]),
+                mode="markers", name="landmarks",
                 hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")))
         return _plane_layout(figure, title, revision, names, legend=False)
     figure = go.Figure([
-        go.Scatter3d(x=points[:, 0], y=points[:, 1], z=points[:, 2], mode="markers",
-                     marker=_marker(color, color_range, color_title, show_scale=False), customdata=_ids(point_ids),
+        go.Scatter3d(**{axis: _column(values, fixed_point) for axis, values in points.items()}, mode="markers",
+                     marker=_marker(color, color_range, color_title, False, fixed_point), customdata=_ids(point_ids),
                      hovertext=hover_text, name="points",
-                     hovertemplate=_hover_template(titles, color_title, point_ids, hover_text is not None)),
+                     hovertemplate=_hover_template(titles, color_title, point_ids, hover_text is not None,
+                                                   _formats(points, color, fixed_point))),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="selected", hoverinfo="skip",
@@ -180,7 +217,7 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     ])
     if landmarks is not None:
         figure.add_trace(go.Scatter3d(
-            x=points[landmarks, 0], y=points[landmarks, 1], z=points[landmarks, 2],
+            **{axis: _compact(values[landmarks]) for axis, values in points.items()},
             mode="markers", name="landmarks", hoverinfo="skip",
             marker=dict(size=5, color="rgba(0,0,0,0)", symbol="diamond", line=dict(color="black", width=2))))
     figure.update_layout(template=TEMPLATE, title=dict(text=title, x=0.02), showlegend=False, uirevision=revision,
@@ -190,12 +227,16 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     return figure
 
 
-def _plane_figure(x, y, color, color_range, color_title, point_ids, axis_names, show_scale, hover_text=None):
-    """Trace 0 (the points), the hover ring and the selection marks of a 2-D view."""
+def _plane_figure(columns, color, color_range, color_title, point_ids, axis_names, show_scale, hover_text=None,
+                  fixed=False):
+    """Trace 0 (the points: ``columns`` x and y, :func:`drawn_columns`), the hover ring and the selection marks of
+    a 2-D view."""
     return go.Figure([
-        go.Scattergl(x=x, y=y, mode="markers", marker=_marker(color, color_range, color_title, show_scale),
+        go.Scattergl(x=_column(columns["x"], fixed), y=_column(columns["y"], fixed), mode="markers",
+                     marker=_marker(color, color_range, color_title, show_scale, fixed),
                      showlegend=False, customdata=_ids(point_ids), hovertext=hover_text, name="points",
-                     hovertemplate=_hover_template(axis_names, color_title, point_ids, hover_text is not None)),
+                     hovertemplate=_hover_template(axis_names, color_title, point_ids, hover_text is not None,
+                                                   _formats(columns, color, fixed))),
         go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
                      marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
         go.Scattergl(x=[], y=[], mode="markers", name="selected", hoverinfo="skip", showlegend=False,
@@ -218,14 +259,14 @@ OUTPUT_AXES = ("y₁", "y₂")
 
 
 def output_figure(coordinates, color, color_range, color_title, *, point_ids=None, title="Output", revision=None,
-                  landmarks=None, landmark_configuration=None, hover_text=None):
+                  landmarks=None, landmark_configuration=None, hover_text=None, fixed_point=False):
     """2-D scatter of the embedding at equal axis scales, with the shared colour bar.
 
     Parameters
     ----------
     coordinates : ndarray of shape (n_drawn, d)
         The drawn output (its first two coordinates are drawn).
-    color, color_range, color_title, point_ids, title, revision, landmarks, hover_text
+    color, color_range, color_title, point_ids, title, revision, landmarks, hover_text, fixed_point
         As for :func:`input_figure`.
     landmark_configuration : ndarray of shape (n_landmarks, 2), optional
         NIEQA's MDS configuration of the landmarks aligned to the output (NQ Eq. 19's reference),
@@ -237,12 +278,11 @@ def output_figure(coordinates, color, color_range, color_title, *, point_ids=Non
         Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
         trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
-    Y = _compact(coordinates)
-    Y = Y if Y.shape[1] >= 2 else np.column_stack([Y, np.zeros(len(Y), dtype=np.float32)])
-    figure = _plane_figure(Y[:, 0], Y[:, 1], color, color_range, color_title, point_ids, OUTPUT_AXES,
-                           show_scale=True, hover_text=hover_text)
+    columns = drawn_columns(coordinates, 2)
+    figure = _plane_figure(columns, color, color_range, color_title, point_ids, OUTPUT_AXES, show_scale=True,
+                           hover_text=hover_text, fixed=fixed_point)
     if landmarks is not None:
-        output_points = Y[landmarks, :2].astype(float)
+        output_points = _compact(np.column_stack([columns["x"][landmarks], columns["y"][landmarks]])).astype(float)
         reference = np.asarray(landmark_configuration, dtype=float)
         # One polyline with None breaks: landmark -> its MDS reference position, for every landmark.
         segments = np.full((3 * len(landmarks), 2), np.nan)

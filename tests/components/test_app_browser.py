@@ -4,7 +4,6 @@ Run with ``python -m pytest --headless``. Every test waits for the text the serv
 can take a few seconds on a loaded 2-core machine) and ends by checking the browser log is clean.
 """
 
-import base64
 import json
 
 import numpy as np
@@ -17,6 +16,7 @@ import datasets
 import measures
 from app import create_app
 from components import ids
+from components.figures import fixed_point
 
 # Runs on a busy CI machine: an Isomap or LTSA run plus drawing stays well under this.
 WAIT = 60
@@ -48,12 +48,21 @@ def wait_for_output_title(dash_duo, text, timeout=WAIT):
 
 
 def browser_array(dash_duo, graph_id, path):
-    """A numeric array of a figure as the browser holds it (Plotly ships numpy arrays base64-encoded)."""
+    """A numeric array of a figure as the page draws it: Plotly's typed arrays and the views' fixed point decoded
+    by the page's own ``column`` (assets/drawn_rows.js)."""
     value = dash_duo.driver.execute_script(
-        f"return document.getElementById('{graph_id}').querySelector('.js-plotly-plot').{path};")
-    if isinstance(value, dict):
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        f"const v = document.getElementById('{graph_id}').querySelector('.js-plotly-plot').{path};"
+        "const c = window.procrustesDrawnRows.column(v); return c === undefined || c === null ? c : Array.from(c);")
     return np.asarray(value, dtype=float)
+
+
+def carried(values):
+    """``values`` (a column, or columns) as the page's views carry them (16-bit fixed point, decoded, each column
+    over all its rows): what the page decodes must be these, bit for bit."""
+    values = np.asarray(values)
+    if values.ndim == 2:
+        return np.column_stack([carried(column) for column in values.T])
+    return fixed_point.decode(fixed_point.encode(values))
 
 
 def severe_logs(dash_duo):
@@ -82,7 +91,7 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
 
     # The per-point colours the browser holds are the API's local R_N.
     colors = browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color")
-    np.testing.assert_array_equal(colors, per_point.astype(np.float32))  # drawn as float32
+    np.testing.assert_array_equal(colors, carried(per_point))  # drawn as 16-bit fixed point
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-default.png")
 
     # Hovering point 123 of the output view rings it in both views.
@@ -91,14 +100,20 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     mouse_at(ids.OUTPUT_GRAPH, *Y[123])
     ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
     until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
-    ringed_input = [dash_duo.driver.execute_script(f"return {ring}.{axis}[0];") for axis in "xyz"]
+    ringed_input = [browser_array(dash_duo, ids.INPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xyz"]
     ringed_output = [browser_array(dash_duo, ids.OUTPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xy"]
     # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
     # must mark that same point.
     hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
     assert np.linalg.norm(Y[hovered] - Y[123]) < 1.0
-    np.testing.assert_allclose(ringed_output, Y[hovered], rtol=1e-6)  # drawn as float32
-    np.testing.assert_allclose(ringed_input, data.X[hovered], rtol=1e-6)
+    np.testing.assert_array_equal(ringed_output, [carried(Y[:, axis])[hovered] for axis in range(2)])
+    np.testing.assert_array_equal(ringed_input, [carried(data.X[:, axis])[hovered] for axis in range(3)])
+    # Its hover label shows the decimals the fixed point carries, of the values it carries.
+    label = dash_duo.driver.execute_script(
+        f"const t = document.querySelector('#{ids.OUTPUT_GRAPH} .hoverlayer .hovertext'); return t && t.textContent;")
+    shown = [f"{name} {carried(values)[hovered]:{fixed_point.carried_format(values)}}"
+             for name, values in (("y₁", Y[:, 0]), ("y₂", Y[:, 1]), ("local R_N (2–98% range):", per_point))]
+    assert label is not None and all(text in label for text in shown), (label, shown)
 
     # NIEQA: the cards, the local ASIM colouring and the landmark overlay.
     nieqa = measures.nieqa(data.X, Y, 10, per_point=True)
@@ -107,7 +122,7 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     dash_duo.select_dcc_dropdown(f"#{ids.COLOR_BY}", "local ASIM (M_L)")
     until(lambda: "ASIM" in dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .cbtitle").text, timeout=WAIT)
     np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
-                                  nieqa.asim_values.astype(np.float32))
+                                  carried(nieqa.asim_values))
     dash_duo.find_element(f"#{ids.SHOW_LANDMARKS} input").click()
     names = (f"return document.getElementById('{ids.OUTPUT_GRAPH}').querySelector('.js-plotly-plot')"
              ".data.map((trace) => trace.name);")
@@ -129,9 +144,8 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     ltsa_rn, ltsa_per_point = api_rn("swissroll", "ltsa", 10)
     assert shown == pytest.approx(ltsa_rn, abs=6e-5)
     until(lambda: np.array_equal(browser_array(dash_duo, ids.INPUT_GRAPH, "data[0].marker.color"),
-                                 ltsa_per_point.astype(np.float32)), timeout=WAIT)
-    np.testing.assert_array_equal(browser_array(dash_duo, ids.INPUT_GRAPH, "data[0].x"),
-                                  data.X[:, 0].astype(np.float32))
+                                 carried(ltsa_per_point)), timeout=WAIT)
+    np.testing.assert_array_equal(browser_array(dash_duo, ids.INPUT_GRAPH, "data[0].x"), carried(data.X[:, 0]))
     assert 0.95 < shown <= 1.0  # GR Table 2: 0.99, from LTSA's unit-norm output (SPEC §2)
     # LTSA's own control, generated from its registry entry.
     dash_duo.wait_for_element(f"#{ids.ALGORITHM_PARAMS} .control", timeout=WAIT)

@@ -2,7 +2,6 @@
 cached, a display change redraws only what changed, a change elsewhere reads nothing, a miss starts the job,
 and a job's record for a run the view has left is not drawn."""
 
-import base64
 import xml.etree.ElementTree as ElementTree
 
 import dash
@@ -13,6 +12,7 @@ import measures
 from components.explore import show_computed, show_state
 from components.explore_job import compute_record
 from components.records import partial_record, run_record
+from components.figures import fixed_point
 from components.figures.marks import loss_index, loss_range
 from components.yardsticks import keep_yardsticks, show_yardsticks
 from lab import RunRequest, ViewState, YardstickRequest, from_query
@@ -50,6 +50,16 @@ def computed(services, link):
     return state, record
 
 
+def drawn_values(column):
+    """A view's column as the page decodes it (16-bit fixed point)."""
+    return fixed_point.decode(column)
+
+
+def carried(values):
+    """``values`` as the page's views carry them: 16-bit fixed point, decoded."""
+    return fixed_point.decode(fixed_point.encode(values))
+
+
 def unchanged(outputs, *names):
     return all(outputs[name] is dash.no_update for name in names)
 
@@ -60,7 +70,7 @@ def test_a_cached_run_is_drawn_in_the_request_that_brings_its_state(services):
     assert outputs["request"] is dash.no_update  # no job
     assert outputs["shown"]["cached"] and outputs["shown"]["request"] == record["request"]
     assert outputs["shown"]["summary"] == record["summary"]
-    assert len(outputs["output"].data[0].x) == 300 and outputs["drawn"]["request"] == record["request"]
+    assert len(drawn_values(outputs["output"].data[0].x)) == 300 and outputs["drawn"]["request"] == record["request"]
     # The camera saves each view under the run's name (assets/linked_views.js reads layout.meta).
     assert outputs["input"].layout.meta["filename"] == "procrustes-lab_swissroll_n300_pca_k8_input"
     assert outputs["output"].layout.meta["filename"] == "procrustes-lab_swissroll_n300_pca_k8_output"
@@ -113,9 +123,10 @@ def test_another_run_of_the_same_points_recolours_the_input_view_and_sends_no_co
     assert all(operations[("data", trace, axis)] == [] for trace in range(1, 5) for axis in "xyz")
     request = RunRequest.from_state(ViewState.from_dict(other))
     result = compute(request, cache=services.results).result
-    color = operations[("data", 0, "marker")]["color"]  # a typed array, as a figure sends it
-    np.testing.assert_array_equal(np.frombuffer(base64.b64decode(color["bdata"]), dtype=color["dtype"]),
-                                  result.local["normalized"].astype(np.float32))
+    color = operations[("data", 0, "marker")]["color"]  # 16-bit fixed point, as the figure sends it
+    np.testing.assert_array_equal(fixed_point.decode(color), carried(result.local["normalized"]))
+    assert operations[("data", 0, "hovertemplate")].endswith(
+        f"%{{marker.color:{fixed_point.carried_format(result.local['normalized'])}}}<extra></extra>")
     assert operations[("layout", "title", "text")] == explore_view(request, result, False).input_title
     assert operations[("layout", "meta", "filename")] == "procrustes-lab_swissroll_n300_isomap_k8_input"
     assert outputs["drawn"]["request"] == record["request"]
@@ -135,14 +146,14 @@ def test_a_forged_drawn_record_redraws_the_views_whole_without_an_error(services
     first = show_state(services, state, None, None, "session", "token")
     other, _ = computed(services, LINK.replace("algorithm=pca", "algorithm=isomap"))
     outputs = show_state(services, other, first["shown"], forged, "session", "token")
-    assert not isinstance(outputs["input"], dash.Patch) and len(outputs["input"].data[0].x) == 300
+    assert not isinstance(outputs["input"], dash.Patch) and len(drawn_values(outputs["input"].data[0].x)) == 300
     assert outputs["drawn"]["request"] == outputs["shown"]["request"]
 
 
 def test_a_job_s_record_is_drawn_unless_the_view_has_moved_to_another_run(services):
     state, record = computed(services, LINK)
     outputs = show_computed(services, record, state, None, "session")
-    assert outputs["shown"] == record and len(outputs["output"].data[0].x) == 300
+    assert outputs["shown"] == record and len(drawn_values(outputs["output"].data[0].x)) == 300
     other = from_query(LINK.replace("k=8", "k=9")).to_dict()
     assert unchanged(show_computed(services, record, other, None, "session"), "input", "output", "shown")
     assert RunRequest.from_state(ViewState.from_dict(other)).to_dict() != record["request"]
@@ -189,9 +200,9 @@ def test_a_partial_record_draws_the_output_coloured_by_the_truth_with_its_cards_
     assert outputs["shown"] == parts[1] and outputs["message"].startswith("Measuring")
     assert set(outputs["cards"].values()) == {"…"}
     drawn = outputs["output"].data[0]
-    np.testing.assert_allclose(drawn.x, kept["result"].Y[:, 0], rtol=1e-6)  # float32 on the wire
+    np.testing.assert_array_equal(fixed_point.decode(drawn.x), carried(kept["result"].Y[:, 0]))
     # No measure yet: coloured by the truth, and the colour bar says so.
-    np.testing.assert_allclose(drawn.marker.color, kept["result"].truth[:, 0], rtol=1e-6)
+    np.testing.assert_array_equal(fixed_point.decode(drawn.marker.color), carried(kept["result"].truth[:, 0]))
     assert drawn.marker.colorbar.title.text == kept["result"].truth_labels[0]
 
 
@@ -332,9 +343,9 @@ def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_c
         answers.append(answer)
     read, first, recoloured, *later = answers
     # The input while the algorithm runs; the output, as it ends, beside the input kept in the browser.
-    assert len(read["input"].data[0].x) == 300 and "Embedding with PCA" in str(read["output"].layout)
+    assert len(drawn_values(read["input"].data[0].x)) == 300 and "Embedding with PCA" in str(read["output"].layout)
     assert read["message"].startswith("Embedding: the input is drawn")
-    assert len(first["output"].data[0].x) == 300 and first["input"] is dash.no_update  # coloured alike
+    assert len(drawn_values(first["output"].data[0].x)) == 300 and first["input"] is dash.no_update  # coloured alike
     assert first["drawn"]["colored_by"] == results[0].truth_labels[0]
     assert isinstance(recoloured["output"], dash.Patch) and recoloured["drawn"]["colored_by"].startswith("local R_N")
     assert recoloured["cards"]["normalized"] != "…"
@@ -344,7 +355,7 @@ def test_each_later_part_of_a_run_sends_its_cards_and_a_colouring_only_when_it_c
     # The whole run: its output drawn again (its notes, its landmarks may come), its input as it is.
     whole, cached = compute(request, cache=services.results)
     final = show_computed(services, run_record(request, whole, cached), state, drawn, "session")
-    assert len(final["output"].data[0].x) == 300 and final["input"] is dash.no_update
+    assert len(drawn_values(final["output"].data[0].x)) == 300 and final["input"] is dash.no_update
     assert "measuring" not in final["output"].layout.title.text
 
 

@@ -19,12 +19,17 @@ from lab.compute import catalogue
 from components import ids
 from components.figures.marks import LOSS_LEVELS, loss_index, loss_palette, loss_range
 
-from .test_app_browser import WAIT, browser_array, card_mean, open_page, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, browser_array, card_mean, carried, open_page, severe_logs, wait_for_output_title
 
 
 def marked(dash_duo, graph_id, axes):
     """The points of a view's selection trace (trace 2), one row per point."""
     return np.column_stack([browser_array(dash_duo, graph_id, f"data[2].{axis}") for axis in axes])
+
+
+def rows_of(drawn, marks):
+    """The rows of ``drawn`` (n, d) that ``marks`` holds (whole rows: one coordinate of fixed point may repeat)."""
+    return np.flatnonzero((drawn[:, None, :] == marks[None, :, :]).all(axis=2).any(axis=1))
 
 
 def marked_count(dash_duo, graph_id):
@@ -127,22 +132,22 @@ def test_the_run_s_table_yardsticks_inspector_and_box_selection_from_an_empty_ca
     drag(ids.OUTPUT_GRAPH, low, high)
     until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) > 0, timeout=WAIT)
     low, high = selected_box(dash_duo, ids.OUTPUT_GRAPH)
-    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+    X_drawn, Y_drawn = carried(data.X), carried(Y)  # as the views draw them (16-bit fixed point)
 
     def inside(margin):  # points of the box grown (or shrunk) by ``margin`` of its size
         pad = margin * (high - low)
-        return set(np.flatnonzero(np.all((Y32 >= low - pad) & (Y32 <= high + pad), axis=1)))
+        return set(np.flatnonzero(np.all((Y_drawn >= low - pad) & (Y_drawn <= high + pad), axis=1)))
 
     assert 20 < len(inside(0)) < len(Y) // 2
-    selected = np.flatnonzero(np.isin(X32[:, 0], marked(dash_duo, ids.INPUT_GRAPH, "xyz")[:, 0]))
+    selected = rows_of(X_drawn, marked(dash_duo, ids.INPUT_GRAPH, "xyz"))
     # Plotly tests the box in pixels (one is about 1% of this box's size): a point within 2% of the box's
     # size of its edge may fall either way; every other point is marked exactly when it lies inside.
     assert inside(-0.02) <= set(selected) <= inside(0.02)
     # Not a vacuous check: the band of ±2 % along the four edges holds about 17 % of a box's points (4 × 4 %),
     # here 22 of 106 (the share moves a few points with the pixel rounding of the drag).
     assert len(inside(0.02) - inside(-0.02)) < 0.3 * len(selected)
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[selected]))
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X_drawn[selected]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y_drawn[selected]))
     # The summary is the selection's mean local R_N beside every point's.
     expected = np.nanmean(evaluation.per_point["normalized"][selected])
     dash_duo.wait_for_contains_text(f"#{ids.SELECTION_TEXT}", f"{len(selected)} points selected", timeout=WAIT)
@@ -201,14 +206,14 @@ def test_false_vs_missing_colours_and_a_projected_input_s_selection_from_an_empt
     drag(ids.INPUT_GRAPH, low, high)
     until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
     marks = marked(dash_duo, ids.OUTPUT_GRAPH, "xy")
-    Y32 = Y.astype(np.float32)  # the views draw float32
-    selected = np.flatnonzero(np.isin(Y32[:, 0], marks[:, 0]))
+    Y_drawn = carried(Y)  # as the views draw them
+    selected = rows_of(Y_drawn, marks)
     low, high = selected_box(dash_duo, ids.INPUT_GRAPH)
-    plane = plane.astype(np.float32)
+    plane = carried(data.X)[:, [0, 2]]
     inside = np.flatnonzero(np.all((plane >= low) & (plane <= high), axis=1))
     assert 100 < len(inside) < len(Y) // 2
     np.testing.assert_array_equal(selected, inside)
-    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y32[selected]))
+    np.testing.assert_array_equal(sorted_rows(marks), sorted_rows(Y_drawn[selected]))
     assert severe_logs(dash_duo) == []
 
 
@@ -220,17 +225,17 @@ def test_a_find_query_in_the_link_marks_its_rows_in_both_views_from_an_empty_cac
     values = evaluation.per_point["normalized"]
     top = np.sort(np.argsort(-values, kind="stable")[:16])  # ceil(1 % of 1 600): R_N's largest, as the API says
     assert dash_duo.find_element(f"#{ids.FIND_TEXT}").text.startswith("“R_N top 1%”: 16 points selected")
-    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)  # the views draw float32
+    X_drawn, Y_drawn = carried(data.X), carried(Y)  # as the views draw them (16-bit fixed point)
     until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) == 16, timeout=WAIT)
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[top]))
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[top]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y_drawn[top]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X_drawn[top]))
     # A new query typed as a user does: rows by number, the link keeps it; a query it cannot read says why.
     box = dash_duo.find_element(f"#{ids.FIND}")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("rows 3-5\n")
     dash_duo.wait_for_contains_text(f"#{ids.FIND_TEXT}", "3 points selected", timeout=WAIT)
     until(lambda: marked_count(dash_duo, ids.INPUT_GRAPH) == 3, timeout=WAIT)
-    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[3:6]))
+    np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X_drawn[3:6]))
     until(lambda: "find=rows" in dash_duo.driver.execute_script("return window.location.search;"), timeout=WAIT)
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("depth > 3\n")

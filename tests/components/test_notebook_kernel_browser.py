@@ -20,7 +20,7 @@ import measures
 from components import ids
 
 from .conftest import _send_pointer_events
-from .test_app_browser import WAIT, browser_array, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, browser_array, carried, severe_logs, wait_for_output_title
 from .test_explore_browser import choose_tool, marked, marked_count
 
 jupyter_client = pytest.importorskip("jupyter_client")
@@ -99,9 +99,9 @@ page = show(data.X, Y, mode="external", port={port}, cache_dir={str(tmp_path / "
     _send_pointer_events(dash_br, ids.OUTPUT_GRAPH, [("mousedown", *path[0]), *[("mousemove", *p) for p in path[1:]],
                                                      ("mouseup", *path[-1])])
     until(lambda: marked_count(dash_br, ids.OUTPUT_GRAPH) > 0, timeout=WAIT)
-    Y32 = Y.astype(np.float32)
+    Y_drawn = carried(Y)  # as the page draws it (16-bit fixed point)
     marks = marked(dash_br, ids.OUTPUT_GRAPH, "xy")
-    rows = np.flatnonzero((Y32[:, None, :] == marks[None, :, :]).all(axis=2).any(axis=1))
+    rows = np.flatnonzero((Y_drawn[:, None, :] == marks[None, :, :]).all(axis=2).any(axis=1))
     assert 10 < len(rows) == len(marks) < N_SAMPLES // 2
     until(lambda: kernel.value("page.selected.tolist()") == rows.tolist(), timeout=WAIT)
     # ... with the shown run's per-point measures, the library's numbers.
@@ -121,8 +121,8 @@ page = show(data.X, Y, mode="external", port={port}, cache_dir={str(tmp_path / "
     kernel.run(f"page.select({chosen})")
     until(lambda: marked_count(dash_br, ids.INPUT_GRAPH) == 3 and marked_count(dash_br, ids.OUTPUT_GRAPH) == 3,
           timeout=WAIT)
-    X32 = data.X.astype(np.float32)
-    assert sorted(map(tuple, marked(dash_br, ids.INPUT_GRAPH, "xyz"))) == sorted(map(tuple, X32[chosen]))
+    drawn_X = carried(data.X)  # as the page draws it
+    assert sorted(map(tuple, marked(dash_br, ids.INPUT_GRAPH, "xyz"))) == sorted(map(tuple, drawn_X[chosen]))
     lle = np.column_stack([browser_array(dash_br, ids.OUTPUT_GRAPH, f"data[0].{axis}") for axis in "xy"])
     assert sorted(map(tuple, marked(dash_br, ids.OUTPUT_GRAPH, "xy"))) == sorted(map(tuple, lle[chosen]))
     mean = kernel.value(f"float(np.nanmean(page.measures['normalized'][{chosen}]))")

@@ -17,6 +17,7 @@ from notebook import notebook_app
 from .test_app_browser import (
     WAIT,
     browser_array,
+    carried,
     card_mean,
     severe_logs,
     wait_for_output_title,
@@ -53,8 +54,8 @@ def assert_page_measures(dash_duo, X, Y):
                                                              rel=5e-4)
     assert card_mean(dash_duo, "trustworthiness") == pytest.approx(measures.trustworthiness(X, Y, K), rel=5e-4)
     np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].marker.color"),
-                                  per_point.astype(np.float32))
-    np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].x"), Y[:, 0].astype(np.float32))
+                                  carried(per_point))
+    np.testing.assert_array_equal(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[0].x"), carried(Y[:, 0]))
 
 
 def test_a_point_set_and_its_umap_output_in_two_files_are_judged_as_measures_judges_them(dash_duo, tmp_path, mouse_at,

@@ -17,7 +17,7 @@ from components import ids
 from lab import DataChoice, MethodChoice, RunRequest, ViewState
 from lab.view.exports import view_json
 
-from .test_app_browser import WAIT, card_mean, severe_logs, wait_for_output_title
+from .test_app_browser import WAIT, card_mean, carried, severe_logs, wait_for_output_title
 
 
 def upload_file(dash_duo, path):
@@ -167,12 +167,12 @@ def test_a_search_of_uploaded_metadata_and_a_measure_filter_mark_the_same_rows_i
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
     _, local = measures.procrustes(data.X, Y, 10, per_point=True)
     threshold = float(np.round(np.median(local), 4))
-    X32, Y32 = data.X.astype(np.float32), Y.astype(np.float32)
+    X_drawn, Y_drawn = carried(data.X), carried(Y)  # as the views draw them (16-bit fixed point)
 
     def marks_rows(rows):
         until(lambda: marked_count(dash_duo, ids.OUTPUT_GRAPH) == len(rows), timeout=WAIT)
-        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y32[rows]))
-        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X32[rows]))
+        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.OUTPUT_GRAPH, "xy")), sorted_rows(Y_drawn[rows]))
+        np.testing.assert_array_equal(sorted_rows(marked(dash_duo, ids.INPUT_GRAPH, "xyz")), sorted_rows(X_drawn[rows]))
 
     # A hovered point shows its metadata, from the run's own columns.
     def hovered():
