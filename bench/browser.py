@@ -433,11 +433,14 @@ def _hover_and_select(driver, index):
         "if (!out.data[trace].x || !out.data[trace].x.length) { return null; }"
         "const ox = column(out.data[0].x), oy = column(out.data[0].y);"
         "const ix = column(inp.data[0].x), iy = column(inp.data[0].y);"
-        "if (!window.outputRows) { window.outputRows = new Map();"  # (x, y) -> data-set row, once
-        "  for (let r = 0; r < ox.length; r += 1) { window.outputRows.set(ox[r] + ',' + oy[r], r); } }"
-        "const rows = Array.from(out.data[trace].x, (x, j) => {"
-        "  const r = window.outputRows.get(x + ',' + out.data[trace].y[j]); return r === undefined ? -1 : r; });"
-        "const same = rows.every((r, j) => r >= 0 && ix[r] === inp.data[trace].x[j] && iy[r] === inp.data[trace].y[j]);"
+        # (x, y) -> the data-set rows drawn there, once: 16-bit fixed point puts a few points on one spot
+        "if (!window.outputRows) { window.outputRows = new Map();"
+        "  for (let r = 0; r < ox.length; r += 1) { const key = ox[r] + ',' + oy[r];"
+        "    window.outputRows.set(key, (window.outputRows.get(key) || []).concat([r])); } }"
+        "const rows = Array.from(out.data[trace].x,"
+        "  (x, j) => window.outputRows.get(x + ',' + out.data[trace].y[j]) || []);"
+        "const same = rows.every((found, j) => found.some("
+        "  (r) => ix[r] === inp.data[trace].x[j] && iy[r] === inp.data[trace].y[j]));"
         "return [rows.length, inp.data[trace].x.length, same];")
     hover = _wait(lambda: driver.execute_script(ring, 1), timeout=120, step=0.5)
     driver.execute_script(_COLUMNS + "const gd = graph('view-output-graph'), i = arguments[0];"
