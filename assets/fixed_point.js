@@ -5,7 +5,7 @@
  * dcc.Graph loads Plotly on demand and calls the global `Plotly.react`; the wrap is put in place when
  * `window.Plotly` is assigned (or at once if it already is). */
 (function () {
-  const {column, isFixedPoint} = window.procrustesDrawnRows;  // assets/drawn_rows.js
+  const {column, isFixedPoint} = window.procrustesDrawnRows;  // assets/drawn_rows.js (Dash loads assets in name order)
   const AXES = ['x', 'y', 'z'];
 
   // A trace with its fixed-point columns decoded (a copy), or the trace itself when it has none.

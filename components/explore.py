@@ -26,8 +26,8 @@ from lab.compute.views import class_labels, coloring, explore_view, metadata_lin
 from . import find, ids, point_events, yardsticks
 from .cards import NO_RESULT, card, card_text
 from .controls import export_buttons, graph_config
-from .figures import (OUTPUT_AXES, color_update, drawn_columns, empty_figure, input_figure, output_figure,
-                      robust_color_range)
+from .figures import (OUTPUT_AXES, color_update, drawn_columns, empty_figure, input_axis_names, input_figure,
+                      output_figure, robust_color_range)
 from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
 from .explore_job import (EMBEDDING_MESSAGE, EXPLORE_REQUEST, MEASURING, MEASURING_MESSAGE, compute_record, partial_of,
                           report_lost, revert_cancelled)
@@ -224,7 +224,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
-        for name, axes, points, show_scale in (("input", result.input_axes, view.input, False),
+        input_axes = input_axis_names(result.input_axes, projection)  # as the drawn figure names them
+        for name, axes, points, show_scale in (("input", input_axes, view.input, False),
                                                ("output", OUTPUT_AXES, view.output, True)):
             if name == "output" and not layout["embedded"]:
                 continue  # the output view waits for its algorithm: nothing to recolour
@@ -270,7 +271,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         # browser's software WebGL took seconds at 20 000 points while the job held both cores).
         figures["input"] = no_update
     elif same_input:
-        figures["input"] = _recoloured_input(colors["input"], color_range, title, result.input_axes, view,
+        figures["input"] = _recoloured_input(colors["input"], color_range, title,
+                                             input_axis_names(result.input_axes, projection), view,
                                              _input_columns(result, view, projection), described=described,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":

@@ -20,27 +20,44 @@ import math
 
 import numpy as np
 
-__all__ = ["LARGEST_CODE", "NOT_FINITE", "carried_format", "decode", "encode"]
+__all__ = ["BULK_LEVELS", "LARGEST_CODE", "NOT_FINITE", "carried_format", "decode", "encode"]
 
 LARGEST_CODE = 65534
 NOT_FINITE = 65535
-# A constant column travels exactly (every code 0, step 0): its hover keeps the exact format.
+# A column is sent as float32 instead (and its hover keeps four significant digits, EXACT_FORMAT) unless the
+# bulk of its values, the 2nd to 98th percentile as the colour range, spans BULK_LEVELS codes: a few far points
+# (an LLE output's, SPEC §0's short-circuited neighbourhood) would leave the bulk a coarse grid, seen as soon
+# as a user zooms on it. 16 384 levels keep 16 to a pixel of a 1 000-pixel view of the bulk.
+BULK_LEVELS = 16_384
 EXACT_FORMAT = ".4g"
+# A step float64 resolves at the values' magnitude with room to spare, and d3 shows (at most 20 decimals).
+_RESOLVED = 2.0 ** -40
+_SMALLEST_STEP = 1e-20
 
 
-def _range(values):
+def _grid(values):
+    """``(offset, step)`` of a column's codes, or None when fixed point cannot carry it as the page needs.
+
+    A constant column has step 0 and an integral one whose range is at most 65 534 step 1: both exact.
+    """
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return 0.0, 0.0
-    return float(finite.min()), float(finite.max())
-
-
-def _step(low, high):
-    return (high - low) / LARGEST_CODE
+    low, high = float(finite.min()), float(finite.max())
+    if low == high:
+        return low, 0.0
+    if high - low <= LARGEST_CODE and np.array_equal(finite, np.round(finite)):
+        return low, 1.0
+    step = (high - low) / LARGEST_CODE
+    if not (math.isfinite(step) and step >= _SMALLEST_STEP and step >= _RESOLVED * max(abs(low), abs(high))):
+        return None
+    bottom, top = np.percentile(finite, [2.0, 98.0])
+    return (low, step) if top - bottom >= BULK_LEVELS * step else None
 
 
 def encode(values):
-    """``values`` as 16-bit fixed point: Plotly's typed-array spec of the codes, with ``offset`` and ``step``.
+    """``values`` as 16-bit fixed point: Plotly's typed-array spec of the codes, with ``offset`` and ``step``; None
+    when fixed point cannot carry them (the caller sends float32).
 
     Parameters
     ----------
@@ -48,7 +65,7 @@ def encode(values):
 
     Returns
     -------
-    dict
+    dict or None
         ``{"dtype": "u2", "bdata": <base64 of the little-endian codes>, "offset": min, "step": s}``.
 
     Examples
@@ -56,16 +73,17 @@ def encode(values):
     >>> spec = encode([0.0, 0.5, 1.0, np.nan])
     >>> decode(spec).tolist()[:3], spec["step"] == 1 / 65534, bool(np.isnan(decode(spec)[3]))
     ([0.0, 0.5, 1.0], True, True)
+    >>> encode([1990.0, 2001.0])["step"], encode(np.r_[np.linspace(0.0, 1.0, 99), 1e5]) is None
+    (1.0, True)
     """
     values = np.asarray(values, dtype=np.float64).ravel()
-    low, high = _range(values)
-    step = _step(low, high)
+    grid = _grid(values)
+    if grid is None:
+        return None
+    low, step = grid
     finite = np.isfinite(values)
     codes = np.full(values.shape, NOT_FINITE, dtype="<u2")
-    if step > 0:
-        codes[finite] = np.rint((values[finite] - low) / step)
-    else:
-        codes[finite] = 0
+    codes[finite] = np.rint((values[finite] - low) / step) if step > 0 else 0
     return {"dtype": "u2", "bdata": base64.b64encode(codes.tobytes()).decode("ascii"), "offset": low, "step": step}
 
 
@@ -78,19 +96,21 @@ def decode(spec):
 
 
 def carried_format(values):
-    """The d3 format of ``values`` once encoded: as many decimals as the step resolves, at least none.
+    """The d3 format of ``values`` as the page's views send them: as many decimals as fixed point's step resolves.
 
     A step s rounds each value within s / 2; shown to ``d = floor(-log10 s)`` decimals, the value shown is then
     within one unit of the last decimal of the exact value. A step above one (a range above 65 534) shows
-    integers, within one step.
+    integers, within one step; an integral column, exact, none. A constant column, or one sent as float32
+    (:func:`encode` gives None), keeps four significant digits.
 
     Examples
     --------
-    >>> carried_format([0.0, 1.0]), carried_format([-20.0, 20.0]), carried_format([0.0, 1e6]), carried_format([3.0])
-    ('.4f', '.3f', '.0f', '.4g')
+    >>> carried_format([0.0, 0.5, 1.0]), carried_format([-20.0, 0.5, 20.0]), carried_format([0.0, 1e6 + 0.5])
+    ('.4f', '.3f', '.0f')
+    >>> carried_format([3.0]), carried_format([1990.0, 2020.0])
+    ('.4g', '.0f')
     """
-    low, high = _range(np.asarray(values, dtype=np.float64).ravel())
-    step = _step(low, high)
-    if step <= 0:
+    grid = _grid(np.asarray(values, dtype=np.float64).ravel())
+    if grid is None or grid[1] == 0:
         return EXACT_FORMAT
-    return f".{max(0, math.floor(-math.log10(step)))}f"
+    return f".{max(0, math.floor(-math.log10(grid[1])))}f"

@@ -21,6 +21,7 @@ __all__ = [
     "OUTPUT_AXES",
     "color_update",
     "drawn_columns",
+    "input_axis_names",
     "output_figure",
     "robust_color_range",
 ]
@@ -36,7 +37,7 @@ def robust_color_range(values, lower=2.0, upper=98.0):
     """Colour-axis range from the ``lower``-th to the ``upper``-th percentile of the finite values.
 
     Only the colour *range* is clipped (SPEC §0: one short-circuited neighbourhood with a local R_N
-    of 35 would otherwise paint every other point the same colour); hover shows the raw values, and
+    of 35 would otherwise paint every other point the same colour); hover shows the values unclipped, and
     the colour bar's end ticks are marked as clipped by the caller's title.
 
     Returns
@@ -92,10 +93,18 @@ def drawn_columns(coordinates, dimensions, projection=None):
     return {axis: points[:, index] for axis, index in zip("xyz", picked)}
 
 
+def input_axis_names(axis_titles, projection=None):
+    """The input view's axis names (its hover's, a colouring patch's): its three coordinates' (blank where the
+    data have fewer), or the two of ``projection``."""
+    titles = tuple(axis_titles) + ("",) * (3 - len(axis_titles))
+    return titles if projection is None else (titles[projection[0]], titles[projection[1]])
+
+
 def _column(values, fixed):
-    """A drawn column: 16-bit fixed point on the page (``fixed``, :mod:`.fixed_point`), float32 elsewhere (the
-    offline report, the Two runs tab)."""
-    return fixed_point.encode(values) if fixed else _compact(values)
+    """A drawn column: 16-bit fixed point on the page (``fixed``, :mod:`.fixed_point`) when it carries the column,
+    float32 otherwise and elsewhere (the offline report, the Two runs tab)."""
+    encoded = fixed_point.encode(values) if fixed else None
+    return _compact(values) if encoded is None else encoded
 
 
 def _formats(columns, color, fixed):
@@ -192,10 +201,10 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
         trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
     points = drawn_columns(coordinates, 3)
-    titles = list(axis_titles) + [""] * (3 - len(axis_titles))
+    titles = input_axis_names(axis_titles)
     if projection is not None:
         first, second = projection
-        names = (titles[first], titles[second])
+        names = input_axis_names(axis_titles, projection)
         figure = _plane_figure(drawn_columns(coordinates, 3, projection), color, color_range, color_title,
                                point_ids, names, show_scale=False, hover_text=hover_text, fixed=fixed_point)
         if landmarks is not None:

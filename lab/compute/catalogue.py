@@ -96,8 +96,8 @@ SUMMARY_MEASURES = tuple((name, measures.spec(name).label) for name in RUN_MEASU
 # Headline cards of a run (measures of the registry), then its run time.
 CARD_MEASURES = ("normalized", "conformal", "lower_bound", "asim", "nieqa_global", "trustworthiness")
 
-# Points the 2-D views draw: every point of the largest data set (float32 coordinates and colour, 12 MB
-# a view at a million); the 3-D view, whose WebGL scatter slows past a few tens of thousands, draws a
+# Points the 2-D views draw: every point of the largest data set (16-bit fixed-point coordinates and colour,
+# 6 MB of codes a view at a million); the 3-D view, whose WebGL scatter slows past a few tens of thousands, draws a
 # seeded subsample of at most DISPLAY_CAP_3D (a level of detail). Measures always use every point.
 DISPLAY_CAP = 1_000_000
 DISPLAY_CAP_3D = 20_000

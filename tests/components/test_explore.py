@@ -95,6 +95,30 @@ def test_a_change_on_another_tab_reads_nothing_and_draws_nothing(services, reads
     assert reads["get"] == read
 
 
+@pytest.mark.parametrize("view", ["3d", "02"])
+def test_a_colouring_patch_keeps_the_hover_of_the_drawn_view_but_its_colour_line(services, view):
+    """The patch's hover names the axes the view draws (a projection's two) in the formats its coordinates carry;
+    only the colour's line changes: compared with the whole figure of the new colouring."""
+    state, _ = computed(services, LINK + f"&view={view}")
+    first = show_state(services, state, None, None, "session", "token")
+    recoloured = from_query(LINK + f"&view={view}&color=truth-0").to_dict()
+    patched = show_state(services, recoloured, first["shown"], first["drawn"], "session", "token")
+    whole = show_state(services, recoloured, None, None, "session", "token")  # nothing drawn yet: whole figures
+    for name in ("input", "output"):
+        operations = {tuple(operation["location"]): operation["params"]["value"]
+                      for operation in patched[name].to_plotly_json()["operations"]}
+        assert operations[("data", 0, "hovertemplate")] == whole[name].data[0].hovertemplate
+    assert "x3 %{y:" in whole["input"].data[0].hovertemplate if view == "02" else "%{z:" in whole[
+        "input"].data[0].hovertemplate
+    # Another run of the same points: the input view's patch, likewise.
+    other, _ = computed(services, LINK.replace("algorithm=pca", "algorithm=isomap") + f"&view={view}")
+    switched = show_state(services, other, first["shown"], first["drawn"], "session", "token")
+    operations = {tuple(operation["location"]): operation["params"]["value"]
+                  for operation in switched["input"].to_plotly_json()["operations"]}
+    assert operations[("data", 0, "hovertemplate")] == show_state(services, other, None, None, "session",
+                                                                  "token")["input"].data[0].hovertemplate
+
+
 def test_a_new_colouring_patches_one_array_per_view(services):
     state, _ = computed(services, LINK)
     first = show_state(services, state, None, None, "session", "token")

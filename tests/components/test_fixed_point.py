@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from components.figures import fixed_point, input_figure, output_figure
+from components.figures.marks import color_by_class
 from components.figures.views import color_update, drawn_columns
 
 
@@ -25,7 +26,7 @@ def test_a_small_column_worked_by_hand():
 @pytest.mark.parametrize("seed", range(5))
 def test_every_value_comes_back_within_half_a_step_and_the_extremes_exactly(seed):
     rng = np.random.default_rng(seed)
-    values = rng.normal(scale=10.0 ** rng.uniform(-6, 6), size=5000) + rng.uniform(-1e3, 1e3)
+    values = 10.0 ** rng.uniform(-6, 6) * (rng.normal(size=5000) + rng.uniform(-10, 10))
     spec = fixed_point.encode(values)
     back = fixed_point.decode(spec)
     assert np.max(np.abs(back - values)) <= spec["step"] / 2 * (1 + 1e-9) + 4 * np.finfo(float).eps * np.abs(
@@ -37,11 +38,44 @@ def test_every_value_comes_back_within_half_a_step_and_the_extremes_exactly(seed
 
 
 def test_values_that_are_not_finite_are_nan_and_do_not_set_the_range():
-    spec = fixed_point.encode([np.nan, 2.0, np.inf, 4.0, -np.inf])
-    assert spec["offset"] == 2.0 and spec["step"] == 2 / 65534
+    spec = fixed_point.encode([np.nan, 2.0, np.inf, 2.5, -np.inf])
+    assert spec["offset"] == 2.0 and spec["step"] == 0.5 / 65534
     assert codes(spec).tolist() == [fixed_point.NOT_FINITE, 0, fixed_point.NOT_FINITE, 65534, fixed_point.NOT_FINITE]
     back = fixed_point.decode(spec)
     assert np.isnan(back[[0, 2, 4]]).all() and back[1] == 2.0
+
+
+def test_integers_within_a_step_of_one_travel_exactly_and_show_no_decimal():
+    years = np.arange(1990, 2021, dtype=float)
+    spec = fixed_point.encode(years)
+    assert spec["step"] == 1.0 and codes(spec).tolist() == list(range(31))
+    np.testing.assert_array_equal(fixed_point.decode(spec), years)
+    assert fixed_point.carried_format(years) == ".0f"
+
+
+@pytest.mark.parametrize("values", [
+    np.r_[np.linspace(0.0, 1.0, 1000), 1e3],  # a far point: the bulk would span 65 codes
+    np.r_[np.linspace(0.0, 1.0, 1000), -40.0],  # ... 1 600 codes, still a coarse grid
+    1e6 + np.linspace(0.0, 1e-6, 1000),  # a step float64 barely resolves at 1e6
+    np.linspace(0.0, 1e-300, 100),  # a step under 1e-20: d3 shows no more than 20 decimals
+])
+def test_a_column_fixed_point_cannot_carry_goes_as_float32_with_four_significant_digits(values):
+    assert fixed_point.encode(values) is None and fixed_point.carried_format(values) == ".4g"
+    figure = output_figure(np.c_[values, values[::-1]], values, (0.0, 1.0), "c", fixed_point=True).data[0]
+    assert figure.x.dtype == np.float32 and figure.marker.color.dtype == np.float32
+    assert "%{x:.4g}" in figure.hovertemplate and "%{marker.color:.4g}" in figure.hovertemplate
+
+
+def test_a_range_that_overflows_is_not_encoded():
+    assert fixed_point.encode([-1e308, 1e308, 0.5]) is None and fixed_point.carried_format([-1e308, 1e308]) == ".4g"
+
+
+def test_a_bulk_of_16_384_codes_is_carried():
+    # A bulk spanning about 0.96 (its 2nd to 98th percentile) spans 16 384 codes while the range is under
+    # 0.96 * 65 534 / 16 384, about 3.8.
+    bulk = np.linspace(0.0, 1.0, 1000)
+    assert fixed_point.encode(np.r_[bulk, 3.5]) is not None
+    assert fixed_point.encode(np.r_[bulk, 4.2]) is None
 
 
 @pytest.mark.parametrize("values", [[3.5, 3.5, 3.5], [], [np.nan, np.nan]])
@@ -69,7 +103,7 @@ def test_the_hover_shows_each_value_within_one_unit_of_its_last_decimal_or_a_ste
 
 def test_the_page_s_views_carry_fixed_point_and_other_builds_float32():
     rng = np.random.default_rng(1)
-    X, Y, color = rng.normal(size=(50, 3)) * 7, rng.normal(size=(50, 2)), rng.uniform(size=50)
+    X, Y, color = rng.uniform(-7, 7, size=(50, 3)), rng.uniform(-1, 1, size=(50, 2)), rng.uniform(size=50)
     page = output_figure(Y, color, (0.0, 1.0), "local R_N", fixed_point=True).data[0]
     np.testing.assert_array_equal(fixed_point.decode(page.x), fixed_point.decode(fixed_point.encode(Y[:, 0])))
     np.testing.assert_array_equal(fixed_point.decode(page.marker.color),
@@ -82,11 +116,24 @@ def test_the_page_s_views_carry_fixed_point_and_other_builds_float32():
     # A 3-D input and its colouring patch: the patch keeps the hover formats its coordinates carry.
     view = input_figure(X, color, (0.0, 1.0), "local R_N", fixed_point=True).data[0]
     assert all(fixed_point.decode(getattr(view, axis)).size == 50 for axis in "xyz")
-    patch = color_update(color[::-1], (0.0, 1.0), "local R_N", ("x₁", "x₂", "x₃"),
-                         fixed_columns=drawn_columns(X, 3))
+    other = color * 1000  # another run's colours: another step, another format
+    patch = color_update(other, (0.0, 1.0), "local R_N", ("x₁", "x₂", "x₃"), fixed_columns=drawn_columns(X, 3))
+    assert fixed_point.carried_format(other) != fixed_point.carried_format(color)
     assert patch["hovertemplate"] == view.hovertemplate.replace(
-        fixed_point.carried_format(color) + "}", fixed_point.carried_format(color[::-1]) + "}")
+        f"%{{marker.color:{fixed_point.carried_format(color)}}}",
+        f"%{{marker.color:{fixed_point.carried_format(other)}}}")
     np.testing.assert_array_equal(fixed_point.decode(patch["marker"]["color"]),
-                                  fixed_point.decode(fixed_point.encode(color[::-1])))
+                                  fixed_point.decode(fixed_point.encode(other)))
     plane = input_figure(X, color, (0.0, 1.0), "c", projection=(0, 2), fixed_point=True).data[0]
     np.testing.assert_array_equal(fixed_point.decode(plane.y), fixed_point.decode(fixed_point.encode(X[:, 2])))
+
+
+def test_a_class_colouring_of_a_fixed_point_view_shows_the_class_in_its_hover():
+    rng = np.random.default_rng(2)
+    figure = output_figure(rng.uniform(size=(30, 2)), rng.uniform(size=30), (0.0, 1.0), "digit class",
+                           fixed_point=True)
+    color_by_class(figure, np.arange(30) % 3, "digit class", legend=True)
+    points = figure.data[0]
+    assert "marker.color" not in points.hovertemplate and points.hovertemplate.endswith("digit class: %{text}"
+                                                                                       "<extra></extra>")
+    assert list(points.text[:3]) == ["0", "1", "2"]
