@@ -183,7 +183,8 @@ def color_by_losses(figure, false_loss, missing_loss, top, title, *, key, levels
     The colours travel as one uint8 palette index per point (a discrete colour scale), not as
     colour strings: 28 kB at 20 000 points instead of 220 kB (and 53 kB for a fixed-point colouring).
     The hover shows both raw losses, as two strings per point (``text``, ``hovertext``: customdata
-    holds the drawn rows for assets/linked_views.js); they are the bulk of the payload, 430 kB at
+    holds the drawn rows for assets/linked_views.js; a view whose ``hovertext`` holds an upload's metadata
+    lines keeps them, and both losses share the ``text``); they are the bulk of the payload, 430 kB at
     20 000 points, so the output view weighs 670 kB there against 370 kB for a one-value colouring.
     """
     palette = loss_palette(levels)
@@ -191,11 +192,17 @@ def color_by_losses(figure, false_loss, missing_loss, top, title, *, key, levels
     points = figure.data[0]
     points.marker.update(color=index, colorscale=_discrete_scale(palette), cmin=-0.5, cmax=len(palette) - 0.5,
                          showscale=False)
-    points.text = [f"{value:.3g}" for value in np.asarray(false_loss, dtype=float)]
-    points.hovertext = [f"{value:.3g}" for value in np.asarray(missing_loss, dtype=float)]
+    false_text = [f"{value:.3g}" for value in np.asarray(false_loss, dtype=float)]
+    missing_text = [f"{value:.3g}" for value in np.asarray(missing_loss, dtype=float)]
     lines = points.hovertemplate.replace("<extra></extra>", "").split("<br>")
-    points.hovertemplate = "<br>".join([*lines[:-1], "false neighbours 1 − tᵢ: %{text}",
-                                        "missing neighbours 1 − cᵢ: %{hovertext}"]) + "<extra></extra>"
+    if points.hovertext is None:
+        points.text, points.hovertext = false_text, missing_text
+        losses = ["false neighbours 1 − tᵢ: %{text}", "missing neighbours 1 − cᵢ: %{hovertext}"]
+    else:  # the hovertext is each point's metadata line (an upload's): both losses go in the text
+        points.text = [f"{false}<br>missing neighbours 1 − cᵢ: {missing}"
+                       for false, missing in zip(false_text, missing_text)]
+        losses = ["false neighbours 1 − tᵢ: %{text}"]
+    points.hovertemplate = "<br>".join([*lines[:-1], *losses]) + "<extra></extra>"
     if key:
         _loss_key(figure, index, top, title, palette, levels)
     return figure

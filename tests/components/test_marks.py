@@ -86,6 +86,17 @@ def test_both_views_paint_each_point_s_two_losses_and_hover_their_raw_values(pai
     assert marker["dtype"] == "u1"
 
 
+def test_a_view_with_metadata_lines_keeps_them_beside_both_losses():
+    rng = np.random.default_rng(3)
+    lines = [f"name: point {i}" for i in range(10)]
+    figure = output_figure(rng.normal(size=(10, 2)), np.zeros(10), (0, 1), "local R_N", hover_text=lines)
+    false, missing = np.linspace(0, 0.9, 10), np.linspace(0.9, 0, 10)
+    points = color_by_losses(figure, false, missing, 0.9, "false vs missing neighbours", key=False).data[0]
+    assert list(points.hovertext) == lines and points.hovertemplate.count("%{hovertext}") == 1
+    assert points.text[1] == "0.1<br>missing neighbours 1 − cᵢ: 0.8"
+    assert points.hovertemplate.endswith("%{hovertext}<br>false neighbours 1 − tᵢ: %{text}<extra></extra>")
+
+
 def test_the_output_carries_the_key_with_t_and_c_and_the_input_none(painted):
     false, missing, top, (input_view, output_view) = painted
     assert [trace.name for trace in input_view.data] == ["points", "hovered", "selected"]
