@@ -212,8 +212,11 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     described = bool(result.metadata)  # each point's metadata line in its hover, when the upload carries some
     classes = class_labels(result) if display.color.startswith("truth-") else None
     losses = neighbour_losses(result) if display.color == catalogue.NEIGHBOUR_LOSSES else None
-    # A class legend or a loss key (and its fallback's note) is redrawn, not patched.
-    layout.update(classes=classes is not None, losses=display.color == catalogue.NEIGHBOUR_LOSSES,
+    # A class legend or a loss key (and its fallback's note) is redrawn, not patched: the losses drawn, or their
+    # fallback while a run measured in parts has no trustworthiness and continuity yet (then redrawn when it has).
+    drawn_losses = ("drawn" if losses is not None else "fallback") if display.color == catalogue.NEIGHBOUR_LOSSES \
+        else False
+    layout.update(classes=classes is not None, losses=drawn_losses,
                   color=display.color, status=record["status"], colored_by=title, embedded=bool(result.Y.shape[1]),
                   input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
     # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured.

@@ -321,7 +321,7 @@ def test_false_vs_missing_neighbours_paint_both_views_and_redraw_them_whole(serv
     chosen = from_query(LINK + "&color=false_missing").to_dict()
     outputs = show_state(services, chosen, first["shown"], first["drawn"], "session", "token")
     # The key is added: the whole views are drawn again, not patched.
-    assert not isinstance(outputs["output"], dash.Patch) and outputs["drawn"]["losses"] is True
+    assert not isinstance(outputs["output"], dash.Patch) and outputs["drawn"]["losses"] == "drawn"
     result = services.results.get(RunRequest.from_dict(record["request"]))
     losses = neighbour_losses(result)
     expected = loss_index(losses.false, losses.missing, loss_range(losses.false, losses.missing))
@@ -421,3 +421,26 @@ def test_a_lost_job_s_part_is_dropped_so_that_no_late_draw_covers_the_report(ser
     assert not services.results.holds_partial(request)
     late = show_computed(services, partial_record(request, results[0]), state, None, "session")
     assert unchanged(late, "input", "output", "shown", "message")
+
+
+def test_a_run_measured_in_parts_draws_false_vs_missing_neighbours_whole_once_t_and_c_arrive(services):
+    """Coloured by false vs missing neighbours, a run's parts fall back to another colouring until trustworthiness and
+    continuity are measured; then both views are drawn whole with the two hues and their key, not patched with the
+    fallback's values."""
+    state = from_query(LINK + "&color=false_missing").to_dict()
+    request = RunRequest.from_state(ViewState.from_dict(state))
+    results = []
+    compute(request, cache=None, partial=results.append)
+    drawn, arrived = None, None
+    for result in results:
+        services.results.put_partial(request, result)
+        answer = show_computed(services, partial_record(request, result), state, drawn, "session")
+        drawn = answer["drawn"]
+        if neighbour_losses(result) is not None and arrived is None:
+            arrived = answer, result
+    answer, result = arrived
+    assert not isinstance(answer["output"], dash.Patch) and answer["drawn"]["losses"] == "drawn"
+    losses = neighbour_losses(result)
+    expected = loss_index(losses.false, losses.missing, loss_range(losses.false, losses.missing))
+    np.testing.assert_array_equal(answer["output"].data[0].marker.color, expected)
+    assert "key" in [trace.name for trace in answer["output"].data]
