@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-__all__ = ["BULK_LEVELS", "LARGEST_CODE", "NOT_FINITE", "carried_format", "decode", "encode"]
+__all__ = ["BULK_LEVELS", "LARGEST_CODE", "NOT_FINITE", "carried_format", "decode", "encode", "sent_format"]
 
 LARGEST_CODE = 65534
 NOT_FINITE = 65535
@@ -95,6 +95,10 @@ def decode(spec):
     return values
 
 
+def _format(step):
+    return EXACT_FORMAT if step == 0 else f".{max(0, math.floor(-math.log10(step)))}f"
+
+
 def carried_format(values):
     """The d3 format of ``values`` as the page's views send them: as many decimals as fixed point's step resolves.
 
@@ -111,6 +115,10 @@ def carried_format(values):
     ('.4g', '.0f')
     """
     grid = _grid(np.asarray(values, dtype=np.float64).ravel())
-    if grid is None or grid[1] == 0:
-        return EXACT_FORMAT
-    return f".{max(0, math.floor(-math.log10(grid[1])))}f"
+    return EXACT_FORMAT if grid is None else _format(grid[1])
+
+
+def sent_format(column):
+    """:func:`carried_format` of a column already sent: a spec from :func:`encode` (its step read, the values not
+    searched again), or float32 values (four significant digits)."""
+    return _format(column["step"]) if isinstance(column, dict) else EXACT_FORMAT

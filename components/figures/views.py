@@ -107,19 +107,17 @@ def _column(values, fixed):
     return _compact(values) if encoded is None else encoded
 
 
-def _formats(columns, color, fixed):
-    """The hover's format of each drawn column and of the colour: what fixed point carries, or four significant
-    digits of float32."""
-    if not fixed:
-        return {}
-    return {**{axis: fixed_point.carried_format(values) for axis, values in columns.items()},
-            "marker.color": fixed_point.carried_format(color)}
+def _sent(columns, color, fixed):
+    """Trace 0's drawn ``columns`` and colour as they travel (:func:`_column`; the colour under
+    ``"marker.color"``), and the hover's format of each (:func:`.fixed_point.sent_format`)."""
+    sent = {key: _column(values, fixed) for key, values in {**columns, "marker.color": color}.items()}
+    return sent, {key: fixed_point.sent_format(value) for key, value in sent.items()}
 
 
 def _hover_template(axis_names, color_title, point_ids, described=False, formats=None):
     """The hover text: the point's index in the data set, its drawn coordinates, its metadata line when
     ``described`` (trace 0's ``hovertext``: an upload's metadata columns) and its colour value, last;
-    ``formats`` (:func:`_formats`) gives each value's format, four significant digits if not named.
+    ``formats`` (:func:`_sent`) gives each value's format, four significant digits if not named.
 
     Trace 0 of both views holds the same rows in the same order, so a point's number finds it in
     either view (assets/linked_views.js). When only a subsample is drawn, ``point_ids`` holds each
@@ -133,8 +131,9 @@ def _hover_template(axis_names, color_title, point_ids, described=False, formats
     return "<br>".join(lines) + "<extra></extra>"
 
 
-def _marker(color, color_range, color_title, show_scale, fixed=False):
-    return dict(color=_column(color, fixed), colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
+def _marker(color, color_range, color_title, show_scale):
+    """Trace 0's marker; ``color`` as it travels (:func:`_column`)."""
+    return dict(color=color, colorscale=COLORSCALE, cmin=color_range[0], cmax=color_range[1],
                 size=3, showscale=show_scale,
                 colorbar=dict(title=dict(text=color_title, side="right"), thickness=14))
 
@@ -150,10 +149,11 @@ def color_update(color, color_range, color_title, axis_names, point_ids=None, sh
     :func:`drawn_columns` when it carries fixed point (the page's views): the colours go as fixed point too,
     and the hover keeps the formats its coordinates carry.
     """
-    fixed = fixed_columns is not None
-    trace = go.Scattergl(marker=_marker(color, color_range, color_title, show_scale, fixed),
-                         hovertemplate=_hover_template(axis_names, color_title, point_ids, described,
-                                                       _formats(fixed_columns or {}, color, fixed)))
+    sent = _column(color, fixed_columns is not None)
+    formats = {**{axis: fixed_point.carried_format(values) for axis, values in (fixed_columns or {}).items()},
+               "marker.color": fixed_point.sent_format(sent)}
+    trace = go.Scattergl(marker=_marker(sent, color_range, color_title, show_scale),
+                         hovertemplate=_hover_template(axis_names, color_title, point_ids, described, formats))
     encoded = go.Figure([trace]).to_dict()["data"][0]
     return {"marker": encoded["marker"], "hovertemplate": encoded["hovertemplate"]}
 
@@ -213,12 +213,12 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
                 mode="markers", name="landmarks",
                 hoverinfo="skip", marker=dict(size=8, symbol="diamond-open", color="black")))
         return _plane_layout(figure, title, revision, names, legend=False)
+    sent, formats = _sent(points, color, fixed_point)
     figure = go.Figure([
-        go.Scatter3d(**{axis: _column(values, fixed_point) for axis, values in points.items()}, mode="markers",
-                     marker=_marker(color, color_range, color_title, False, fixed_point), customdata=_ids(point_ids),
-                     hovertext=hover_text, name="points",
-                     hovertemplate=_hover_template(titles, color_title, point_ids, hover_text is not None,
-                                                   _formats(points, color, fixed_point))),
+        go.Scatter3d(x=sent["x"], y=sent["y"], z=sent["z"], mode="markers",
+                     marker=_marker(sent["marker.color"], color_range, color_title, False),
+                     customdata=_ids(point_ids), hovertext=hover_text, name="points",
+                     hovertemplate=_hover_template(titles, color_title, point_ids, hover_text is not None, formats)),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="hovered", hoverinfo="skip",
                      marker=dict(size=9, color="rgba(0,0,0,0)", line=dict(color="crimson", width=4))),
         go.Scatter3d(x=[], y=[], z=[], mode="markers", name="selected", hoverinfo="skip",
@@ -240,12 +240,13 @@ def _plane_figure(columns, color, color_range, color_title, point_ids, axis_name
                   fixed=False):
     """Trace 0 (the points: ``columns`` x and y, :func:`drawn_columns`), the hover ring and the selection marks of
     a 2-D view."""
+    sent, formats = _sent(columns, color, fixed)
     return go.Figure([
-        go.Scattergl(x=_column(columns["x"], fixed), y=_column(columns["y"], fixed), mode="markers",
-                     marker=_marker(color, color_range, color_title, show_scale, fixed),
+        go.Scattergl(x=sent["x"], y=sent["y"], mode="markers",
+                     marker=_marker(sent["marker.color"], color_range, color_title, show_scale),
                      showlegend=False, customdata=_ids(point_ids), hovertext=hover_text, name="points",
                      hovertemplate=_hover_template(axis_names, color_title, point_ids, hover_text is not None,
-                                                   _formats(columns, color, fixed))),
+                                                   formats)),
         go.Scattergl(x=[], y=[], mode="markers", name="hovered", hoverinfo="skip", showlegend=False,
                      marker=dict(size=14, color="rgba(0,0,0,0)", line=dict(color="crimson", width=3))),
         go.Scattergl(x=[], y=[], mode="markers", name="selected", hoverinfo="skip", showlegend=False,

@@ -99,6 +99,7 @@ def test_the_hover_shows_each_value_within_one_unit_of_its_last_decimal_or_a_ste
     # One unit of the last decimal; a step above one (a range above 65 534) shows integers, within a step.
     assert np.max(np.abs(shown - values)) <= max(10.0 ** -decimals, step) * (1 + 1e-9)
     assert style == f".{max(0, math.floor(-math.log10(step)))}f"
+    assert fixed_point.sent_format(fixed_point.encode(values)) == style  # read from the spec sent, the same
 
 
 def test_the_page_s_views_carry_fixed_point_and_other_builds_float32():
