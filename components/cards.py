@@ -5,7 +5,7 @@ from dash import html
 from . import ids
 from .tables import NO_RESULT
 
-__all__ = ["NO_RESULT", "card", "card_text"]
+__all__ = ["card", "card_text"]
 
 
 def card(measure, title, help_text, key="", yardstick=True):

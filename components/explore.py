@@ -24,7 +24,7 @@ from lab.compute import catalogue
 from lab.compute.views import class_labels, coloring, explore_view, metadata_lines, neighbour_losses
 
 from . import find, ids, point_events, yardsticks
-from .cards import NO_RESULT, card, card_text
+from .cards import card, card_text
 from .controls import export_buttons, graph_config
 from .figures import (OUTPUT_AXES, color_update, drawn_columns, empty_figure, input_axis_names, input_figure,
                       output_figure, robust_color_range)
@@ -34,6 +34,7 @@ from .explore_job import (EMBEDDING_MESSAGE, EXPLORE_REQUEST, MEASURING, MEASURI
 from .jobs import PAGE_TOKEN_STATE, job_box, job_nonce, job_options, progress_reporter
 from .find import find_box
 from .records import checked_record, failure_record, run_record
+from .tables import NO_RESULT
 from .yardsticks import yardstick_actions
 
 __all__ = ["draw_run", "explore_tab", "register", "show_computed", "show_state"]

@@ -29,7 +29,7 @@ from lab.compute.stability import StabilityRequest
 from lab.view.state import stored_state
 
 from . import ids
-from .cards import NO_RESULT
+from .tables import NO_RESULT
 from .controls import labelled
 from .figures import empty_figure, robust_color_range
 from .figures.pairs import MORPH_SECONDS, morph_figure, pair_figures, stability_figure

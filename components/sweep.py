@@ -19,7 +19,7 @@ from lab.compute import catalogue
 from lab.compute.studies import best_cells, runs_agreement, stored_sweep, sweep_yardsticks
 
 from . import ids
-from .cards import NO_RESULT
+from .tables import NO_RESULT
 from .controls import K_MARKS, export_buttons, graph_config, labelled
 from .figures import agreement_figure, empty_figure, sweep_figure
 from .jobs import job_box, register_study_job
