@@ -7,7 +7,7 @@
  * subsample), so a point's number maps to a data-set row and back. `figure` is a figure ({data,
  * layout}) or a graph div, which holds the same `data`. Columns are plain arrays, Plotly's typed-array
  * spec {dtype, bdata} (base64), or the page's 16-bit fixed point, that spec of uint16 codes with an
- * offset and a step (components/figures/fixed_point.py; assets/fixed_point.js hands it to Plotly decoded). */
+ * offset and a step (components/figures/fixed_point.py; assets/plotly_page.js hands it to Plotly decoded). */
 window.procrustesDrawnRows = (function () {
   const TYPED = {f8: Float64Array, f4: Float32Array, i4: Int32Array, i2: Int16Array, i1: Int8Array,
                  u4: Uint32Array, u2: Uint16Array, u1: Uint8Array};

@@ -60,20 +60,28 @@
     return checked ? checked.value : 'png';
   }
 
-  // An SVG of a WebGL trace holds one raster image of its points: redraw the graph off screen with
-  // SVG markers (scatter for scattergl) and save that instead. A 3-D scene stays a raster image.
-  function downloadVectorImage(gd, options) {
-    const copy = document.createElement('div');
-    Object.assign(copy.style, {position: 'fixed', left: '-20000px', top: '0', width: gd.offsetWidth + 'px',
-                               height: gd.offsetHeight + 'px'});
-    document.body.appendChild(copy);
+  // A graph with WebGL traces is saved from a copy drawn off screen at Plotly's export pixel ratio: the page
+  // draws its WebGL at the screen's ratio (assets/plotly_page.js), which Plotly's own download would keep,
+  // and a PNG saved at scale 2 would hold a 3-D scene or scattergl points of half its resolution.
+  const EXPORT_GL_PIXEL_RATIO = 2;  // Plotly's default plotGlPixelRatio
+  const WEBGL_TYPES = ['scattergl', 'scatter3d'];
+
+  function hasWebGL(gd) {
+    return (gd.data || []).some((trace) => WEBGL_TYPES.includes(trace.type));
+  }
+
+  // An SVG of a WebGL trace holds one raster image of its points: its copy draws SVG markers instead (scatter
+  // for scattergl). A 3-D scene stays a raster image. A PNG's copy keeps every trace.
+  function downloadCopy(gd, options) {
+    const width = gd.offsetWidth, height = gd.offsetHeight;
+    const vector = options.format === 'svg';
     const data = gd.data.map(
-      (trace) => (trace.type === 'scattergl' ? Object.assign({}, trace, {type: 'scatter'}) : trace));
-    const layout = Object.assign({}, gd.layout, {width: gd.offsetWidth, height: gd.offsetHeight});
-    return window.Plotly.newPlot(copy, data, layout, {staticPlot: true})
-      .then(() => window.Plotly.downloadImage(copy, {format: 'svg', filename: options.filename || 'procrustes-lab',
-                                                     width: gd.offsetWidth, height: gd.offsetHeight}))
-      .finally(() => { window.Plotly.purge(copy); copy.remove(); });
+      (trace) => Object.assign({}, trace, vector && trace.type === 'scattergl' ? {type: 'scatter'} : {}));
+    const layout = Object.assign({}, gd.layout, {width: width, height: height});
+    return window.Plotly.downloadImage(
+      {data: data, layout: layout, config: {plotGlPixelRatio: EXPORT_GL_PIXEL_RATIO}},
+      {format: options.format, scale: options.scale, filename: options.filename || 'procrustes-lab',
+       width: width, height: height});
   }
 
   document.addEventListener('click', function (event) {
@@ -91,10 +99,10 @@
     const options = Object.assign({}, gd._context.toImageButtonOptions || {}, named ? {filename: named} : {},
                                   {format: format, scale: IMAGE_SCALE[format]});
     gd._context.toImageButtonOptions = options;  // Plotly's own handler reads it next
-    if (format === 'svg' && (gd.data || []).some((trace) => trace.type === 'scattergl') && window.Plotly) {
+    if (hasWebGL(gd) && window.Plotly) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      downloadVectorImage(gd, options);
+      downloadCopy(gd, options);
     }
   }, true);
 

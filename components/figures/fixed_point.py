@@ -6,7 +6,7 @@ keys of ours, ``offset`` and ``step``: the codes
 .. math:: c_i = \\operatorname{round}((v_i - \\min v) / s), \\qquad s = (\\max v - \\min v) / 65534,
 
 and code 65535 for a value that is not finite. The page decodes :math:`v_i \\approx \\min v + s\\, c_i` before
-Plotly draws it (``assets/drawn_rows.js``, ``column``; ``assets/fixed_point.js``): an error of at most s / 2,
+Plotly draws it (``assets/drawn_rows.js``, ``column``; ``assets/plotly_page.js``): an error of at most s / 2,
 a 131 068th of the column's range. The values sit on a grid of 65 535 levels: 65 to a pixel of a 1 000-pixel
 axis, and still one to a pixel zoomed in 65 times. Float32's low bits are about random, so compression left a
 20 000-point output view with 154 KB of coordinates; the codes take 80 (issue 24).

@@ -205,3 +205,52 @@ def test_refused_inputs_get_their_messages_and_the_app_recovers(dash_duo, tmp_pa
         algorithms.embed("isomap", data.X, n_neighbors=3)
     assert dash_duo.find_element(f"#{ids.MESSAGE}").text == str(raised.value)
     assert severe_logs(dash_duo) == []
+
+
+# Each view's WebGL canvas: the 3-D scene's, and the canvas Plotly draws a plane's scattergl on.
+GL_CANVASES = {ids.INPUT_GRAPH: ".gl-container canvas", ids.OUTPUT_GRAPH: "canvas.gl-canvas-context"}
+
+
+def gl_pixel_ratios(dash_duo):
+    """Each view's WebGL drawing buffer over the size it is shown at: the pixel ratio it is drawn at (to a tenth:
+    a buffer is a whole number of pixels, a size on screen may be a fraction)."""
+    return {graph: round(dash_duo.driver.execute_script(
+        f"const c = document.querySelector('#{graph} {selector}');"
+        "return c.width / c.getBoundingClientRect().width;"), 1) for graph, selector in GL_CANVASES.items()}
+
+
+def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at_plotlys(dash_duo, tmp_path):
+    """A first visit on a high-density screen draws both views' WebGL at the screen's ratio, and again on a
+    screen of ratio 1 (Plotly's default, 2, would draw four times its pixels there: assets/plotly_page.js).
+    A PNG of the 3-D view is saved from a copy at Plotly's ratio 2, whatever the screen's, with every trace."""
+    driver, screen_ratio = dash_duo.driver, 2
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1500, "height": 1000, "deviceScaleFactor": screen_ratio, "mobile": False})
+    dash_duo.start_server(create_app(tmp_path))
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    assert driver.execute_script("return window.devicePixelRatio;") == screen_ratio
+    until(lambda: gl_pixel_ratios(dash_duo) == {graph: screen_ratio for graph in GL_CANVASES}, timeout=WAIT,
+          msg="not drawn at the screen's ratio")
+
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.get(dash_duo.server.url)
+    wait_for_output_title(dash_duo, "Isomap, k = 10")
+    assert driver.execute_script("return window.devicePixelRatio;") == 1
+    until(lambda: gl_pixel_ratios(dash_duo) == {graph: 1 for graph in GL_CANVASES}, timeout=WAIT,
+          msg="not drawn at the screen's ratio")
+
+    # What the camera saves (the page's default format, PNG), rendered by Plotly as the download would be.
+    driver.execute_script(
+        "window.saved = []; window.Plotly.downloadImage = (figure, options) => window.Plotly.toImage(figure, options)"
+        "  .then((url) => new Promise((done) => { const image = new Image(); image.onload = () => done(image);"
+        "                                          image.src = url; }))"
+        "  .then((image) => { window.saved.push({config: figure.config, options: options, width: image.width,"
+        "                                        types: figure.data.map((t) => t.type)}); });")
+    dash_duo.find_element(f"#{ids.INPUT_GRAPH} .modebar-btn[data-title^='Download plot']").click()
+    saved = until(lambda: driver.execute_script("return window.saved;"), timeout=WAIT)
+    assert len(saved) == 1 and saved[0]["config"] == {"plotGlPixelRatio": 2}
+    assert saved[0]["options"]["format"] == "png" and saved[0]["options"]["scale"] == 2
+    assert saved[0]["width"] == 2 * saved[0]["options"]["width"]  # the graph's size on screen, at scale 2
+    assert saved[0]["options"]["filename"] == "procrustes-lab_swissroll_n1600_isomap_k10_input"
+    assert saved[0]["types"][0] == "scatter3d"
+    assert severe_logs(dash_duo) == []

@@ -1,0 +1,86 @@
+/* The page's Plotly: what every Plotly.react and Plotly.newPlot of the page's graphs receives.
+ *
+ * - The views' 16-bit fixed-point columns (components/figures/fixed_point.py) arrive decoded: each trace's
+ *   x, y, z and marker.color (assets/drawn_rows.js, `column`, once per column), so the graphs' figures keep
+ *   the compact spec that travelled and Plotly sees numbers.
+ * - An interactive graph's WebGL traces (the views' scattergl and scatter3d) are drawn at the screen's pixel
+ *   ratio. Plotly's default, plotGlPixelRatio = 2, draws four times the pixels a screen of ratio 1 shows, on
+ *   every redraw; without a GPU (Chromium's software WebGL) the 3-D view's frame is where a 20 000-point
+ *   switch spends most of its time (bench/browser.py --large). A high-density screen keeps its ratio, so it
+ *   stays sharp. A static graph (an export: assets/linked_views.js) keeps what it asks for, or Plotly's 2.
+ *
+ * dcc.Graph loads Plotly on demand and calls the global `Plotly.react`; the wrap is put in place when
+ * `window.Plotly` is assigned (or at once if it already is). */
+(function () {
+  const {column, isFixedPoint} = window.procrustesDrawnRows;  // assets/drawn_rows.js (Dash loads assets in name order)
+  const AXES = ['x', 'y', 'z'];
+  const MAX_GL_PIXEL_RATIO = 4;  // the largest plotGlPixelRatio Plotly accepts
+
+  // A trace with its fixed-point columns decoded (a copy), or the trace itself when it has none.
+  function decodedTrace(trace) {
+    if (!trace || typeof trace !== 'object') {
+      return trace;
+    }
+    const axes = AXES.filter((axis) => isFixedPoint(trace[axis]));
+    const color = trace.marker && isFixedPoint(trace.marker.color);
+    if (!axes.length && !color) {
+      return trace;
+    }
+    const copy = Object.assign({}, trace);
+    axes.forEach((axis) => { copy[axis] = column(trace[axis]); });
+    if (color) {
+      copy.marker = Object.assign({}, trace.marker, {color: column(trace.marker.color)});
+    }
+    return copy;
+  }
+
+  function decodedData(data) {
+    return Array.isArray(data) ? data.map(decodedTrace) : data;
+  }
+
+  // The config with the screen's pixel ratio for WebGL, unless the graph is static or names its own ratio.
+  function screenConfig(config) {
+    if (config && typeof config === 'object' && (config.staticPlot || config.plotGlPixelRatio !== undefined)) {
+      return config;
+    }
+    const ratio = Math.min(MAX_GL_PIXEL_RATIO, Math.max(1, window.devicePixelRatio || 1));
+    return Object.assign({}, config && typeof config === 'object' ? config : {}, {plotGlPixelRatio: ratio});
+  }
+
+  // Plotly.react(gd, data, layout, config) or Plotly.react(gd, {data, layout, config, frames}).
+  function pageArguments(rest) {
+    const [first, ...others] = rest;
+    if (first && !Array.isArray(first) && typeof first === 'object' && Array.isArray(first.data)) {
+      return [Object.assign({}, first, {data: decodedData(first.data), config: screenConfig(first.config)}),
+              ...others];
+    }
+    const [layout, config, ...more] = others;
+    return [decodedData(first), layout, screenConfig(config), ...more];
+  }
+
+  function wrapped(plotly) {
+    if (!plotly || plotly.procrustesPage) {
+      return plotly;
+    }
+    ['react', 'newPlot'].forEach((name) => {
+      const original = plotly[name];
+      plotly[name] = function (gd, ...rest) {
+        return original.call(this, gd, ...pageArguments(rest));
+      };
+    });
+    plotly.procrustesPage = true;
+    return plotly;
+  }
+
+  if (window.Plotly) {
+    wrapped(window.Plotly);
+  } else {
+    let plotly;
+    Object.defineProperty(window, 'Plotly', {
+      configurable: true,
+      enumerable: true,
+      get: () => plotly,
+      set: (value) => { plotly = wrapped(value); },
+    });
+  }
+})();
