@@ -194,8 +194,11 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                 "message_class": "message error", "drawn": None}
     layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
               "presentation": display.presentation}
-    # The next part of the run the views draw in part: its points are drawn already, its cards are new.
-    measured = record["status"] == "partial" and bool(drawn) and drawn.get("status") == "partial"
+    # The next part of the run the views draw in part, or its last (the whole run): its points are drawn already,
+    # its cards are new. Its last part only takes the "measuring" mark off the output's title: redrawn whole, a
+    # million points took Plotly 5 s in the page (bench/browser.py --million).
+    measured = bool(drawn) and drawn.get("status") == "partial"
+    finished = measured and record["status"] == "done"
     same_views = bool(drawn) and (not new or measured) and {key: drawn.get(key) for key in layout} == layout
     if same_views and not measured and drawn.get("color") == display.color:
         return outputs  # another tab's setting changed: nothing to read, nothing to draw
@@ -217,14 +220,19 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     # fallback while a run measured in parts has no trustworthiness and continuity yet (then redrawn when it has).
     drawn_losses = ("drawn" if losses is not None else "fallback") if display.color == catalogue.NEIGHBOUR_LOSSES \
         else False
-    layout.update(classes=classes is not None, losses=drawn_losses,
+    # NIEQA's landmarks marked (the overlay on, and a part that has measured them): traces added, so drawn whole.
+    layout.update(classes=classes is not None, losses=drawn_losses, marked=view.output.landmarks is not None,
                   color=display.color, status=record["status"], colored_by=title, embedded=bool(result.Y.shape[1]),
                   input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
     # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured.
-    same_views = same_views and drawn.get("embedded", True) == layout["embedded"]
+    same_views = (same_views and drawn.get("embedded", True) == layout["embedded"]
+                  and drawn.get("marked", False) == layout["marked"])
+    whole = _notes(view) if finished else {}  # the last part's message
     if measured and same_views and all(drawn.get(key) == layout[key] for key in ("color", "colored_by", "classes")):
-        # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone.
-        return {**outputs, "cards": _cards_of(record), "drawn": layout}
+        # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone, and the
+        # last part's output title.
+        return {**outputs, "cards": _cards_of(record), "drawn": layout, **whole,
+                **({"output": _titled(Patch(), view.output_title)} if finished else {})}
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
@@ -240,7 +248,9 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                                            described, fixed_columns=columns).items():
                 patch["data"][0][key] = value
             patches[name] = patch
-        return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {})}
+        if finished:
+            _titled(patches["output"], view.output_title)
+        return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {}), **whole}
     revision = record["request"]
     # Another run of the same points drawn alike (no landmark, class or loss traces on either side): the
     # input view keeps its coordinates, its camera and its trace layout, and receives its colouring.
@@ -282,8 +292,18 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     if record["status"] == "partial":
         return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",
                 "message": MEASURING_MESSAGE if layout["embedded"] else EMBEDDING_MESSAGE}
-    return {**outputs, **figures, "cards": _cards_of(record), "message": view.notes,
-            "message_class": "message warning" if view.notes else "message", "drawn": layout}
+    return {**outputs, **figures, "cards": _cards_of(record), **_notes(view), "drawn": layout}
+
+
+def _notes(view):
+    """The message of a whole run: the notes of its ``view`` (a subsample drawn, a far point), or none."""
+    return {"message": view.notes, "message_class": "message warning" if view.notes else "message"}
+
+
+def _titled(patch, title):
+    """``patch`` (a view's), its figure titled ``title`` too."""
+    patch["layout"]["title"]["text"] = title
+    return patch
 
 
 def _rows_digest(rows):
