@@ -222,7 +222,8 @@ def gl_pixel_ratios(dash_duo):
 def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at_plotlys(dash_duo, tmp_path):
     """A first visit on a high-density screen draws both views' WebGL at the screen's ratio, and again on a
     screen of ratio 1 (Plotly's default, 2, would draw four times its pixels there: assets/plotly_page.js).
-    A PNG of the 3-D view is saved from a copy at Plotly's ratio 2, whatever the screen's, with every trace."""
+    A layout copied whole keeps what Plotly computed. A PNG of the 3-D view is saved from a copy at Plotly's
+    ratio 2, whatever the screen's, with every trace."""
     driver, screen_ratio = dash_duo.driver, 2
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 1500, "height": 1000, "deviceScaleFactor": screen_ratio, "mobile": False})
@@ -239,6 +240,15 @@ def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at
     until(lambda: gl_pixel_ratios(dash_duo) == {graph: 1 for graph in GL_CANVASES}, timeout=WAIT,
           msg="not drawn at the screen's ratio")
 
+    # A layout copied whole, as dcc.Graph hands one to Plotly.react on every patch, keeps Plotly's computed traces:
+    # an equal template is handed to Plotly as the object it already holds (a new one made it compute every trace).
+    # (A first call without the graph's config computes them once: a new config is a new plot.)
+    recomputed = driver.execute_script(
+        f"const gd = document.querySelector('#{ids.OUTPUT_GRAPH} .js-plotly-plot'), copied = (layout) =>"
+        "  Object.assign(JSON.parse(JSON.stringify(layout)), {title: {text: 'retitled'}});"
+        "return window.Plotly.react(gd, gd.data, copied(gd.layout)).then(() => { const kept = gd.calcdata;"
+        "  return window.Plotly.react(gd, gd.data, copied(gd.layout)).then(() => gd.calcdata !== kept); });")
+    assert recomputed is False
     # What the camera saves (the page's default format, PNG), rendered by Plotly as the download would be.
     driver.execute_script(
         "window.saved = []; window.Plotly.downloadImage = (figure, options) => window.Plotly.toImage(figure, options)"
