@@ -318,9 +318,9 @@ def _input_columns(result, view, projection):
 
 def _recoloured_input(color, color_range, title, axes, view, columns, *, described, filename):
     """The input view's patch for another run of the points it draws (its drawn ``columns``): trace 0's
-    colouring, the title and the file name; the hover ring, the selection and the neighbour marks (traces 1 to
-    4) emptied, as a new figure has them. Its coordinates stay in the browser (about a third of a switch's
-    bytes at 1 600 points, most of them at 20 000: issue 24)."""
+    colouring, the title and the file name; the hover ring (trace 1, or in a plane the layout's shapes), the
+    selection and the neighbour marks (traces 2 to 4) emptied, as a new figure has them. Its coordinates stay in
+    the browser (about a third of a switch's bytes at 1 600 points, most of them at 20 000: issue 24)."""
     patch = Patch()
     for key, value in color_update(color, color_range, title, axes, view.input.rows, False, described,
                                    fixed_columns=columns).items():
@@ -329,6 +329,8 @@ def _recoloured_input(color, color_range, title, axes, view, columns, *, describ
     for trace in range(1, 3 + len(neighbour_traces(three_d))):
         for axis in "xyz" if three_d else "xy":
             patch["data"][trace][axis] = []
+    if not three_d:
+        patch["layout"]["shapes"] = []  # the hover ring (assets/linked_views.js)
     patch["layout"]["title"]["text"] = view.input_title
     patch["layout"]["meta"]["filename"] = filename
     return patch

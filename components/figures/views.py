@@ -239,7 +239,8 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
 def _plane_figure(columns, color, color_range, color_title, point_ids, axis_names, show_scale, hover_text=None,
                   fixed=False):
     """Trace 0 (the points: ``columns`` x and y, :func:`drawn_columns`), the hover ring and the selection marks of
-    a 2-D view."""
+    a 2-D view. The page draws the ring as a shape of the layout, styled as its trace (assets/linked_views.js: a
+    changed trace makes Plotly compute every trace again); the offline report fills the trace."""
     sent, formats = _sent(columns, color, fixed)
     return go.Figure([
         go.Scattergl(x=sent["x"], y=sent["y"], mode="markers",

@@ -94,14 +94,23 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     np.testing.assert_array_equal(colors, carried(per_point))  # drawn as 16-bit fixed point
     dash_duo.driver.save_screenshot("/tmp/procrustes-lab-default.png")
 
-    # Hovering point 123 of the output view rings it in both views.
+    # Hovering point 123 of the output view rings it in both views: in the 3-D input view's trace 1, in the 2-D
+    # output view as a shape, which leaves Plotly's computed traces as they are (a changed trace did not).
     data = datasets.load("swissroll")
     Y = algorithms.embed("isomap", data.X, n_neighbors=10)
+    output = f"document.querySelector('#{ids.OUTPUT_GRAPH} .js-plotly-plot')"
+    dash_duo.driver.execute_script(f"window.computed = {output}.calcdata;")
     mouse_at(ids.OUTPUT_GRAPH, *Y[123])
     ring = f"document.getElementById('{ids.INPUT_GRAPH}').querySelector('.js-plotly-plot').data[1]"
     until(lambda: dash_duo.driver.execute_script(f"return {ring}.x.length;") == 1, timeout=WAIT)
     ringed_input = [browser_array(dash_duo, ids.INPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xyz"]
-    ringed_output = [browser_array(dash_duo, ids.OUTPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xy"]
+    shape = until(lambda: dash_duo.driver.execute_script(
+        f"return ({output}.layout.shapes || []).find((shape) => shape.name === 'hovered');"), timeout=WAIT)
+    ringed_output = [shape["xanchor"], shape["yanchor"]]
+    assert shape["xsizemode"] == shape["ysizemode"] == "pixel" and shape["line"]["color"] == "crimson"
+    assert dash_duo.find_elements(f"#{ids.OUTPUT_GRAPH} .shapelayer path")  # drawn
+    assert dash_duo.driver.execute_script(f"return {output}.calcdata === window.computed;")
+    assert len(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[1].x")) == 0
     # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
     # must mark that same point.
     hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
