@@ -427,13 +427,18 @@ def _hover_and_select(driver, index):
     """Hover point ``index`` of the output view, then box-select around it, as a pointer does; whether the
     ring and the selection land on the same data-set rows in the input view (drawn in the plane of its
     coordinates 0 and 1, every point in data-set order)."""
+    started = time.perf_counter()
     driver.execute_script(_COLUMNS + "const gd = graph('view-output-graph'), i = arguments[0];"
                           "const x = column(gd.data[0].x), y = column(gd.data[0].y);"
                           "events(gd, ['mousemove'], [[x[i], y[i]]]);", index)
     ring = _COLUMNS + (
         "const out = graph('view-output-graph'), inp = graph('view-input-graph');"
-        "const trace = arguments[0];"
-        "if (!out.data[trace].x || !out.data[trace].x.length) { return null; }"
+        # trace 2: the selection's marks; 1: the hover ring, which a 2-D view draws as a shape named 'hovered'
+        "const marks = (gd) => { if (arguments[0] !== 1) { return gd.data[arguments[0]]; }"
+        "  const rings = (gd.layout.shapes || []).filter((shape) => shape.name === 'hovered');"
+        "  return {x: rings.map((shape) => shape.xanchor), y: rings.map((shape) => shape.yanchor)}; };"
+        "const outMarks = marks(out), inMarks = marks(inp);"
+        "if (!outMarks.x || !outMarks.x.length) { return null; }"
         "const ox = column(out.data[0].x), oy = column(out.data[0].y);"
         "const ix = column(inp.data[0].x), iy = column(inp.data[0].y);"
         # x -> the data-set rows drawn at it, once (at most 65 535 keys: 16-bit fixed point puts a few points
@@ -441,12 +446,13 @@ def _hover_and_select(driver, index):
         "if (!window.outputRows) { window.outputRows = new Map();"
         "  for (let r = 0; r < ox.length; r += 1) { const found = window.outputRows.get(ox[r]);"
         "    if (found) { found.push(r); } else { window.outputRows.set(ox[r], [r]); } } }"
-        "const rows = Array.from(out.data[trace].x, (x, j) => (window.outputRows.get(x) || []).filter("
-        "  (r) => oy[r] === out.data[trace].y[j]));"
+        "const rows = Array.from(outMarks.x, (x, j) => (window.outputRows.get(x) || []).filter("
+        "  (r) => oy[r] === outMarks.y[j]));"
         "const same = rows.every((found, j) => found.some("
-        "  (r) => ix[r] === inp.data[trace].x[j] && iy[r] === inp.data[trace].y[j]));"
-        "return [rows.length, inp.data[trace].x.length, same];")
-    hover = _wait(lambda: driver.execute_script(ring, 1), timeout=120, step=0.5)
+        "  (r) => ix[r] === inMarks.x[j] && iy[r] === inMarks.y[j]));"
+        "return [rows.length, inMarks.x.length, same];")
+    hover = _wait(lambda: driver.execute_script(ring, 1), timeout=120, step=0.05)
+    ringed = time.perf_counter() - started
     driver.execute_script(_COLUMNS + "const gd = graph('view-output-graph'), i = arguments[0];"
                           "window.Plotly.relayout(gd, {dragmode: 'select'}).then(() => {"
                           "const x = column(gd.data[0].x), y = column(gd.data[0].y);"
@@ -458,7 +464,8 @@ def _hover_and_select(driver, index):
                           "events(gd, ['mousedown', 'mousemove', 'mousemove', 'mousemove', 'mouseup'], path); });",
                           index)
     selection = _wait(lambda: driver.execute_script(ring, 2), timeout=600, step=1)
-    return (f"hover ringed {hover[0]} point in the output and {hover[1]} in the input, the same row: {hover[2]}; "
+    return (f"hover ringed {hover[0]} point in the output and {hover[1]} in the input ({ringed:.2f} s from the "
+            f"mouse's move to both rings found), the same row: {hover[2]}; "
             f"a box selection marked {selection[0]:,} points in the output and {selection[1]:,} in the input, "
             f"the same rows: {selection[2]}")
 
