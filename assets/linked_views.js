@@ -23,26 +23,44 @@
     return patch.build();
   }
 
-  // The ring of a 2-D view: a circle of its trace 1's marker size and line, centred on the point, among its
-  // layout's shapes. A changed trace makes Plotly compute every trace of the view again, a changed shape does not:
-  // a hover took Plotly 0.5 s in the output view of 100 000 points, and about 5 s at a million. A 3-D view rings
-  // the point in its trace 1 (Plotly draws no shape in a 3-D scene).
+  // The ring of a 2-D view: a circle of its trace 1's marker size and line around the point, among its layout's
+  // shapes. A changed trace makes Plotly compute every trace of the view again, a changed shape does not: a hover
+  // took Plotly 0.5 s in the output view of 100 000 points, and about 5 s at a million. Its size is set in data
+  // units from the graph's scale when drawn (with a shape sized in pixels, Plotly 4.1 records the next box
+  // selection in pixels). A 3-D view rings the point in its trace 1 (Plotly draws no shape in a 3-D scene).
   const RING = 'hovered';
 
-  function ring(figure, dataRows) {
+  function ring(figure, dataRows, graphId) {
+    if (!figure.data || figure.data.length <= HOVER_TRACE) {  // a placeholder: no points drawn yet
+      return window.dash_clientside.no_update;
+    }
     if (figure.data[0].z !== undefined) {
       return mark(figure, HOVER_TRACE, dataRows);
     }
     const style = figure.data[HOVER_TRACE].marker;
-    const radius = style.size / 2;
-    const rings = toPoints(figure, dataRows).slice(0, 1).map((point) => ({
-      type: 'circle', name: RING, xref: 'x', yref: 'y', xsizemode: 'pixel', ysizemode: 'pixel',
-      xanchor: column(figure.data[0].x)[point], yanchor: column(figure.data[0].y)[point],
-      x0: -radius, x1: radius, y0: -radius, y1: radius, line: style.line}));
+    const gd = graphDiv(graphId);
+    const axes = gd && gd._fullLayout ? [gd._fullLayout.xaxis, gd._fullLayout.yaxis] : [];
+    // Data units a pixel along each axis (Plotly's axis: its range over its length in pixels).
+    const [perX, perY] = axes.map((axis) => (axis && axis._length ?
+      Math.abs(axis.range[1] - axis.range[0]) / axis._length : NaN));
+    const xs = column(figure.data[0].x), ys = column(figure.data[0].y);
+    const rings = toPoints(figure, dataRows).slice(0, 1)
+      .filter((point) => [xs[point], ys[point], perX, perY].every(Number.isFinite))  // as a trace leaves it out
+      .map((point) => {
+        const rx = perX * style.size / 2, ry = perY * style.size / 2;
+        return {type: 'circle', name: RING, xref: 'x', yref: 'y', x0: xs[point] - rx, x1: xs[point] + rx,
+                y0: ys[point] - ry, y1: ys[point] + ry, line: style.line};
+      });
     const others = ((figure.layout && figure.layout.shapes) || []).filter((shape) => shape.name !== RING);
     const patch = new window.dash_clientside.Patch();
     patch.assign(['layout', 'shapes'], others.concat(rings));
     return patch.build();
+  }
+
+  // The Plotly graph of the dcc.Graph `graphId`, or null.
+  function graphDiv(graphId) {
+    const element = document.getElementById(graphId);
+    return element && element.querySelector('.js-plotly-plot');
   }
 
   function triggeredFigure(inputFigure, outputFigure) {
@@ -94,16 +112,23 @@
 
   // An SVG of a WebGL trace holds one raster image of its points: its copy draws SVG markers instead (scatter
   // for scattergl). A 3-D scene stays a raster image. A PNG's copy keeps every trace.
+  // One export of a graph at a time (a copy of a million points takes seconds); a failed one is logged.
   function downloadCopy(gd, options) {
+    if (gd.procrustesSaving) {
+      return Promise.resolve();
+    }
     const width = gd.offsetWidth, height = gd.offsetHeight;
     const vector = options.format === 'svg';
     const data = gd.data.map(
       (trace) => Object.assign({}, trace, vector && trace.type === 'scattergl' ? {type: 'scatter'} : {}));
     const layout = Object.assign({}, gd.layout, {width: width, height: height});
+    gd.procrustesSaving = true;
     return window.Plotly.downloadImage(
       {data: data, layout: layout, config: {plotGlPixelRatio: EXPORT_GL_PIXEL_RATIO}},
       {format: options.format, scale: options.scale, filename: options.filename || 'procrustes-lab',
-       width: width, height: height});
+       width: width, height: height})
+      .catch((error) => console.error('The figure could not be saved:', error))
+      .finally(() => { gd.procrustesSaving = false; });
   }
 
   document.addEventListener('click', function (event) {
@@ -120,11 +145,12 @@
     const named = gd.layout && gd.layout.meta && gd.layout.meta.filename;
     const options = Object.assign({}, gd._context.toImageButtonOptions || {}, named ? {filename: named} : {},
                                   {format: format, scale: IMAGE_SCALE[format]});
-    gd._context.toImageButtonOptions = options;  // Plotly's own handler reads it next
     if (hasWebGL(gd) && window.Plotly) {
       event.preventDefault();
       event.stopImmediatePropagation();
       downloadCopy(gd, options);
+    } else {
+      gd._context.toImageButtonOptions = options;  // Plotly's own handler reads it next
     }
   }, true);
 
@@ -143,7 +169,8 @@
           return [noUpdate, noUpdate];
         }
         const rows = toRows(triggeredFigure(inputFigure, outputFigure), [point.pointNumber]);
-        return [ring(inputFigure, rows), ring(outputFigure, rows)];
+        const [input, output] = window.dash_clientside.callback_context.outputs_list.map((output) => output.id);
+        return [ring(inputFigure, rows, input), ring(outputFigure, rows, output)];
       },
       markSelected: function (inputSelection, outputSelection, inputFigure, outputFigure) {
         const noUpdate = window.dash_clientside.no_update;

@@ -7,7 +7,8 @@
  *   ratio. Plotly's default, plotGlPixelRatio = 2, draws four times the pixels a screen of ratio 1 shows, on
  *   every redraw; without a GPU (Chromium's software WebGL) the 3-D view's frame is where a 20 000-point
  *   switch spends most of its time (bench/browser.py --large). A high-density screen keeps its ratio, so it
- *   stays sharp. A static graph (an export: assets/linked_views.js) keeps what it asks for, or Plotly's 2.
+ *   stays sharp, and a graph keeps the ratio it was first drawn at. A static graph keeps what it asks for, or
+ *   Plotly's 2; exports are drawn by Plotly itself, at 2 (assets/linked_views.js).
  * - Equal layout templates reach Plotly as one object. dcc.Graph hands Plotly.react a deep copy of the figure's
  *   layout on every update (so that a Patch never mutates its prop), and Plotly takes a template object it has
  *   not seen for a change of every default: it computes every trace again. A hover ring's patch of the views
@@ -43,13 +44,19 @@
     return Array.isArray(data) ? data.map(decodedTrace) : data;
   }
 
-  // The config with the screen's pixel ratio for WebGL, unless the graph is static or names its own ratio.
-  function screenConfig(config) {
-    if (config && typeof config === 'object' && (config.staticPlot || config.plotGlPixelRatio !== undefined)) {
+  // The config with the screen's pixel ratio for WebGL, unless the graph is static or names its own ratio. A graph
+  // drawn already keeps the ratio it was drawn at (a new one is a new config, which Plotly takes for a new plot: a
+  // browser zoom would have redrawn a view of a million points at its next hover), and a call without a config keeps
+  // the graph's own (Plotly replaces a graph's config with any config given).
+  function screenConfig(gd, config) {
+    const given = Boolean(config) && typeof config === 'object';
+    const drawn = Boolean(gd && gd._fullLayout && gd._context);
+    if ((given && (config.staticPlot || config.plotGlPixelRatio !== undefined)) || (!given && drawn)) {
       return config;
     }
-    const ratio = Math.min(MAX_GL_PIXEL_RATIO, Math.max(1, window.devicePixelRatio || 1));
-    return Object.assign({}, config && typeof config === 'object' ? config : {}, {plotGlPixelRatio: ratio});
+    const ratio = drawn ? gd._context.plotGlPixelRatio
+      : Math.min(MAX_GL_PIXEL_RATIO, Math.max(1, window.devicePixelRatio || 1));
+    return Object.assign({}, given ? config : {}, {plotGlPixelRatio: ratio});
   }
 
   const templates = new Map();  // a template's JSON -> the one object Plotly receives for it
@@ -71,14 +78,14 @@
   }
 
   // Plotly.react(gd, data, layout, config) or Plotly.react(gd, {data, layout, config, frames}).
-  function pageArguments(rest) {
+  function pageArguments(gd, rest) {
     const [first, ...others] = rest;
     if (first && !Array.isArray(first) && typeof first === 'object' && Array.isArray(first.data)) {
       return [Object.assign({}, first, {data: decodedData(first.data), layout: sharedTemplate(first.layout),
-                                        config: screenConfig(first.config)}), ...others];
+                                        config: screenConfig(gd, first.config)}), ...others];
     }
     const [layout, config, ...more] = others;
-    return [decodedData(first), sharedTemplate(layout), screenConfig(config), ...more];
+    return [decodedData(first), sharedTemplate(layout), screenConfig(gd, config), ...more];
   }
 
   function wrapped(plotly) {
@@ -88,7 +95,8 @@
     ['react', 'newPlot'].forEach((name) => {
       const original = plotly[name];
       plotly[name] = function (gd, ...rest) {
-        return original.call(this, gd, ...pageArguments(rest));
+        return original.call(this, gd, ...pageArguments(typeof gd === 'string' ? document.getElementById(gd) : gd,
+                                                         rest));
       };
     });
     plotly.procrustesPage = true;

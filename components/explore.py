@@ -195,8 +195,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     layout = {"request": record["request"], "landmarks": display.landmarks, "view": display.input_view,
               "presentation": display.presentation}
     # The next part of the run the views draw in part, or its last (the whole run): its points are drawn already,
-    # its cards are new. Its last part only takes the "measuring" mark off the output's title: redrawn whole, a
-    # million points took Plotly 5 s in the page (bench/browser.py --million).
+    # its cards are new. Its last part also takes the "measuring" mark off the output's title, in a patch: redrawn
+    # whole, a million points took Plotly 5 s in the page (bench/browser.py --million).
     measured = bool(drawn) and drawn.get("status") == "partial"
     finished = measured and record["status"] == "done"
     same_views = bool(drawn) and (not new or measured) and {key: drawn.get(key) for key in layout} == layout
@@ -223,12 +223,16 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     # NIEQA's landmarks marked (the overlay on, and a part that has measured them): traces added, so drawn whole.
     layout.update(classes=classes is not None, losses=drawn_losses, marked=view.output.landmarks is not None,
                   color=display.color, status=record["status"], colored_by=title, embedded=bool(result.Y.shape[1]),
-                  input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)})
-    # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured.
+                  input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)},
+                  output=_rows_digest(view.output.rows))
+    # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured; and so are
+    # views whose drawn rows another part of the run changes (a subsample keeping NIEQA's landmarks).
     same_views = (same_views and drawn.get("embedded", True) == layout["embedded"]
-                  and drawn.get("marked", False) == layout["marked"])
+                  and drawn.get("marked", False) == layout["marked"]
+                  and all(drawn.get(key) == layout[key] for key in ("input", "output")))
     whole = _notes(view) if finished else {}  # the last part's message
-    if measured and same_views and all(drawn.get(key) == layout[key] for key in ("color", "colored_by", "classes")):
+    if measured and same_views and all(drawn.get(key) == layout[key]
+                                       for key in ("color", "colored_by", "classes", "losses")):
         # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone, and the
         # last part's output title.
         return {**outputs, "cards": _cards_of(record), "drawn": layout, **whole,

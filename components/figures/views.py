@@ -27,8 +27,9 @@ __all__ = [
 ]
 
 COLORSCALE = "Viridis"
-# Indices of the traces that ring the hovered point and mark the selected points in both views
-# (filled in the browser by assets/linked_views.js).
+# Indices of the traces that ring the hovered point and mark the selected points in both views (filled in the
+# browser by assets/linked_views.js; a 2-D view of the page draws its ring as a layout shape in the style of its
+# trace HIGHLIGHT_TRACE, which the offline report fills).
 HIGHLIGHT_TRACE = 1
 SELECTION_TRACE = 2
 
@@ -197,8 +198,8 @@ def input_figure(coordinates, color, color_range, color_title, *, point_ids=None
     Returns
     -------
     plotly.graph_objects.Figure
-        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
-        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring (in a plane, its
+        style), trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
     points = drawn_columns(coordinates, 3)
     titles = input_axis_names(axis_titles)
@@ -286,8 +287,8 @@ def output_figure(coordinates, color, color_range, color_title, *, point_ids=Non
     Returns
     -------
     plotly.graph_objects.Figure
-        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring,
-        trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
+        Trace 0 holds the points, trace :data:`HIGHLIGHT_TRACE` the (initially empty) hover ring (in a plane, its
+        style), trace :data:`SELECTION_TRACE` the (initially empty) marks of selected points.
     """
     columns = drawn_columns(coordinates, 2)
     figure = _plane_figure(columns, color, color_range, color_title, point_ids, OUTPUT_AXES, show_scale=True,

@@ -106,16 +106,17 @@ def test_the_default_run_shows_the_api_values_rings_a_hovered_point_draws_landma
     ringed_input = [browser_array(dash_duo, ids.INPUT_GRAPH, f"data[1].{axis}")[0] for axis in "xyz"]
     shape = until(lambda: dash_duo.driver.execute_script(
         f"return ({output}.layout.shapes || []).find((shape) => shape.name === 'hovered');"), timeout=WAIT)
-    ringed_output = [shape["xanchor"], shape["yanchor"]]
-    assert shape["xsizemode"] == shape["ysizemode"] == "pixel" and shape["line"]["color"] == "crimson"
-    assert dash_duo.find_elements(f"#{ids.OUTPUT_GRAPH} .shapelayer path")  # drawn
+    ringed_output = [(shape["x0"] + shape["x1"]) / 2, (shape["y0"] + shape["y1"]) / 2]
+    assert shape["type"] == "circle" and shape["line"]["color"] == "crimson"
+    drawn_ring = dash_duo.find_element(f"#{ids.OUTPUT_GRAPH} .shapelayer path").rect
+    assert drawn_ring["width"] == pytest.approx(14, abs=3) and drawn_ring["height"] == pytest.approx(14, abs=3)
     assert dash_duo.driver.execute_script(f"return {output}.calcdata === window.computed;")
     assert len(browser_array(dash_duo, ids.OUTPUT_GRAPH, "data[1].x")) == 0
     # Plotly hovers the point nearest the mouse (123 or a point drawn on top of it); both rings
     # must mark that same point.
     hovered = int(np.argmin(np.linalg.norm(Y - ringed_output, axis=1)))
     assert np.linalg.norm(Y[hovered] - Y[123]) < 1.0
-    np.testing.assert_array_equal(ringed_output, [carried(Y[:, axis])[hovered] for axis in range(2)])
+    np.testing.assert_allclose(ringed_output, [carried(Y[:, axis])[hovered] for axis in range(2)], rtol=1e-12)
     np.testing.assert_array_equal(ringed_input, [carried(data.X[:, axis])[hovered] for axis in range(3)])
     # Its hover label shows the decimals the fixed point carries, of the values it carries.
     label = dash_duo.driver.execute_script(
@@ -228,10 +229,12 @@ def gl_pixel_ratios(dash_duo):
         "return c.width / c.getBoundingClientRect().width;"), 1) for graph, selector in GL_CANVASES.items()}
 
 
-def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at_plotlys(dash_duo, tmp_path):
+def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at_plotlys(dash_duo, tmp_path,
+                                                                                          mouse_at):
     """A first visit on a high-density screen draws both views' WebGL at the screen's ratio, and again on a
-    screen of ratio 1 (Plotly's default, 2, would draw four times its pixels there: assets/plotly_page.js).
-    A layout copied whole keeps what Plotly computed. A PNG of the 3-D view is saved from a copy at Plotly's
+    screen of ratio 1 (Plotly's default, 2, would draw four times its pixels there: assets/plotly_page.js); a
+    zoom in between keeps the ratio a view was drawn at (a new one would draw it anew at its next hover). A
+    layout copied whole keeps what Plotly computed. A PNG of the 3-D view is saved from a copy at Plotly's
     ratio 2, whatever the screen's, with every trace."""
     driver, screen_ratio = dash_duo.driver, 2
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -241,6 +244,14 @@ def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at
     assert driver.execute_script("return window.devicePixelRatio;") == screen_ratio
     until(lambda: gl_pixel_ratios(dash_duo) == {graph: screen_ratio for graph in GL_CANVASES}, timeout=WAIT,
           msg="not drawn at the screen's ratio")
+    output = f"document.querySelector('#{ids.OUTPUT_GRAPH} .js-plotly-plot')"
+    driver.execute_script(f"window.computed = {output}.calcdata;")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # as a zoom changes the ratio
+    Y = algorithms.embed("isomap", datasets.load("swissroll").X, n_neighbors=10)
+    mouse_at(ids.OUTPUT_GRAPH, *Y[123])
+    until(lambda: driver.execute_script(f"return ({output}.layout.shapes || []).length;") == 1, timeout=WAIT)
+    assert driver.execute_script(f"return {output}.calcdata === window.computed;")
+    assert gl_pixel_ratios(dash_duo) == {graph: screen_ratio for graph in GL_CANVASES}
 
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.get(dash_duo.server.url)
@@ -251,13 +262,13 @@ def test_the_views_draw_webgl_at_the_screens_pixel_ratio_and_a_png_saves_them_at
 
     # A layout copied whole, as dcc.Graph hands one to Plotly.react on every patch, keeps Plotly's computed traces:
     # an equal template is handed to Plotly as the object it already holds (a new one made it compute every trace).
-    # (A first call without the graph's config computes them once: a new config is a new plot.)
+    # A call without a config keeps the graph's own (and its pixel ratio).
     recomputed = driver.execute_script(
-        f"const gd = document.querySelector('#{ids.OUTPUT_GRAPH} .js-plotly-plot'), copied = (layout) =>"
-        "  Object.assign(JSON.parse(JSON.stringify(layout)), {title: {text: 'retitled'}});"
-        "return window.Plotly.react(gd, gd.data, copied(gd.layout)).then(() => { const kept = gd.calcdata;"
-        "  return window.Plotly.react(gd, gd.data, copied(gd.layout)).then(() => gd.calcdata !== kept); });")
-    assert recomputed is False
+        f"const gd = document.querySelector('#{ids.OUTPUT_GRAPH} .js-plotly-plot'), kept = gd.calcdata;"
+        "const layout = Object.assign(JSON.parse(JSON.stringify(gd.layout)), {title: {text: 'retitled'}});"
+        "return window.Plotly.react(gd, gd.data, layout).then(() => [gd.calcdata !== kept, gd._context.displaylogo,"
+        "                                                             gd._context.plotGlPixelRatio]);")
+    assert recomputed == [False, False, 1]
     # What the camera saves (the page's default format, PNG), rendered by Plotly as the download would be.
     driver.execute_script(
         "window.saved = []; window.Plotly.downloadImage = (figure, options) => window.Plotly.toImage(figure, options)"

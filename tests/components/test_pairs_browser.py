@@ -80,11 +80,12 @@ def test_two_algorithms_are_aligned_with_their_distance_and_linked_views(dash_du
     segments = browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[3].x")
     np.testing.assert_array_equal(segments[0::3], A[:, 0].astype(np.float32))
 
-    # Hovering a point of A rings the same point in B's view.
+    # Hovering a point of A rings the same point in B's view (a shape: assets/linked_views.js).
     mouse_at(ids.PAIR_A_GRAPH, *A[37])
-    until(lambda: len(browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[1].x")) == 1, timeout=WAIT)
-    ringed = np.r_[browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[1].x"),
-                   browser_array(dash_duo, ids.PAIR_B_GRAPH, "data[1].y")]
+    rings = f"return document.getElementById('{ids.PAIR_B_GRAPH}').querySelector('.js-plotly-plot').layout.shapes;"
+    shapes = until(lambda: dash_duo.driver.execute_script(rings), timeout=WAIT)
+    assert len(shapes) == 1 and shapes[0]["name"] == "hovered"
+    ringed = np.r_[shapes[0]["x0"] + shapes[0]["x1"], shapes[0]["y0"] + shapes[0]["y1"]] / 2
     hovered = int(np.argmin(np.linalg.norm(fit.aligned[:, :2].astype(np.float32) - ringed, axis=1)))
     assert np.linalg.norm(A[hovered] - A[37]) < 0.2  # the point under the pointer (37, or one on top of it)
 
