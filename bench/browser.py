@@ -433,16 +433,25 @@ def _hover_and_select(driver, index):
                           "events(gd, ['mousemove'], [[x[i], y[i]]]);", index)
     ring = _COLUMNS + (
         "const out = graph('view-output-graph'), inp = graph('view-input-graph');"
-        # trace 2: the selection's marks; 1: the hover ring, which a 2-D view draws as a shape named 'hovered'
-        "const marks = (gd) => { if (arguments[0] !== 1) { return gd.data[arguments[0]]; }"
-        "  const rings = (gd.layout.shapes || []).filter((shape) => shape.name === 'hovered');"
-        "  return {x: rings.map((shape) => shape.xanchor), y: rings.map((shape) => shape.yanchor)}; };"
-        "const outMarks = marks(out), inMarks = marks(inp);"
-        "if (!outMarks.x || !outMarks.x.length) { return null; }"
         "const ox = column(out.data[0].x), oy = column(out.data[0].y);"
         "const ix = column(inp.data[0].x), iy = column(inp.data[0].y);"
+        "if (arguments[0] === 1) {"
+        # the hover ring, which a 2-D view draws as a circle shape named 'hovered' around the point: its centre is
+        # the point's to within rounding, so the rows drawn within a millionth of the view of it are its candidates
+        "  const centre = (gd) => (gd.layout.shapes || []).filter((shape) => shape.name === 'hovered').map("
+        "    (shape) => [(shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2, shape.x1 - shape.x0])[0];"
+        "  const at = centre(out), there = centre(inp);"
+        "  if (!at || !there) { return null; }"
+        "  const near = (xs, ys, c) => { const found = [];"
+        "    for (let r = 0; r < xs.length; r += 1) {"
+        "      if (Math.abs(xs[r] - c[0]) <= 1e-6 * c[2] && Math.abs(ys[r] - c[1]) <= 1e-6 * c[2]) { found.push(r); } }"
+        "    return found; };"
+        "  const rows = near(ox, oy, at), inRows = new Set(near(ix, iy, there));"
+        "  return [1, 1, rows.some((r) => inRows.has(r))]; }"
+        "const outMarks = out.data[2], inMarks = inp.data[2];"  # the selection's marks
+        "if (!outMarks.x || !outMarks.x.length) { return null; }"
         # x -> the data-set rows drawn at it, once (at most 65 535 keys: 16-bit fixed point puts a few points
-        # on one spot, so a ringed point is any of the rows drawn at its x and y)
+        # on one spot, so a marked point is any of the rows drawn at its x and y)
         "if (!window.outputRows) { window.outputRows = new Map();"
         "  for (let r = 0; r < ox.length; r += 1) { const found = window.outputRows.get(ox[r]);"
         "    if (found) { found.push(r); } else { window.outputRows.set(ox[r], [r]); } } }"
