@@ -11,11 +11,9 @@ on the run shown.
 """
 
 import functools
-import hashlib
 import logging
 import secrets
 
-import numpy as np
 from dash import Input, Output, Patch, State, dcc, html, no_update, set_props
 
 import measures
@@ -28,7 +26,7 @@ from .cards import card, card_text
 from .controls import export_buttons, graph_config
 from .figures import (OUTPUT_AXES, color_update, drawn_columns, empty_figure, input_axis_names, input_figure,
                       output_figure, robust_color_range)
-from .figures.marks import color_by_class, color_by_losses, loss_range, neighbour_traces, presentation_style
+from .explore_patches import finish_views, input_columns, recoloured_input, rows_digest, titled
 from .explore_job import (EMBEDDING_MESSAGE, EXPLORE_REQUEST, MEASURING, MEASURING_MESSAGE, compute_record, partial_of,
                           report_lost, revert_cancelled)
 from .jobs import PAGE_TOKEN_STATE, job_box, job_nonce, job_options, progress_reporter
@@ -223,8 +221,8 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
     # NIEQA's landmarks marked (the overlay on, and a part that has measured them): traces added, so drawn whole.
     layout.update(classes=classes is not None, losses=drawn_losses, marked=view.output.landmarks is not None,
                   color=display.color, status=record["status"], colored_by=title, embedded=bool(result.Y.shape[1]),
-                  input={"data": record["request"]["data"], "rows": _rows_digest(view.input.rows)},
-                  output=_rows_digest(view.output.rows))
+                  input={"data": record["request"]["data"], "rows": rows_digest(view.input.rows)},
+                  output=rows_digest(view.output.rows))
     # The output arrives (its algorithm ended) in a view that waited for it: drawn whole, not recoloured; and so are
     # views whose drawn rows another part of the run changes (a subsample keeping NIEQA's landmarks).
     same_views = (same_views and drawn.get("embedded", True) == layout["embedded"]
@@ -236,7 +234,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         # Its colouring's measure is unchanged (R_N since the first group, or the truth): the cards alone, and the
         # last part's output title.
         return {**outputs, "cards": _cards_of(record), "drawn": layout, **whole,
-                **({"output": _titled(Patch(), view.output_title)} if finished else {})}
+                **({"output": titled(Patch(), view.output_title)} if finished else {})}
     projection = None if display.input_view == "3d" else (int(display.input_view[0]), int(display.input_view[1]))
     if same_views and drawn.get("classes") == layout["classes"] and drawn.get("losses") == layout["losses"]:
         patches = {}
@@ -246,14 +244,14 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
             if name == "output" and not layout["embedded"]:
                 continue  # the output view waits for its algorithm: nothing to recolour
             patch = Patch()
-            columns = (_input_columns(result, view, projection) if name == "input"
+            columns = (input_columns(result, view, projection) if name == "input"
                        else drawn_columns(view.output.take(result.Y), 2))
             for key, value in color_update(colors[name], color_range, title, axes, points.rows, show_scale,
                                            described, fixed_columns=columns).items():
                 patch["data"][0][key] = value
             patches[name] = patch
         if finished:
-            _titled(patches["output"], view.output_title)
+            titled(patches["output"], view.output_title)
         return {**outputs, **patches, "drawn": layout, **({"cards": _cards_of(record)} if measured else {}), **whole}
     revision = record["request"]
     # Another run of the same points drawn alike (no landmark, class or loss traces on either side): the
@@ -279,7 +277,7 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
                                         axis_titles=result.input_axes, projection=projection,
                                         hover_text=None if lines is None else view.input.take(lines),
                                         fixed_point=True)
-    _finish(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
+    finish_views(figures, {"input": view.input, "output": view.output}, classes, title, display, losses)
     for key, figure in figures.items():  # the camera saves each view under the run's name
         figure.update_layout(meta={"filename": f"procrustes-lab_{request.slug()}_{key}"})
     if not layout["embedded"]:  # the input first, while its algorithm runs
@@ -289,9 +287,9 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
         # browser's software WebGL took seconds at 20 000 points while the job held both cores).
         figures["input"] = no_update
     elif same_input:
-        figures["input"] = _recoloured_input(colors["input"], color_range, title,
+        figures["input"] = recoloured_input(colors["input"], color_range, title,
                                              input_axis_names(result.input_axes, projection), view,
-                                             _input_columns(result, view, projection), described=described,
+                                             input_columns(result, view, projection), described=described,
                                              filename=f"procrustes-lab_{request.slug()}_input")
     if record["status"] == "partial":
         return {**outputs, **figures, "cards": _cards_of(record), "drawn": layout, "message_class": "message",
@@ -302,58 +300,6 @@ def draw_run(services, record, display, drawn, session, *, loaded=None, new=Fals
 def _notes(view):
     """The message of a whole run: the notes of its ``view`` (a subsample drawn, a far point), or none."""
     return {"message": view.notes, "message_class": "message warning" if view.notes else "message"}
-
-
-def _titled(patch, title):
-    """``patch`` (a view's), its figure titled ``title`` too."""
-    patch["layout"]["title"]["text"] = title
-    return patch
-
-
-def _rows_digest(rows):
-    """A short name of the drawn rows (None: every point), so the drawn record tells one subsample from another."""
-    return None if rows is None else hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).hexdigest()[:16]
-
-
-def _input_columns(result, view, projection):
-    """The input view's drawn coordinates (:func:`components.figures.drawn_columns`): their hover formats."""
-    return drawn_columns(view.input.take(result.drawn_X), 3, projection)
-
-
-def _recoloured_input(color, color_range, title, axes, view, columns, *, described, filename):
-    """The input view's patch for another run of the points it draws (its drawn ``columns``): trace 0's
-    colouring, the title and the file name; the hover ring (trace 1, or in a plane the layout's shapes), the
-    selection and the neighbour marks (traces 2 to 4) emptied, as a new figure has them. Its coordinates stay in
-    the browser (about a third of a switch's bytes at 1 600 points, most of them at 20 000: issue 24)."""
-    patch = Patch()
-    for key, value in color_update(color, color_range, title, axes, view.input.rows, False, described,
-                                   fixed_columns=columns).items():
-        patch["data"][0][key] = value
-    three_d = "z" in columns
-    for trace in range(1, 3 + len(neighbour_traces(three_d))):
-        for axis in "xyz" if three_d else "xy":
-            patch["data"][trace][axis] = []
-    if not three_d:
-        patch["layout"]["shapes"] = []  # the hover ring (assets/linked_views.js)
-    patch["layout"]["title"]["text"] = view.input_title
-    patch["layout"]["meta"]["filename"] = filename
-    return patch
-
-
-def _finish(figures, drawn, classes, title, display, losses=None):
-    """The views' additions, in place: a class legend or false vs missing neighbours (``losses``,
-    :class:`lab.compute.views.NeighbourLosses`) with their key, the neighbour traces, presentation type."""
-    top = None if losses is None else loss_range(losses.false, losses.missing)  # every point's losses
-    for key, figure in figures.items():
-        three_d = key == "input" and display.input_view == "3d"
-        if classes is not None:
-            color_by_class(figure, drawn[key].take(classes), title, legend=key == "output")
-        if losses is not None:
-            color_by_losses(figure, drawn[key].take(losses.false), drawn[key].take(losses.missing), top,
-                            losses.title, key=key == "output")
-        figure.add_traces(neighbour_traces(three_d))
-        if display.presentation:
-            presentation_style(figure, three_d=three_d)
 
 
 def register(app, services):
