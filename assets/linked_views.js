@@ -111,8 +111,8 @@
   }
 
   // An SVG of a WebGL trace holds one raster image of its points: its copy draws SVG markers instead (scatter
-  // for scattergl). A 3-D scene stays a raster image. A PNG's copy keeps every trace.
-  // One export of a graph at a time (a copy of a million points takes seconds); a failed one is logged.
+  // for scattergl); a 3-D scene stays a raster image. A PNG's copy keeps every trace. One export of a graph at a
+  // time (a copy of a million points takes seconds); a failed one is logged.
   function downloadCopy(gd, options) {
     if (gd.procrustesSaving) {
       return Promise.resolve();
